@@ -1,0 +1,54 @@
+// Shape of a template file after validation (schema.ts is the authority; these types mirror it).
+import type { TemplateFormat } from '../types.js'
+
+export type ParameterType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'integer[]' | 'string[]'
+
+export interface ParameterDef {
+  name: string
+  type: ParameterType
+  /** Default false. A parameter with a defaultValue is never missing. */
+  required?: boolean
+  description?: string
+  enum?: Array<string | number>
+  minimum?: number
+  maximum?: number
+  /** Strings (and each item of string[]): maximum length in characters. */
+  maxLength?: number
+  defaultValue?: unknown
+}
+
+export interface FieldDef { name: string, type: string }
+
+export interface DatasetDef {
+  code: string
+  description?: string
+  cardinality: 'single' | 'multiple'
+  /** SQL with `:name` / `:context.xxx` placeholders. Never leaves the server. */
+  query: string
+  fields: FieldDef[]
+}
+
+export interface LabelDef {
+  widthIn: number
+  heightIn: number
+  dpi: 152 | 203 | 300 | 600
+  /** Code of a `multiple` dataset: one label per row. */
+  rows: string
+  /** Expression text ("{{ row.qty }}") or a number; default 1. */
+  copies?: string | number
+  zpl: string
+}
+
+export interface AssetDef { data: string }
+
+export interface TemplateDefinition {
+  code: string
+  description?: string
+  documentType?: string
+  format: TemplateFormat
+  parameters?: ParameterDef[]
+  datasets?: DatasetDef[]
+  document?: unknown
+  label?: LabelDef
+  assets?: { fonts?: Record<string, AssetDef>, images?: Record<string, AssetDef> }
+}

@@ -1,0 +1,130 @@
+// Validation of a template file: JSON Schema first (all errors, JSON-pointer paths), then the
+// semantic rules, then a full compile so anything the layout engine rejects is reported too.
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { TemplateError } from '../errors.js'
+import { compileTemplate, type CompiledTemplate } from './compile.js'
+import type { TemplateDefinition } from './definition.js'
+import { compileText } from './expressions.js'
+import { compileParameterCheck } from './parameters.js'
+import { templateSchema } from './schema.js'
+
+export interface ValidationIssue { path: string, message: string }
+export type ValidationResult = { ok: true, template: TemplateDefinition } | { ok: false, errors: ValidationIssue[] }
+
+// Compiled once per worker; strict mode catches mistakes in our own schemas.
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
+const schemaCheck = ajv.compile(templateSchema)
+
+/** Scope names that a dataset code would be shadowed by. */
+const RESERVED = new Set(['row', 'group', 'page', 'pages', 'index', 'context', 'params'])
+
+export function validateTemplate (json: unknown): ValidationResult {
+  const r = validateAndCompile(json)
+  return r.ok ? { ok: true, template: r.template } : r
+}
+
+/** validateTemplate that keeps the compiled result, so the cache compiles once per version. */
+export function validateAndCompile (json: unknown): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+  if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(schemaCheck.errors ?? []) }
+  const def = json as unknown as TemplateDefinition
+  const errors = semanticErrors(def)
+  if (errors.length > 0) return { ok: false, errors }
+  let compiled: CompiledTemplate
+  try {
+    compiled = compileTemplate(def)
+  } catch (err) {
+    if (!(err instanceof TemplateError)) throw err
+    const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]
+    return { ok: false, errors: issues.map(e => ({ path: toPointer(e.path), message: e.message })) }
+  }
+  return { ok: true, template: def, compiled }
+}
+
+function schemaErrors (raw: ErrorObject[]): ValidationIssue[] {
+  const seen = new Set<string>()
+  const out: ValidationIssue[] = []
+  for (const e of raw) {
+    // `if` only says "must match then"; the useful error is the one from inside `then`.
+    if (e.keyword === 'if') continue
+    let path = e.instancePath
+    let message = e.message ?? 'is invalid'
+    if (e.keyword === 'required') { path += `/${String(e.params.missingProperty)}`; message = 'is required' }
+    if (e.keyword === 'additionalProperties') { path += `/${String(e.params.additionalProperty)}`; message = 'is not allowed here' }
+    if (e.keyword === 'false schema') message = 'is not allowed for this format'
+    if (e.keyword === 'enum') message += `: ${(e.params.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}`
+    const key = `${path}\n${message}`
+    if (!seen.has(key)) { seen.add(key); out.push({ path: path === '' ? '/' : path, message }) }
+  }
+  return out
+}
+
+/** `document.body[3].table.rows` -> `/document/body/3/table/rows` (paths from compile errors). */
+export function toPointer (path: string): string {
+  if (path.startsWith('/') || path === '') return path === '' ? '/' : path
+  return '/' + path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(p => p !== '').map(p => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+}
+
+function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
+  const errors: ValidationIssue[] = []
+  const params = def.parameters ?? []
+  const datasets = def.datasets ?? []
+  const paramNames = new Set<string>()
+  params.forEach((p, i) => {
+    const at = `/parameters/${i}`
+    if (paramNames.has(p.name)) errors.push({ path: `${at}/name`, message: `duplicate parameter name '${p.name}'` })
+    paramNames.add(p.name)
+    if (p.minimum !== undefined && p.maximum !== undefined && p.minimum > p.maximum) errors.push({ path: `${at}/minimum`, message: 'must not be greater than maximum' })
+    if (p.defaultValue !== undefined) {
+      const r = compileParameterCheck({ parameters: [{ ...p, required: false }] })({ [p.name]: p.defaultValue })
+      if (!r.ok) errors.push({ path: `${at}/defaultValue`, message: Object.values(r.errors).flat().join('; ') })
+    }
+  })
+  const cardinality = new Map<string, string>()
+  datasets.forEach((d, i) => {
+    const at = `/datasets/${i}`
+    if (cardinality.has(d.code)) errors.push({ path: `${at}/code`, message: `duplicate dataset code '${d.code}'` })
+    if (RESERVED.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is a reserved name in expressions` })
+    if (paramNames.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is also a parameter name` })
+    cardinality.set(d.code, d.cardinality)
+    for (const name of queryPlaceholders(d.query)) {
+      if (name.startsWith('context.') && name.split('.').length === 2) continue
+      if (!paramNames.has(name)) errors.push({ path: `${at}/query`, message: `placeholder :${name} is not a declared parameter` })
+    }
+  })
+  const needMultiple = (code: string, path: string): void => {
+    const c = cardinality.get(code)
+    if (c === undefined) errors.push({ path, message: `'${code}' is not a dataset of this template` })
+    else if (c !== 'multiple') errors.push({ path, message: `dataset '${code}' must have cardinality 'multiple'` })
+  }
+  if (def.format === 'label' && def.label !== undefined) needMultiple(def.label.rows, '/label/rows')
+  walk(def.document, 'document', (value, path, parentKey, owner) => {
+    if (typeof value === 'string' && value.includes('{{')) {
+      try { compileText(value, path) } catch (err) {
+        if (!(err instanceof TemplateError)) throw err
+        errors.push({ path: toPointer(path), message: err.errors[0]?.message ?? err.message })
+      }
+    }
+    if (parentKey === 'rows' && typeof value === 'string' && owner === 'table') needMultiple(value, toPointer(path))
+  })
+  return errors
+}
+
+/** Visits every value under `node` with its dotted path, its key and the key of its parent object. */
+function walk (node: unknown, path: string, visit: (v: unknown, path: string, key: string, owner: string) => void, key = '', owner = ''): void {
+  visit(node, path, key, owner)
+  if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${path}[${i}]`, visit, key, owner))
+  else if (node !== null && typeof node === 'object') {
+    for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`, visit, k, key)
+  }
+}
+
+/**
+ * `:name` and `:context.xxx` placeholders of a query, ignoring quoted text, comments and
+ * `::` so that '10:30' or a cast never looks like a placeholder.
+ */
+export function queryPlaceholders (sql: string): string[] {
+  const stripped = sql.replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`|--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, ' ')
+  const names: string[] = []
+  for (const m of stripped.matchAll(/(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)/g)) names.push(m[1])
+  return names
+}

@@ -1,0 +1,122 @@
+// Compiles a label's ZPL once into literal chunks and placeholder slots. Placeholders inside
+// field data (^FD/^FV) get `^FH_` so their values are hex-escaped; placeholders elsewhere may
+// only produce harmless characters. Rendering then is string pushes only (render.ts).
+import { TemplateError } from '../errors.js'
+import type { LabelDef } from '../template/definition.js'
+import { compileExpression, compileText, type CompiledExpr, type CompiledText } from '../template/expressions.js'
+
+export interface LabelSlot {
+  value: CompiledText
+  /** `field`: escaped with `indicator` inside ^FD data; `param`: must be command-safe text. */
+  mode: 'field' | 'param'
+  indicator: string
+  where: string
+  src: string
+}
+
+export interface CompiledLabel {
+  rows: string
+  copies: CompiledExpr | number
+  /** Everything of one label up to (not including) the closing ^XZ. */
+  body: Array<string | LabelSlot>
+  widthDots: number
+  heightDots: number
+}
+
+const fail = (where: string, message: string): never => {
+  throw new TemplateError(`${where}: ${message}`, [{ path: where, message }])
+}
+
+// Commands that change the command prefixes (^CC/~CC, ^CT/~CT, ^CD/~CD) would defeat our parsing
+// and escaping; ^PQ is owned by `copies`.
+const FORBIDDEN_COMMANDS = /[\^~](CC|CT|CD|PQ)/i
+const SENTINEL = /\uE000(\d+)\uE001/
+
+export function compileLabel (label: LabelDef, where = 'label'): CompiledLabel {
+  const zplWhere = `${where}.zpl`
+  if (label.zpl.includes('\uE000') || label.zpl.includes('\uE001')) fail(zplWhere, 'private-use characters U+E000 and U+E001 are not allowed')
+  // 1. Replace each {{ expr }} by a sentinel so the ZPL structure can be scanned as text.
+  const sources: string[] = []
+  const marked = label.zpl.replace(/\{\{([\s\S]*?)\}\}/g, (_m, src: string) => `\uE000${sources.push(src) - 1}\uE001`)
+  if (marked.includes('{{')) fail(zplWhere, "unclosed '{{'")
+  const trimmed = marked.trim()
+  const forbidden = FORBIDDEN_COMMANDS.exec(trimmed)
+  if (forbidden !== null) fail(zplWhere, `${forbidden[0]} is not allowed (${/pq/i.test(forbidden[0]) ? 'use "copies"' : 'it changes the command prefix'})`)
+  if (!/^\^XA/i.test(trimmed) || !/\^XZ$/i.test(trimmed) || trimmed.match(/\^XA/gi)?.length !== 1 || trimmed.match(/\^XZ/gi)?.length !== 1) {
+    fail(zplWhere, 'must be exactly one label: start with ^XA and end with ^XZ')
+  }
+  const widthDots = Math.round(label.widthIn * label.dpi)
+  const heightDots = Math.round(label.heightIn * label.dpi)
+  // 2. Header after ^XA: UTF-8 (^CI28) and the label size, unless the author set them.
+  let header = '^XA'
+  if (!/\^CI/i.test(trimmed)) header += '^CI28'
+  if (!/\^PW/i.test(trimmed)) header += `^PW${widthDots}`
+  if (!/\^LL/i.test(trimmed)) header += `^LL${heightDots}`
+  const text = header + withFieldHex(trimmed.slice(3, -3))
+  // 3. Split into literal chunks and slots.
+  const body: Array<string | LabelSlot> = []
+  const indicators = slotIndicators(text)
+  let rest = text
+  for (let m = SENTINEL.exec(rest); m !== null; m = SENTINEL.exec(rest)) {
+    if (m.index > 0) body.push(rest.slice(0, m.index))
+    const k = Number(m[1])
+    const indicator = indicators.get(k)
+    body.push({ value: compileText(`{{${sources[k]}}}`, zplWhere), mode: indicator === undefined ? 'param' : 'field', indicator: indicator ?? '', where: zplWhere, src: sources[k].trim() })
+    rest = rest.slice(m.index + m[0].length)
+  }
+  if (rest !== '') body.push(rest)
+  return { rows: label.rows, copies: compileCopies(label.copies, `${where}.copies`), body, widthDots, heightDots }
+}
+
+/** Data of ^FD/^FV runs to the next command prefix. Yields [start of command, start of data, end of data]. */
+function * fieldData (text: string): Generator<[number, number, number]> {
+  const re = /\^F[DV]/gi
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const start = m.index + 3
+    let end = start
+    while (end < text.length && text[end] !== '^' && text[end] !== '~') end++
+    yield [m.index, start, end]
+    re.lastIndex = end
+  }
+}
+
+/** The ^FH indicator already set for the field that ends at `fdAt`, if the author wrote one. */
+function authorIndicator (text: string, fdAt: number): string | undefined {
+  const fieldStart = Math.max(text.lastIndexOf('^FS', fdAt), text.lastIndexOf('^fs', fdAt), 0)
+  const fh = text.slice(fieldStart, fdAt).search(/\^FH/i)
+  if (fh < 0) return undefined
+  const c = text[fieldStart + fh + 3]
+  return c === '^' || c === '~' || c === undefined ? '_' : c
+}
+
+/** Adds `^FH_` before every field whose data holds a placeholder (escaping literal `_` there). */
+function withFieldHex (text: string): string {
+  let out = ''
+  let last = 0
+  for (const [at, start, end] of fieldData(text)) {
+    const data = text.slice(start, end)
+    if (!data.includes('\uE000') || authorIndicator(text, at) !== undefined) continue
+    out += text.slice(last, at) + '^FH_' + text.slice(at, start) + data.replace(/_/g, '_5F')
+    last = end
+  }
+  return out + text.slice(last)
+}
+
+/** Placeholder number -> hex indicator, for placeholders inside field data. */
+function slotIndicators (text: string): Map<number, string> {
+  const map = new Map<number, string>()
+  for (const [at, start, end] of fieldData(text)) {
+    const indicator = authorIndicator(text, at) ?? '_'
+    for (const m of text.slice(start, end).matchAll(/\uE000(\d+)\uE001/g)) map.set(Number(m[1]), indicator)
+  }
+  return map
+}
+
+function compileCopies (copies: LabelDef['copies'], where: string): CompiledExpr | number {
+  if (copies === undefined) return 1
+  if (typeof copies === 'number') return Number.isInteger(copies) && copies >= 0 ? copies : fail(where, 'must be a whole number >= 0')
+  const m = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(copies)
+  if (m !== null) return compileExpression(m[1], where)
+  if (/^\s*\d+\s*$/.test(copies)) return Number(copies)
+  return fail(where, 'must be a whole number or one {{ expression }}')
+}

@@ -1,0 +1,20 @@
+// JSON Schema (draft 2020-12) of a template's `label` member. Expressions inside `zpl` and
+// `copies` are compiled by validate.ts; ZPL structure rules are checked by compileLabel.
+export const labelSchema = {
+  type: 'object',
+  required: ['widthIn', 'heightIn', 'dpi', 'rows', 'zpl'],
+  additionalProperties: false,
+  properties: {
+    widthIn: { type: 'number', exclusiveMinimum: 0, maximum: 15 },
+    heightIn: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+    dpi: { enum: [152, 203, 300, 600] },
+    rows: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
+    copies: {
+      oneOf: [
+        { type: 'integer', minimum: 0, maximum: 10000 },
+        { type: 'string', minLength: 1, maxLength: 1000 }
+      ]
+    },
+    zpl: { type: 'string', minLength: 6, maxLength: 200000 }
+  }
+} as const
