@@ -11,8 +11,8 @@ import { templateSchema } from './schema.js'
 export interface ValidationIssue { path: string, message: string }
 export type ValidationResult = { ok: true, template: TemplateDefinition } | { ok: false, errors: ValidationIssue[] }
 
-// Compiled once per worker; strict mode catches mistakes in our own schemas.
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true })
+// Compiled once per worker. Ajv's default strict mode still rejects unknown keywords in our schemas.
+const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true })
 const schemaCheck = ajv.compile(templateSchema)
 
 /** Scope names that a dataset code would be shadowed by. */
