@@ -1,0 +1,91 @@
+// Content-stream builder for one page region. pdfkit's addPage() leaves the CTM flipped
+// (y grows downwards, origin top-left), so boxes are written in layout coordinates as they
+// are; text objects flip back with a `1 0 0 -1 x y Tm` text matrix. Colour, font and line
+// width are only written when they change; a fresh canvas assumes nothing, so canvases can be
+// concatenated in any order.
+import { DocFonts, fmt, type FontFace } from './fonts.js'
+import type { PreparedImage } from './images.js'
+import type { Style } from './model.js'
+
+export class Canvas {
+  ops = ''
+  private fill = ''
+  private stroke = ''
+  private lw = -1
+  private face: FontFace | null = null
+  private size = -1
+  /** Faces and images used here: the page's resource dictionary needs them. */
+  readonly faces: FontFace[] = []
+  readonly images: PreparedImage[] = []
+  readonly fonts: DocFonts
+
+  constructor (fonts: DocFonts) { this.fonts = fonts }
+
+  reset (): void {
+    this.ops = ''
+    this.fill = ''
+    this.stroke = ''
+    this.lw = -1
+    this.face = null
+    this.size = -1
+    this.faces.length = 0
+    this.images.length = 0
+  }
+
+  private fillColor (c: string): void {
+    if (c !== this.fill) { this.ops += c + ' rg\n'; this.fill = c }
+  }
+
+  /** One line of text; `top` is the top of the line box. */
+  text (style: Style, s: string, x: number, top: number): void {
+    if (s.length === 0) return
+    this.fillColor(style.color)
+    const face = style.face
+    let ops = 'BT\n'
+    if (face !== this.face || style.size !== this.size) {
+      const name = this.fonts.resName(face)
+      if (!this.faces.includes(face)) this.faces.push(face)
+      ops += '/' + name + ' ' + fmt(style.size) + ' Tf\n'
+      this.face = face
+      this.size = style.size
+    }
+    this.ops += ops + '1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n' + this.fonts.show(face, s) + '\nET\n'
+  }
+
+  rect (x: number, y: number, w: number, h: number, color: string): void {
+    this.fillColor(color)
+    this.ops += fmt(x) + ' ' + fmt(y) + ' ' + fmt(w) + ' ' + fmt(h) + ' re f\n'
+  }
+
+  /** Many filled rectangles in one path (barcode bars): `xywh` holds x, y, w, h quadruples. */
+  rects (xywh: number[], color: string): void {
+    if (xywh.length === 0) return
+    this.fillColor(color)
+    let ops = ''
+    for (let i = 0; i < xywh.length; i += 4) {
+      ops += fmt(xywh[i]) + ' ' + fmt(xywh[i + 1]) + ' ' + fmt(xywh[i + 2]) + ' ' + fmt(xywh[i + 3]) + ' re\n'
+    }
+    this.ops += ops + 'f\n'
+  }
+
+  strokeRect (x: number, y: number, w: number, h: number, color: string, thickness: number): void {
+    this.strokeSetup(color, thickness)
+    this.ops += fmt(x) + ' ' + fmt(y) + ' ' + fmt(w) + ' ' + fmt(h) + ' re S\n'
+  }
+
+  line (x1: number, y1: number, x2: number, y2: number, color: string, thickness: number): void {
+    this.strokeSetup(color, thickness)
+    this.ops += fmt(x1) + ' ' + fmt(y1) + ' m ' + fmt(x2) + ' ' + fmt(y2) + ' l S\n'
+  }
+
+  private strokeSetup (color: string, thickness: number): void {
+    if (color !== this.stroke) { this.ops += color + ' RG\n'; this.stroke = color }
+    if (thickness !== this.lw) { this.ops += fmt(thickness) + ' w\n'; this.lw = thickness }
+  }
+
+  image (img: PreparedImage, x: number, y: number, w: number, h: number): void {
+    if (!this.images.includes(img)) this.images.push(img)
+    // Flip the unit square back upright inside the y-down page.
+    this.ops += 'q ' + fmt(w) + ' 0 0 ' + fmt(-h) + ' ' + fmt(x) + ' ' + fmt(y + h) + ' cm /I' + img.index + ' Do Q\n'
+  }
+}

@@ -1,0 +1,160 @@
+// Font faces of a compiled template and their per-document PDF resources.
+// A face is built once per compiled template (asset TTF/OTF parsed once by fontkit through
+// pdfkit); each render binds faces to its own PDFDocument lazily, so a font that is not used
+// costs nothing and embedded fonts are subset per document by pdfkit.
+import PDFDocument from 'pdfkit'
+import { TemplateError } from '../errors.js'
+import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, type StandardMetrics } from './metrics.js'
+
+/** The part of a fontkit font we use (fontkit ships no types). */
+interface FontkitFont { layout (text: string): { advanceWidth: number }, unitsPerEm: number, ascent: number, descent: number }
+/** The part of pdfkit's EmbeddedFont we use. */
+interface EmbeddedFont { id: string, encode (text: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>], ref (): unknown }
+
+export class FontFace {
+  /** Index into a document's binding table. */
+  readonly index: number
+  readonly name: string
+  readonly std: StandardMetrics | null
+  readonly fk: FontkitFont | null
+  /** Ascender / descender in 1/1000 em (descender negative). */
+  readonly ascender: number
+  readonly descender: number
+  // Widths of asset-font strings at 1000 units, shared by all documents of this worker:
+  // fontkit shaping is the expensive part of measuring, and table cells repeat a lot.
+  private readonly widthCache = new Map<string, number>()
+
+  constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
+    this.index = index
+    this.name = name
+    this.std = std
+    this.fk = fk
+    if (std !== null) { this.ascender = std.ascender; this.descender = std.descender } else {
+      const k = 1000 / fk!.unitsPerEm
+      this.ascender = fk!.ascent * k
+      this.descender = fk!.descent * k
+    }
+  }
+
+  /** Advance width of `s` in 1/1000 em. */
+  width (s: string): number {
+    if (this.std !== null) return widthStd(this.std, s)
+    let w = this.widthCache.get(s)
+    if (w === undefined) {
+      w = this.fk!.layout(s).advanceWidth * 1000 / this.fk!.unitsPerEm
+      if (this.widthCache.size > 20000) this.widthCache.clear()
+      this.widthCache.set(s, w)
+    }
+    return w
+  }
+}
+
+/** Fonts of one compiled template: standard fonts by name plus asset fonts. */
+export class FontSet {
+  readonly faces: FontFace[] = []
+  private readonly byName = new Map<string, FontFace>()
+  private readonly assets: Record<string, unknown>
+
+  constructor (assetFonts: Record<string, unknown> | undefined) {
+    this.assets = assetFonts ?? {}
+  }
+
+  /** The face called `name` (standard font or asset font), created on first use. */
+  get (name: string, where: string): FontFace {
+    let face = this.byName.get(name)
+    if (face !== undefined) return face
+    if (STANDARD_FONTS.has(name)) {
+      face = new FontFace(this.faces.length, name, standardMetrics(name), null)
+    } else if (Object.hasOwn(this.assets, name)) {
+      face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `${where}: font asset "${name}"`))
+    } else {
+      throw new TemplateError(`${where}: unknown font "${name}"`, [{ path: where, message: `unknown font "${name}": use a standard PDF font or a font asset` }])
+    }
+    this.faces.push(face)
+    this.byName.set(name, face)
+    return face
+  }
+}
+
+function parseAssetFont (asset: unknown, where: string): FontkitFont {
+  const data = (asset as { data?: unknown } | null)?.data
+  if (typeof data !== 'string') throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
+  try {
+    // pdfkit hands a Uint8Array to fontkit.create; reading the parsed font back from the
+    // throwaway document keeps fontkit an implementation detail of pdfkit.
+    const doc = new PDFDocument({ font: null, autoFirstPage: false } as unknown as PDFKit.PDFDocumentOptions)
+    doc.font(Buffer.from(data, 'base64'))
+    const fk = (doc as unknown as { _font: { font: FontkitFont } })._font.font
+    if (typeof fk.layout !== 'function') throw new Error('not a font')
+    return fk
+  } catch (err) {
+    throw new TemplateError(`${where}: not a TrueType/OpenType font (${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
+  }
+}
+
+interface DocLike {
+  ref (data?: unknown): { end (): void }
+  font (src: unknown): unknown
+  _font: EmbeddedFont
+}
+
+/**
+ * Faces bound to one PDFDocument: resource names and font references, created on first use.
+ * `resName(face)` is what content streams use after `/`.
+ */
+export class DocFonts {
+  private readonly doc: DocLike
+  private readonly names: Array<string | undefined>
+  private readonly refs: unknown[]
+  private readonly embedded: Array<EmbeddedFont | undefined>
+
+  constructor (doc: PDFKit.PDFDocument, count: number) {
+    this.doc = doc as unknown as DocLike
+    this.names = new Array<string | undefined>(count)
+    this.refs = new Array<unknown>(count)
+    this.embedded = new Array<EmbeddedFont | undefined>(count)
+  }
+
+  resName (face: FontFace): string {
+    const n = this.names[face.index]
+    if (n !== undefined) return n
+    if (face.std !== null) {
+      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' })
+      ref.end()
+      this.refs[face.index] = ref
+      return (this.names[face.index] = 'S' + face.index)
+    }
+    this.doc.font(face.fk)
+    const ef = this.doc._font
+    this.embedded[face.index] = ef
+    this.refs[face.index] = ef.ref()
+    return (this.names[face.index] = ef.id)
+  }
+
+  ref (face: FontFace): unknown { return this.refs[face.index] }
+
+  /** The text-showing operator for `s` in `face`: `(…) Tj` or `[<…> k <…>] TJ`. */
+  show (face: FontFace, s: string): string {
+    if (face.std !== null) return literalWinAnsi(s) + ' Tj'
+    const [hex, pos] = this.embedded[face.index]!.encode(s)
+    // Same segmentation as pdfkit's _fragment: glyph runs split where shaping changed the advance.
+    let out = '['
+    let last = 0
+    for (let i = 0; i < pos.length; i++) {
+      const adj = pos[i].xAdvance - pos[i].advanceWidth
+      if (adj !== 0) {
+        out += '<' + hex.slice(last, i + 1).join('') + '> ' + fmt(-adj) + ' '
+        last = i + 1
+      }
+    }
+    if (last < hex.length) out += '<' + hex.slice(last).join('') + '>'
+    return out + '] TJ'
+  }
+}
+
+/** A number for a content stream: at most 2 decimals, no exponent. */
+export function fmt (n: number): string {
+  if (Number.isInteger(n)) return String(n)
+  const r = Math.round(n * 100) / 100
+  return String(r)
+}

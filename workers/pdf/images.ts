@@ -1,0 +1,165 @@
+// Image assets decoded once per compiled template into ready-to-write PDF image XObjects.
+// pdfkit would re-parse (and, for PNGs with alpha, inflate + split + deflate) an image in
+// every document; here each render only writes the prepared bytes.
+import { deflateSync, inflateSync } from 'node:zlib'
+import { TemplateError } from '../errors.js'
+
+export interface PreparedImage {
+  index: number
+  width: number
+  height: number
+  dict: Record<string, unknown>
+  data: Uint8Array
+  palette: Uint8Array | null
+  smask: Uint8Array | null
+}
+
+export function prepareImage (index: number, asset: unknown, where: string): PreparedImage {
+  const b64 = (asset as { data?: unknown } | null)?.data
+  if (typeof b64 !== 'string') throw bad(where, 'missing base64 "data"')
+  const bytes = Buffer.from(b64, 'base64')
+  if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpeg(index, bytes, where)
+  if (bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47) return png(index, bytes, where)
+  throw bad(where, 'not a PNG or JPEG image')
+}
+
+function bad (where: string, message: string): TemplateError {
+  return new TemplateError(`${where}: ${message}`, [{ path: where, message }])
+}
+
+function jpeg (index: number, b: Buffer, where: string): PreparedImage {
+  let pos = 2
+  while (pos + 9 < b.length) {
+    if (b[pos] !== 0xff) { pos++; continue }
+    const marker = b[pos + 1]
+    const len = b.readUInt16BE(pos + 2)
+    // Start-of-frame markers carry the size; C4 (DHT), C8 and CC (arithmetic tables) do not.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      const height = b.readUInt16BE(pos + 5)
+      const width = b.readUInt16BE(pos + 7)
+      const comps = b[pos + 9]
+      const dict: Record<string, unknown> = {
+        Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: width, Height: height,
+        ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB', Filter: 'DCTDecode'
+      }
+      if (comps === 4) dict.Decode = [1, 0, 1, 0, 1, 0, 1, 0] // Adobe CMYK JPEGs are stored inverted
+      return { index, width, height, dict, data: b, palette: null, smask: null }
+    }
+    pos += 2 + len
+  }
+  throw bad(where, 'JPEG without a frame header')
+}
+
+function png (index: number, b: Buffer, where: string): PreparedImage {
+  let pos = 8
+  let width = 0; let height = 0; let depth = 0; let type = 0; let interlace = 0
+  let palette: Uint8Array | null = null
+  let trns: Buffer | null = null
+  const idat: Buffer[] = []
+  while (pos + 8 <= b.length) {
+    const len = b.readUInt32BE(pos)
+    const kind = b.toString('latin1', pos + 4, pos + 8)
+    const body = b.subarray(pos + 8, pos + 8 + len)
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4); depth = body[8]; type = body[9]; interlace = body[12]
+    } else if (kind === 'PLTE') palette = body
+    else if (kind === 'tRNS') trns = body
+    else if (kind === 'IDAT') idat.push(body)
+    else if (kind === 'IEND') break
+    pos += 12 + len
+  }
+  if (width === 0 || idat.length === 0) throw bad(where, 'truncated PNG')
+  if (interlace !== 0) throw bad(where, 'interlaced PNG is not supported: save it non-interlaced')
+  const data = Buffer.concat(idat)
+  const colors = type === 2 || type === 6 ? 3 : 1
+  const colorSpace = colors === 3 ? 'DeviceRGB' : 'DeviceGray'
+  const dict: Record<string, unknown> = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'FlateDecode' }
+  const base = { index, width, height, dict, palette: null as Uint8Array | null, smask: null as Uint8Array | null }
+  if (type === 4 || type === 6 || (type === 3 && trns !== null)) {
+    if (depth !== 8) throw bad(where, 'PNG with transparency must have 8-bit channels')
+    const channels = type === 6 ? 4 : type === 4 ? 2 : 1
+    const pixels = unfilter(inflateSync(data), width, height, channels)
+    const n = width * height
+    const alpha = new Uint8Array(n)
+    if (type === 3) {
+      for (let i = 0; i < n; i++) alpha[i] = pixels[i] < trns!.length ? trns![pixels[i]] : 255
+      Object.assign(dict, { BitsPerComponent: 8, ColorSpace: 'Indexed' })
+      return { ...base, dict: indexed(dict, palette, where), data: deflateSync(pixels), palette, smask: deflateSync(alpha) }
+    }
+    const color = new Uint8Array(n * (channels - 1))
+    for (let i = 0, p = 0, c = 0; i < n; i++) {
+      for (let k = 1; k < channels; k++) color[c++] = pixels[p++]
+      alpha[i] = pixels[p++]
+    }
+    Object.assign(dict, { BitsPerComponent: 8, ColorSpace: colorSpace })
+    return { ...base, data: deflateSync(color), smask: deflateSync(alpha) }
+  }
+  // Opaque PNGs go in as they are: PDF's Flate predictor 15 is PNG's own filtering.
+  dict.BitsPerComponent = depth
+  dict.DecodeParms = { Predictor: 15, Colors: colors, BitsPerComponent: depth, Columns: width }
+  if (type === 3) return { ...base, dict: indexed(dict, palette, where), data, palette }
+  dict.ColorSpace = colorSpace
+  if (trns !== null) {
+    const key: number[] = []
+    for (let i = 0; i + 1 < trns.length; i += 2) { const v = trns.readUInt16BE(i); key.push(v, v) }
+    dict.Mask = key
+  }
+  return { ...base, data }
+}
+
+function indexed (dict: Record<string, unknown>, palette: Uint8Array | null, where: string): Record<string, unknown> {
+  if (palette === null) throw bad(where, 'palette PNG without PLTE')
+  // The palette reference is filled in per document (see embedImage); keep its size here.
+  dict.ColorSpace = ['Indexed', 'DeviceRGB', palette.length / 3 - 1, null]
+  return dict
+}
+
+/** Reverses PNG scanline filters (8-bit samples, `bpp` bytes per pixel). */
+function unfilter (src: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
+  const stride = width * bpp
+  const out = new Uint8Array(stride * height)
+  for (let y = 0; y < height; y++) {
+    const f = src[y * (stride + 1)]
+    const s = y * (stride + 1) + 1
+    const o = y * stride
+    for (let x = 0; x < stride; x++) {
+      const raw = src[s + x]
+      const a = x >= bpp ? out[o + x - bpp] : 0
+      const up = y > 0 ? out[o + x - stride] : 0
+      const c = x >= bpp && y > 0 ? out[o + x - stride - bpp] : 0
+      let v = raw
+      if (f === 1) v = raw + a
+      else if (f === 2) v = raw + up
+      else if (f === 3) v = raw + ((a + up) >> 1)
+      else if (f === 4) {
+        const p = a + up - c
+        const pa = Math.abs(p - a); const pb = Math.abs(p - up); const pc = Math.abs(p - c)
+        v = raw + (pa <= pb && pa <= pc ? a : pb <= pc ? up : c)
+      }
+      out[o + x] = v & 255
+    }
+  }
+  return out
+}
+
+interface RefLike { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
+interface DocLike { ref (data?: Record<string, unknown>): RefLike }
+
+/** Writes `img` into `doc` and returns its XObject reference. */
+export function embedImage (doc: PDFKit.PDFDocument, img: PreparedImage): unknown {
+  const d = doc as unknown as DocLike
+  const dict: Record<string, unknown> = { ...img.dict }
+  if (img.palette !== null) {
+    const pal = d.ref()
+    pal.end(img.palette)
+    dict.ColorSpace = ['Indexed', 'DeviceRGB', img.palette.length / 3 - 1, pal]
+  }
+  if (img.smask !== null) {
+    const sm = d.ref({ Type: 'XObject', Subtype: 'Image', Width: img.width, Height: img.height, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] })
+    sm.end(img.smask)
+    dict.SMask = sm
+  }
+  const ref = d.ref(dict)
+  ref.end(img.data)
+  return ref
+}

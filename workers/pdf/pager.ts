@@ -1,0 +1,145 @@
+// Page flow: places bands and elements top to bottom, starts new pages, and hands finished
+// pages to the writer. Pages are written as soon as they are finished unless a header or
+// footer needs the page count (`pages`); then they wait in memory until the end.
+import { RenderError } from '../errors.js'
+import type { EvalScope } from '../template/expressions.js'
+import { Canvas } from './canvas.js'
+import { draw, drawFlow, drawLines, isVisible, measure, measureFlow, measureText } from './elements.js'
+import type { DocFonts } from './fonts.js'
+import type { CompiledDocument, Elem, TextEl } from './model.js'
+import { layoutTable } from './table.js'
+
+export interface PageSink {
+  /** Writes one finished page: header, body and footer canvases. */
+  page (parts: Canvas[]): void
+}
+
+export class Pager {
+  readonly cd: CompiledDocument
+  readonly scope: EvalScope
+  readonly fonts: DocFonts
+  readonly left: number
+  top = 0
+  bottom = 0
+  y = 0
+  pageNo = 0
+  body: Canvas
+  private readonly maxPages: number
+  private readonly sink: PageSink
+  private readonly buffered: Canvas[] = []
+  private readonly header: Canvas
+  private readonly footer: Canvas
+  private headerHeight = 0
+  private footerHeight = 0
+
+  constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, maxPages: number, sink: PageSink) {
+    this.cd = cd
+    this.scope = scope
+    this.fonts = fonts
+    this.maxPages = maxPages
+    this.sink = sink
+    this.left = cd.margins.left
+    this.body = new Canvas(fonts)
+    this.header = new Canvas(fonts)
+    this.footer = new Canvas(fonts)
+  }
+
+  /** Lays out the whole document; returns the page count. */
+  run (): number {
+    const { cd, scope } = this
+    // Header and footer are measured once, on page 1, and keep that height on every page.
+    scope.page = 1
+    scope.pages = 1
+    this.headerHeight = measureFlow(cd.pageHeader, scope)
+    this.footerHeight = measureFlow(cd.pageFooter, scope)
+    this.top = cd.margins.top + this.headerHeight
+    this.bottom = cd.pageHeight - cd.margins.bottom - this.footerHeight
+    if (this.bottom - this.top < 20) throw new RenderError('RENDER_FAILED', 'document.page: page header and footer leave no room for the body')
+    if (!cd.headerPerPage) drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top)
+    if (!cd.footerPerPage) drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom)
+    scope.pages = 0
+    this.startPage()
+    this.flow(cd.reportHeader, this.left)
+    this.flow(cd.body, this.left)
+    this.flow(cd.summary, this.left)
+    this.finishPage()
+    if (cd.needsPageCount) {
+      scope.pages = this.pageNo
+      for (let i = 0; i < this.buffered.length; i++) this.writePage(this.buffered[i], i + 1)
+    }
+    return this.pageNo
+  }
+
+  private startPage (): void {
+    if (this.pageNo >= this.maxPages) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
+    this.pageNo++
+    this.scope.page = this.pageNo
+    this.y = this.top
+    if (this.cd.needsPageCount) this.body = new Canvas(this.fonts)
+    else this.body.reset()
+  }
+
+  private finishPage (): void {
+    if (this.cd.needsPageCount) this.buffered.push(this.body)
+    else this.writePage(this.body, this.pageNo)
+  }
+
+  newPage (): void {
+    this.finishPage()
+    this.startPage()
+  }
+
+  private writePage (body: Canvas, n: number): void {
+    const { cd, scope } = this
+    const current = scope.page
+    scope.page = n
+    if (cd.headerPerPage) { this.header.reset(); drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top) }
+    if (cd.footerPerPage) { this.footer.reset(); drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom) }
+    scope.page = current
+    this.sink.page([this.header, body, this.footer])
+  }
+
+  /** Places a flow of elements at the cursor, breaking pages as needed. */
+  flow (items: Elem[], x: number): void {
+    for (let i = 0; i < items.length; i++) {
+      const el = items[i]
+      switch (el.kind) {
+        case 'pageBreak':
+          if (isVisible(el, this.scope) && this.y > this.top) this.newPage()
+          break
+        case 'table':
+          if (isVisible(el, this.scope)) layoutTable(this, el, x)
+          break
+        case 'text':
+          if (isVisible(el, this.scope)) this.flowText(el, x)
+          break
+        default: {
+          const h = measure(el, this.scope)
+          if (this.y + h > this.bottom && this.y > this.top) this.newPage()
+          draw(el, this.body, x, this.y)
+          this.y += h
+        }
+      }
+    }
+  }
+
+  /** Text may continue on the next page, line by line. */
+  private flowText (el: TextEl, x: number): void {
+    measureText(el, this.scope)
+    const n = el.lines.length
+    const lh = el.used.lineHeight
+    let i = 0
+    while (i < n) {
+      let fit = Math.floor((this.bottom - this.y + 0.001) / lh)
+      if (fit <= 0) {
+        if (this.y > this.top) { this.newPage(); continue }
+        fit = 1 // a line taller than the page: draw it anyway
+      }
+      const to = Math.min(n, i + fit)
+      drawLines(this.body, el.used, el.lines, i, to, x, this.y, el.width, el.align)
+      this.y += (to - i) * lh
+      i = to
+      if (i < n) this.newPage()
+    }
+  }
+}

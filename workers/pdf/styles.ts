@@ -1,0 +1,124 @@
+// Page geometry, colours, named styles and width specs: everything resolved at compile time.
+import { TemplateError } from '../errors.js'
+import type { FontSet } from './fonts.js'
+import type { Style } from './model.js'
+
+const SIZES: Record<string, [number, number]> = {
+  A3: [841.89, 1190.55], A4: [595.28, 841.89], A5: [419.53, 595.28], A6: [297.64, 419.53],
+  LETTER: [612, 792], LEGAL: [612, 1008], TABLOID: [792, 1224]
+}
+
+export function fail (path: string, message: string): TemplateError {
+  return new TemplateError(`${path}: ${message}`, [{ path, message }])
+}
+
+export function pageSize (size: unknown, orientation: unknown, path: string): [number, number] {
+  let wh: [number, number] | undefined
+  if (Array.isArray(size) && size.length === 2 && size.every((n) => typeof n === 'number' && n > 0)) wh = [size[0], size[1]]
+  else if (size === undefined) wh = SIZES.A4
+  else if (typeof size === 'string') wh = SIZES[size.toUpperCase()]
+  if (wh === undefined) throw fail(`${path}.size`, `unknown page size ${JSON.stringify(size)}: use ${Object.keys(SIZES).join(', ')} or [width, height] in points`)
+  const [a, b] = wh
+  return orientation === 'landscape' ? [Math.max(a, b), Math.min(a, b)] : [Math.min(a, b), Math.max(a, b)]
+}
+
+/** Margins as CSS does it: n, [vertical, horizontal] or [top, right, bottom, left]. */
+export function margins (m: unknown, path: string): { top: number, right: number, bottom: number, left: number } {
+  if (m === undefined) return { top: 40, right: 40, bottom: 40, left: 40 }
+  if (typeof m === 'number') return { top: m, right: m, bottom: m, left: m }
+  if (Array.isArray(m) && m.every((n) => typeof n === 'number' && n >= 0)) {
+    if (m.length === 2) return { top: m[0], right: m[1], bottom: m[0], left: m[1] }
+    if (m.length === 4) return { top: m[0], right: m[1], bottom: m[2], left: m[3] }
+  }
+  throw fail(path, 'margins must be a number, [vertical, horizontal] or [top, right, bottom, left]')
+}
+
+const NAMED: Record<string, string> = { black: '#000000', white: '#ffffff', gray: '#808080', grey: '#808080', red: '#ff0000', green: '#008000', blue: '#0000ff' }
+
+/** "#rgb" / "#rrggbb" / a few names → "r g b" fill operands. */
+export function color (c: unknown, path: string): string {
+  const s = typeof c === 'string' ? (NAMED[c.toLowerCase()] ?? c) : ''
+  let m = /^#([0-9a-f]{6})$/i.exec(s)
+  let hex = m?.[1]
+  if (hex === undefined) {
+    m = /^#([0-9a-f]{3})$/i.exec(s)
+    if (m !== null) hex = m[1].split('').map((d) => d + d).join('')
+  }
+  if (hex === undefined) throw fail(path, `invalid colour ${JSON.stringify(c)}: use #rrggbb`)
+  const n = parseInt(hex, 16)
+  const ch = (v: number): string => String(Math.round(v / 255 * 1000) / 1000)
+  return ch(n >> 16) + ' ' + ch((n >> 8) & 255) + ' ' + ch(n & 255)
+}
+
+export interface StyleSpec { font?: string, size?: number, color?: string, lineGap?: number }
+
+export class StyleBook {
+  private readonly named: Record<string, StyleSpec>
+  private readonly base: StyleSpec
+  private readonly fonts: FontSet
+  private readonly memo = new Map<string, Style>()
+
+  constructor (named: Record<string, StyleSpec> | undefined, base: StyleSpec | undefined, fonts: FontSet) {
+    this.named = named ?? {}
+    this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, ...base }
+    this.fonts = fonts
+  }
+
+  /** The style for an element: defaults, then its named style, then its own font/size/color/lineGap. */
+  resolve (el: Record<string, unknown>, path: string, styleKey = 'style'): Style {
+    const name = el[styleKey]
+    let spec: StyleSpec = this.base
+    if (name !== undefined) {
+      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`)
+      spec = { ...spec, ...this.named[name] }
+    }
+    if (styleKey === 'style') {
+      for (const k of ['font', 'size', 'color', 'lineGap'] as const) if (el[k] !== undefined) spec = { ...spec, [k]: el[k] }
+    }
+    return this.build(spec, path)
+  }
+
+  /** Same spec with another font (the fallback for text standard fonts cannot show). */
+  withFont (s: Style, font: string, path: string): Style {
+    const f = this.fonts.get(font, path)
+    return makeStyle(f, s.size, s.color, s.lineGap)
+  }
+
+  private build (spec: StyleSpec, path: string): Style {
+    const key = `${spec.font}|${spec.size}|${spec.color}|${spec.lineGap}`
+    let st = this.memo.get(key)
+    if (st === undefined) {
+      if (typeof spec.size !== 'number' || spec.size <= 0) throw fail(path, 'font size must be a positive number')
+      st = makeStyle(this.fonts.get(String(spec.font), path), spec.size, color(spec.color, path), spec.lineGap ?? 0)
+      this.memo.set(key, st)
+    }
+    return st
+  }
+}
+
+function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number): Style {
+  return { face, size, color: colorOps, lineGap, ascent: face.ascender * size / 1000, lineHeight: (face.ascender - face.descender) * size / 1000 + lineGap }
+}
+
+/** Resolves width specs (points, "50%", "*", "2*") against `total`, `gap` between items. */
+export function resolveWidths (specs: unknown[], total: number, gap: number, path: string): number[] {
+  const avail = total - gap * Math.max(0, specs.length - 1)
+  const out = new Array<number>(specs.length).fill(0)
+  let used = 0; let stars = 0
+  const weights = new Array<number>(specs.length).fill(0)
+  specs.forEach((s, i) => {
+    const spec = s ?? '*'
+    if (typeof spec === 'number' && spec >= 0) { out[i] = spec; used += spec; return }
+    if (typeof spec === 'string') {
+      const pct = /^(\d+(?:\.\d+)?)%$/.exec(spec)
+      if (pct !== null) { out[i] = avail * Number(pct[1]) / 100; used += out[i]; return }
+      const star = /^(\d+(?:\.\d+)?)?\*$/.exec(spec)
+      if (star !== null) { weights[i] = star[1] === undefined ? 1 : Number(star[1]); stars += weights[i]; return }
+    }
+    throw fail(`${path}[${i}].width`, `invalid width ${JSON.stringify(spec)}: use points, "50%" or "*"`)
+  })
+  const rest = avail - used
+  if (rest < -0.01) throw fail(path, `column widths (${Math.round(used)}pt) exceed the available ${Math.round(avail)}pt`)
+  if (stars > 0) weights.forEach((w, i) => { if (w > 0) out[i] = rest * w / stars })
+  return out
+}

@@ -1,0 +1,162 @@
+// Table layout: header row (repeated after page breaks), wrapped cells, zebra rows, optional
+// grouping of consecutive rows with equal `groupBy` text with group header/footer bands.
+// A row moves to the next page whole; only a row taller than a full page is split by lines.
+import { RenderError } from '../errors.js'
+import type { EvalScope } from '../template/expressions.js'
+import { drawFlow, drawLines, measureFlow } from './elements.js'
+import type { TableEl } from './model.js'
+import type { Pager } from './pager.js'
+import { pickStyle, wrap } from './text.js'
+
+const keys: string[] = []
+const starts: number[] = []
+
+export function layoutTable (p: Pager, t: TableEl, x: number): void {
+  const scope = p.scope
+  const v = t.rows(scope)
+  if (v === null || v === undefined) return
+  if (!Array.isArray(v)) throw new RenderError('RENDER_FAILED', `${t.path}.rows: expected a list of rows, got ${typeof v}`)
+  const rows = v as unknown[]
+  const headerH = t.showHeader ? measureHeader(t, scope) : 0
+  const firstH = rows.length > 0 ? rowHeight(t, scope, rows[0], 0) : 0
+  if (p.y + headerH + firstH > p.bottom && p.y > p.top) p.newPage()
+  if (t.showHeader) drawHeader(p, t, x, headerH)
+  if (t.groupBy === null) {
+    for (let i = 0; i < rows.length; i++) placeRow(p, t, x, rows, i, headerH)
+  } else {
+    keys.length = 0
+    for (let i = 0; i < rows.length; i++) { scope.row = rows[i]; scope.index = i; keys.push(t.groupBy(scope)) }
+    let s = 0
+    while (s < rows.length) {
+      let e = s + 1
+      while (e < rows.length && keys[e] === keys[s]) e++
+      placeGroup(p, t, x, rows, s, e, headerH)
+      s = e
+    }
+    scope.group = null
+  }
+  scope.row = null
+}
+
+function placeGroup (p: Pager, t: TableEl, x: number, rows: unknown[], s: number, e: number, headerH: number): void {
+  const scope = p.scope
+  scope.group = rows.slice(s, e)
+  scope.row = rows[s]
+  scope.index = s
+  if (t.groupHeader.length > 0) {
+    // Keep the group header with the group's first row.
+    const gh = measureFlow(t.groupHeader, scope)
+    const need = gh + rowHeight(t, scope, rows[s], s)
+    if (p.y + need > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
+    scope.row = rows[s]
+    scope.index = s
+    p.y += drawFlow(t.groupHeader, scope, p.body, x, p.y)
+  }
+  for (let i = s; i < e; i++) placeRow(p, t, x, rows, i, headerH)
+  if (t.groupFooter.length > 0) {
+    scope.row = rows[e - 1]
+    scope.index = e - 1
+    const gf = measureFlow(t.groupFooter, scope)
+    if (p.y + gf > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
+    p.y += drawFlow(t.groupFooter, scope, p.body, x, p.y)
+  }
+}
+
+function breakPage (p: Pager, t: TableEl, x: number, headerH: number): void {
+  p.newPage()
+  if (t.showHeader && t.repeatHeader) drawHeader(p, t, x, headerH)
+}
+
+/** Wraps every cell of `row` into the columns' scratch lines; returns the row height. */
+function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): number {
+  scope.row = row
+  scope.index = index
+  let h = t.style.lineHeight
+  const cols = t.columns
+  for (let c = 0; c < cols.length; c++) {
+    const col = cols[c]
+    const s = col.value(scope)
+    const st = pickStyle(t.style, t.fallback, s)
+    col.used = st
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines) * st.lineHeight
+    if (ch > h) h = ch
+  }
+  return h + 2 * t.padding
+}
+
+function placeRow (p: Pager, t: TableEl, x: number, rows: unknown[], i: number, headerH: number): void {
+  const h = rowHeight(t, p.scope, rows[i], i)
+  if (p.y + h > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
+  if (p.y + h <= p.bottom) { drawRow(p, t, x, i, h); return }
+  splitRow(p, t, x, headerH)
+}
+
+function drawRow (p: Pager, t: TableEl, x: number, i: number, h: number): void {
+  const c = p.body
+  if (t.zebra !== null && (i & 1) === 1) c.rect(x, p.y, t.width, h, t.zebra)
+  let cx = x
+  const pad = t.padding
+  for (let k = 0; k < t.columns.length; k++) {
+    const col = t.columns[k]
+    drawLines(c, col.used, col.lines, 0, col.lines.length, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
+    cx += col.width
+  }
+  p.y += h
+  if (t.lineColor !== null) c.line(x, p.y, x + t.width, p.y, t.lineColor, 0.5)
+}
+
+/** A row taller than a page: as many lines of every cell as fit, then the rest on the next pages. */
+function splitRow (p: Pager, t: TableEl, x: number, headerH: number): void {
+  const cols = t.columns
+  const pad = t.padding
+  starts.length = 0
+  for (let k = 0; k < cols.length; k++) starts.push(0)
+  for (;;) {
+    const avail = p.bottom - p.y - 2 * pad
+    let cx = x
+    let used = 0
+    let left = false
+    for (let k = 0; k < cols.length; k++) {
+      const col = cols[k]
+      const lh = col.used.lineHeight
+      const to = Math.min(col.lines.length, starts[k] + Math.max(1, Math.floor(avail / lh)))
+      drawLines(p.body, col.used, col.lines, starts[k], to, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
+      used = Math.max(used, (to - starts[k]) * lh)
+      starts[k] = to
+      if (to < col.lines.length) left = true
+      cx += col.width
+    }
+    p.y += used + 2 * pad
+    if (!left) break
+    breakPage(p, t, x, headerH)
+  }
+  if (t.lineColor !== null) p.body.line(x, p.y, x + t.width, p.y, t.lineColor, 0.5)
+}
+
+function measureHeader (t: TableEl, scope: EvalScope): number {
+  scope.row = null
+  let h = t.headerStyle.lineHeight
+  for (let c = 0; c < t.columns.length; c++) {
+    const col = t.columns[c]
+    const s = col.header(scope)
+    const st = pickStyle(t.headerStyle, null, s)
+    t.headerUsed[c] = st
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c]) * st.lineHeight
+    if (ch > h) h = ch
+  }
+  return h + 2 * t.padding
+}
+
+function drawHeader (p: Pager, t: TableEl, x: number, h: number): void {
+  const c = p.body
+  if (t.headerFill !== null) c.rect(x, p.y, t.width, h, t.headerFill)
+  let cx = x
+  for (let k = 0; k < t.columns.length; k++) {
+    const col = t.columns[k]
+    const lines = t.headerLines[k]
+    drawLines(c, t.headerUsed[k], lines, 0, lines.length, cx + t.padding, p.y + t.padding, col.width - 2 * t.padding, col.align)
+    cx += col.width
+  }
+  p.y += h
+  if (t.lineColor !== null) c.line(x, p.y, x + t.width, p.y, t.lineColor, 0.5)
+}
