@@ -124,3 +124,17 @@ export function decodeBarcodes (bytes: Uint8Array): string[] {
 export function writeDebug (name: string, bytes: Uint8Array): void {
   if (process.env.PDF_DEBUG_DIR !== undefined) writeFileSync(join(process.env.PDF_DEBUG_DIR, name), bytes)
 }
+
+/** Rasterises page 1 at 300 dpi and returns the Data Matrix symbols dmtxread finds (zbar has no Data Matrix). */
+export function decodeDataMatrix (bytes: Uint8Array): string[] {
+  return withPdf(bytes, (file, dir) => {
+    execFileSync('pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', file, join(dir, 'p')])
+    const png = execFileSync('sh', ['-c', `ls ${dir}/p*.png`], { encoding: 'utf8' }).trim()
+    const out = execFileSync('dmtxread', ['-n', '-m', '20000', png], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    return out.split('\n').filter((l) => l.length > 0)
+  })
+}
+
+export function normalisedLines (text: string): string[] {
+  return text.split('\n').map((l) => l.trim().replace(/\s+/g, ' ')).filter((l) => l.length > 0)
+}
