@@ -104,7 +104,7 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
         errors.push({ path: toPointer(path), message: err.errors[0]?.message ?? err.message })
       }
     }
-    if (parentKey === 'rows' && typeof value === 'string' && owner === 'table') needMultiple(value, toPointer(path))
+    if (parentKey === 'rows' && typeof value === 'string' && owner === 'table') needMultiple(value.replace(/^\s*\{\{([\s\S]*)\}\}\s*$/, '$1').trim(), toPointer(path))
   })
   return errors
 }
