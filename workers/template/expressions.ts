@@ -50,7 +50,8 @@ export function compileExpression (src: string, where: string): CompiledExpr {
     inner = build(parse(src))
   } catch (err) {
     if (err instanceof SyntaxFault || err instanceof ExprFault) {
-      const at = err instanceof SyntaxFault ? ` at column ${err.pos + 1}` : ''
+      // Columns count within the trimmed expression, as shown in the message.
+      const at = err instanceof SyntaxFault ? ` at column ${err.pos - (src.length - src.trimStart().length) + 1}` : ''
       const message = `${where}: ${src.trim()}: ${err.message}${at}`
       throw new TemplateError(message, [{ path: where, message: `${src.trim()}: ${err.message}${at}` }])
     }

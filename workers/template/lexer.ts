@@ -66,7 +66,7 @@ export function tokenize (src: string): Token[] {
     tokens.push({ kind: 'op', text: op, num: 0, pos: start })
     i += op.length
   }
-  tokens.push({ kind: 'eof', text: '', num: 0, pos: src.length })
+  tokens.push({ kind: 'eof', text: '', num: 0, pos: src.trimEnd().length })
   return tokens
 }
 

@@ -124,6 +124,7 @@ test('syntax errors are TemplateErrors naming where, the expression and the colu
     })
   }
   assert.throws(() => compileExpression('1 +', 'w'), /at column 4/)
+  assert.throws(() => compileExpression('  1 +  ', 'w'), /: 1 \+: unexpected end of expression at column 4$/)
 })
 
 test('compileText: constants, placeholders, null prints empty', () => {
