@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict'
+import { after, test } from 'node:test'
+import { createRenderPool } from '../../workers/pool.js'
+import type { RenderInput } from '../../workers/types.js'
+import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfInfo } from './pdf/fixtures.js'
+
+const datasets = [
+  { code: 'header', cardinality: 'single', query: 'SELECT 1', fields: [] },
+  { code: 'lines', cardinality: 'multiple', query: 'SELECT 1', fields: [] }
+]
+const def = { ...invoiceDefinition(), datasets }
+const small = (key = 'pool:1'): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(10) }, {}, key)
+// ~100 pages: far slower than the tiny timeouts and queue tests below need.
+// ~4,000 pages: several seconds of work, far past the timeout below.
+const slow = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(160_000) }, { maxRows: 1_000_000, maxPages: 100_000 }, 'pool:1')
+const huge = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(4000) }, {}, 'pool:1')
+
+const pools: Array<{ close (): Promise<void> }> = []
+after(async () => { for (const p of pools) await p.close() })
+
+test('pool renders and the bytes arrive as a Buffer', async () => {
+  const pool = createRenderPool({ threads: 2, timeoutMs: 10_000 })
+  pools.push(pool)
+  const r = await pool.render(small())
+  assert.ok(r.ok, JSON.stringify(r))
+  assert.ok(Buffer.isBuffer(r.bytes))
+  assert.equal(r.format, 'pdf')
+  assert.equal(r.pageCount, 1)
+  assert.equal(pdfInfo(r.bytes).pages, 1)
+  assert.equal(r.bytes.subarray(0, 5).toString(), '%PDF-')
+  // Many renders at once: all succeed and are identical.
+  const all = await Promise.all(Array.from({ length: 8 }, () => pool.render(small())))
+  for (const x of all) { assert.ok(x.ok); assert.ok(Buffer.from(x.bytes).equals(r.bytes)) }
+  assert.ok(pool.stats().completed >= 9)
+})
+
+test('a template error comes back as RENDER_FAILED with its message', async () => {
+  const pool = createRenderPool({ threads: 1, timeoutMs: 10_000 })
+  pools.push(pool)
+  const bad = input({ ...def, document: { body: [{ text: '{{ row.x * }}' }] } }, {}, {}, 'pool:bad')
+  const r = await pool.render(bad)
+  assert.equal(r.ok, false)
+  assert.ok(!r.ok && r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
+})
+
+test('a full queue answers RENDER_BUSY without queueing', async () => {
+  const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
+  pools.push(pool)
+  const first = pool.render(huge()) // running
+  const second = pool.render(huge()) // waiting
+  const third = await pool.render(small()) // no room
+  assert.deepEqual({ ok: third.ok, code: !third.ok ? third.code : '' }, { ok: false, code: 'RENDER_BUSY' })
+  assert.equal(pool.stats().busy, 1)
+  const [a, b] = await Promise.all([first, second])
+  assert.ok(a.ok && b.ok)
+  assert.ok((await pool.render(small())).ok, 'accepts work again once the queue drained')
+})
+
+test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps working', async () => {
+  const pool = createRenderPool({ threads: 1, timeoutMs: 1500 })
+  pools.push(pool)
+  assert.ok((await pool.render(small())).ok) // warm the worker: thread start, modules, compile
+  const before = pool.stats().timeouts
+  const t0 = performance.now()
+  const r = await pool.render(slow())
+  assert.deepEqual({ ok: r.ok, code: !r.ok ? r.code : '' }, { ok: false, code: 'RENDER_TIMEOUT' })
+  assert.ok(performance.now() - t0 < 2500, 'answered at the timeout, not after the render')
+  assert.equal(pool.stats().timeouts, before + 1)
+  const after = await pool.render(small())
+  assert.ok(after.ok, JSON.stringify(after))
+  assert.ok(Buffer.isBuffer(after.bytes))
+})
