@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { deflateSync } from 'node:zlib'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import { decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf } from './fixtures.js'
@@ -128,3 +129,37 @@ test('a text longer than a page continues on the next pages', () => {
   const all = normalisedLines(pdfText(r.bytes))
   assert.deepEqual(all.filter((l) => l.startsWith('Line ')), Array.from({ length: 200 }, (_, i) => `Line ${i + 1}`))
 })
+
+test('PNG (opaque and with alpha) and JPEG image assets are embedded with their sizes', () => {
+  // Opaque RGB PNG: a page of our own output rasterised by pdftoppm; JPEG the same way.
+  const src = render({ body: [{ rect: { height: 40, fill: '#ff0000' } }] }, {}).bytes
+  const raster = (fmt: string): string => withPdf(src, (file, dir) => {
+    execFileSync('pdftoppm', ['-r', '10', `-${fmt}`, '-singlefile', file, `${dir}/r`])
+    return readFileSync(`${dir}/r.${fmt === 'jpeg' ? 'jpg' : 'png'}`).toString('base64')
+  })
+  // RGBA PNG with transparency, built by hand: 2×1 pixels, filter 0.
+  const rgba = pngRgba()
+  const assets = { images: { page: { data: raster('png') }, photo: { data: raster('jpeg') }, alpha: { data: rgba } } }
+  const doc = { body: [{ image: { asset: 'page', width: 100 } }, { image: { asset: 'photo', height: 50, align: 'right' } }, { image: { asset: 'alpha', width: 20 } }] }
+  const r = render(doc, {}, assets)
+  const list = withPdf(r.bytes, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }))
+  const rows = list.split('\n').slice(2).filter((l) => l.trim().length > 0).map((l) => l.trim().split(/\s+/))
+  // page num type width height color comp bpc enc
+  const summary = rows.map((c) => `${c[2]} ${c[3]}x${c[4]} ${c[5]} ${c[8]}`)
+  assert.deepEqual(summary, ['image 83x117 rgb image', 'image 83x117 rgb jpeg', 'image 2x1 rgb image', 'smask 2x1 gray image'])
+  assert.equal(withPdf(r.bytes, (file) => { execFileSync('qpdf', ['--check', file], { stdio: 'ignore' }); return 'ok' }), 'ok')
+})
+
+function pngRgba (): string {
+  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0 })
+  const crc = (b: Buffer): number => { let c = 0xffffffff; for (const x of b) c = crcTable[(c ^ x) & 255] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0 }
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(data.length)
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const c = Buffer.alloc(4); c.writeUInt32BE(crc(td))
+    return Buffer.concat([len, td, c])
+  }
+  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(1, 4); ihdr[8] = 8; ihdr[9] = 6
+  const raw = Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 128])
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+}
