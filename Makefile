@@ -1,0 +1,51 @@
+# Two commands: `make run` (everything, then serve HTTPS) and `make test` (everything, then the suite).
+SHELL := /bin/bash
+export SVC_HOME ?= $(CURDIR)/.svc
+SVC := node bin/svc
+
+.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine clean
+
+all: build
+
+system-deps:
+	@bash scripts/install-debian-deps.sh
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: system-deps node_modules/.installed
+
+build: deps
+	npx tsc -p tsconfig.json
+
+lint: deps
+	npx eslint .
+
+test: build lint
+	bash scripts/test.sh
+
+db-start: build
+	$(SVC) db start
+
+db-stop:
+	$(SVC) db stop
+
+demo: db-start
+	$(SVC) db migrate
+	$(SVC) demo
+
+run: demo
+	$(SVC) serve
+
+serve: build
+	$(SVC) serve
+
+bench-engine: build
+	node dist/bench/engine.js
+
+bench: build
+	bash scripts/bench.sh
+
+clean:
+	rm -rf dist

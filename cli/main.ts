@@ -1,0 +1,45 @@
+// `svc`: the admin and performance-engineer CLI. Commands reuse server/ services, never routes.
+import { Command, CommanderError } from 'commander'
+import { cliRuntime } from './runtime.js'
+import { fail, defaultIo, UsageError } from './io.js'
+import { dbCommands } from './commands/db.js'
+import { serveCommand } from './commands/serve.js'
+import { workspaceCommands } from './commands/workspaces.js'
+import { envCommands } from './commands/envs.js'
+import { keyCommands } from './commands/keys.js'
+import { registerMore } from './commands/index.js'
+
+export function buildProgram (): Command {
+  const program = new Command('svc')
+    .description('svc: render published templates into PDF and ZPL')
+    .option('--json', 'machine-readable output: one JSON document')
+    .option('--home <dir>', 'state folder (SVC_HOME, default ./.svc)')
+    .option('--database-url <url>', 'service database (SVC_DATABASE_URL)')
+    .showHelpAfterError('(run svc --help for usage)')
+    .exitOverride()
+  const rt = cliRuntime(program)
+  dbCommands(program, rt)
+  serveCommand(program, rt)
+  workspaceCommands(program, rt)
+  envCommands(program, rt)
+  keyCommands(program, rt)
+  registerMore(program, rt)
+  // Subcommands inherit exitOverride and the single-line usage errors.
+  const walk = (cmd: Command): void => { cmd.exitOverride(); cmd.showHelpAfterError(false); cmd.commands.forEach(walk) }
+  program.commands.forEach(walk)
+  return program
+}
+
+export async function main (argv: string[]): Promise<number> {
+  const program = buildProgram()
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+    return 0
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version are successes; commander has already printed the usage error line
+      return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2
+    }
+    return fail(defaultIo(program.opts().json === true), err instanceof UsageError ? err : err)
+  }
+}

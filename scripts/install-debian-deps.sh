@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Debian packages the project needs: MariaDB (private instance), poppler (PDF checks and
+# previews), zbar (barcode checks), DejaVu (Unicode font for tests), openssl (dev certificate).
+# Installs what is missing when root; otherwise says what to install.
+set -euo pipefail
+packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core openssl qpdf ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "missing Debian packages: ${missing[*]}" >&2
+  echo "install them with: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,76 @@
+// Builds the Fastify app from a Config and its dependencies; never listens (bin/ does).
+import Fastify, { LogController } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import swagger from '@fastify/swagger'
+import type { Logger } from 'pino'
+import './http/types.js'
+import type { Config } from './config.js'
+import type { Context } from './context.js'
+import { problemSchema } from './errors.js'
+import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
+import { problemsPlugin } from './http/plugins/problems.js'
+import { authPlugin } from './http/plugins/auth.js'
+import { tokenBuckets } from './http/plugins/rate-limit.js'
+import { lastUsedRecorder } from './services/last-used.js'
+import { healthRoutes } from './http/routes/health.js'
+import { openapiRoute } from './http/routes/openapi.js'
+import { apiRoutes } from './http/routes/index.js'
+import type { ApiDeps } from './http/routes/index.js'
+
+export interface AppOptions {
+  config: Config
+  context: Context
+  logger: Logger
+  https?: { cert: Buffer, key: Buffer }
+  /** Services that later layers add (render pool, jobs, documents …); see routes/index.ts. */
+  api?: Omit<ApiDeps, 'context'>
+  /** Extra /api/v1 routes (tests use it to exercise error paths). */
+  extend?: (api: FastifyInstance) => void | Promise<void>
+}
+
+/** Turns a route path (`/api/v1/jobs/:jobId`) into a matcher for the 405 check. */
+function pathPattern (url: string): RegExp {
+  const escaped = url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')
+  return new RegExp(`^${escaped}/?$`)
+}
+
+export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
+  const { config, context } = options
+  const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer, key: Buffer } } = {
+    loggerInstance: options.logger,
+    genReqId: correlationIdFor,
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
+    routerOptions: { ignoreTrailingSlash: true }
+  }
+  if (options.https !== undefined) fastifyOptions.https = options.https
+  const app = Fastify(fastifyOptions) as unknown as FastifyInstance
+
+  const routes: Array<{ method: string, pattern: RegExp }> = []
+  app.addHook('onRoute', (route) => {
+    for (const method of ([] as string[]).concat(route.method)) routes.push({ method, pattern: pathPattern(route.url) })
+  })
+  app.addSchema(problemSchema)
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'svc render API', version: '1.0.0', description: 'Renders published templates into PDF and ZPL (see docs/api.md).' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }]
+    }
+  })
+
+  correlationPlugin(app)
+  problemsPlugin(app, () => routes)
+  const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
+  app.addHook('onClose', async () => { await lastUsed.close() })
+  authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, buckets: tokenBuckets(config.rateLimit.perMinute) })
+
+  healthRoutes(app, { db: context.db })
+  openapiRoute(app)
+  await app.register(async (api) => { await apiRoutes(api, { context, ...options.api }); await options.extend?.(api) }, { prefix: '/api/v1' })
+  return app
+}

@@ -1,0 +1,214 @@
+// Configuration is read once, here, from the environment (CLI flags override by passing
+// `overrides`), validated, and handed down as one frozen object. Nothing else reads process.env.
+import { resolve } from 'node:path'
+import { parseDuration } from './util/duration.js'
+
+export interface Config {
+  /** State folder: private database, TLS certificate, master key. */
+  home: string
+  /** mysql:// URL of the service database; undefined = the private instance in `home`. */
+  databaseUrl: string | undefined
+  /** Port of the private MariaDB instance on 127.0.0.1. */
+  dbPort: number
+  host: string
+  port: number
+  /** Absolute base URL used in statusUrl/documentUrl; derived from host/port when unset. */
+  publicUrl: string | undefined
+  tlsCert: string | undefined
+  tlsKey: string | undefined
+  /** 32-byte key for secrets at rest; undefined = generated into `home`. */
+  masterKey: string | undefined
+  logLevel: string
+  logFile: string | undefined
+  rateLimit: { perMinute: number }
+  bodyLimitBytes: number
+  render: {
+    threads: number
+    maxQueue: number
+    timeoutMs: number
+    maxPages: number
+    maxBytes: number
+    maxRows: number
+    maxLabels: number
+  }
+  jobs: { enabled: boolean, concurrency: number, leaseMs: number, maxAttempts: number, pollMs: number }
+  documents: { linkTtlMs: number, ttlMs: number, sweepMs: number }
+  datasources: { connectTimeoutMs: number, queryTimeoutMs: number, maxPools: number, poolSize: number }
+  webhooks: {
+    enabled: boolean
+    retrySchedule: number[]
+    timeoutMs: number
+    allowPrivate: boolean
+    caFile: string | undefined
+    pollMs: number
+    concurrency: number
+  }
+}
+
+export class ConfigError extends Error {
+  constructor (readonly variable: string, message: string) {
+    super(`${variable}: ${message}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Record<string, string | undefined>
+
+function str (env: Env, name: string, fallback?: string): string | undefined {
+  const value = env[name]
+  return value === undefined || value === '' ? fallback : value
+}
+
+function int (env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = str(env, name)
+  if (raw === undefined) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function duration (env: Env, name: string, fallback: string): number {
+  const raw = str(env, name, fallback) as string
+  const value = parseDuration(raw)
+  if (value === undefined) throw new ConfigError(name, `expected a duration such as 500ms, 30s, 5m, 2h or 1d, got "${raw}"`)
+  return value
+}
+
+function bool (env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name)
+  if (raw === undefined) return fallback
+  if (/^(1|true|yes|on)$/i.test(raw)) return true
+  if (/^(0|false|no|off)$/i.test(raw)) return false
+  throw new ConfigError(name, `expected true or false, got "${raw}"`)
+}
+
+function durations (env: Env, name: string, fallback: string): number[] {
+  const raw = str(env, name, fallback) as string
+  return raw.split(',').map((part) => {
+    const value = parseDuration(part)
+    if (value === undefined) throw new ConfigError(name, `expected comma-separated durations, got "${part}"`)
+    return value
+  })
+}
+
+/** Every variable with its default, for the README and `svc config`. */
+export const CONFIG_DEFAULTS = {
+  SVC_HOME: './.svc',
+  SVC_DATABASE_URL: '(private MariaDB in SVC_HOME)',
+  SVC_DB_PORT: '3307',
+  SVC_HOST: '127.0.0.1',
+  SVC_PORT: '8443',
+  SVC_PUBLIC_URL: 'https://<SVC_HOST>:<SVC_PORT>',
+  SVC_TLS_CERT: '(self-signed, generated into SVC_HOME/tls)',
+  SVC_TLS_KEY: '(self-signed, generated into SVC_HOME/tls)',
+  SVC_MASTER_KEY: '(generated into SVC_HOME/master.key)',
+  SVC_LOG_LEVEL: 'info',
+  SVC_LOG_FILE: '(stdout)',
+  SVC_RATE_LIMIT: '600',
+  SVC_BODY_LIMIT: '1048576',
+  SVC_RENDER_THREADS: '(cores)',
+  SVC_RENDER_QUEUE: '256',
+  SVC_RENDER_TIMEOUT: '30s',
+  SVC_RENDER_MAX_PAGES: '2000',
+  SVC_RENDER_MAX_BYTES: '52428800',
+  SVC_RENDER_MAX_ROWS: '100000',
+  SVC_RENDER_MAX_LABELS: '20000',
+  SVC_JOBS: 'true',
+  SVC_JOB_CONCURRENCY: '(cores)',
+  SVC_JOB_LEASE: '30s',
+  SVC_JOB_MAX_ATTEMPTS: '3',
+  SVC_JOB_POLL: '250ms',
+  SVC_DOCUMENT_LINK_TTL: '15m',
+  SVC_DOCUMENT_TTL: '24h',
+  SVC_DOCUMENT_SWEEP: '1m',
+  SVC_DATASOURCE_CONNECT_TIMEOUT: '5s',
+  SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
+  SVC_DATASOURCE_MAX_POOLS: '64',
+  SVC_DATASOURCE_POOL_SIZE: '4',
+  SVC_WEBHOOKS: 'true',
+  SVC_WEBHOOK_RETRY_SCHEDULE: '1m,5m,30m,2h,12h',
+  SVC_WEBHOOK_TIMEOUT: '5s',
+  SVC_WEBHOOKS_ALLOW_PRIVATE: 'false',
+  SVC_WEBHOOK_CA_FILE: '(system CAs)',
+  SVC_WEBHOOK_POLL: '500ms',
+  SVC_WEBHOOK_CONCURRENCY: '16'
+} as const
+
+export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}, cores = 2): Config {
+  const e: Env = { ...env, ...overrides }
+  const home = resolve(str(e, 'SVC_HOME', './.svc') as string)
+  const databaseUrl = str(e, 'SVC_DATABASE_URL')
+  if (databaseUrl !== undefined && !/^mysql:\/\//.test(databaseUrl)) {
+    throw new ConfigError('SVC_DATABASE_URL', 'expected mysql://user:password@host:port/database')
+  }
+  const publicUrl = str(e, 'SVC_PUBLIC_URL')
+  if (publicUrl !== undefined && !/^https:\/\/[^/]+$/.test(publicUrl.replace(/\/$/, ''))) {
+    throw new ConfigError('SVC_PUBLIC_URL', 'expected https://host[:port] without a path')
+  }
+  const tlsCert = str(e, 'SVC_TLS_CERT')
+  const tlsKey = str(e, 'SVC_TLS_KEY')
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new ConfigError(tlsCert === undefined ? 'SVC_TLS_CERT' : 'SVC_TLS_KEY', 'SVC_TLS_CERT and SVC_TLS_KEY go together')
+  }
+  const masterKey = str(e, 'SVC_MASTER_KEY')
+  if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
+    throw new ConfigError('SVC_MASTER_KEY', 'expected 64 hex characters (32 bytes)')
+  }
+  const linkTtlMs = duration(e, 'SVC_DOCUMENT_LINK_TTL', '15m')
+  const ttlMs = duration(e, 'SVC_DOCUMENT_TTL', '24h')
+  if (linkTtlMs >= ttlMs) throw new ConfigError('SVC_DOCUMENT_LINK_TTL', 'must be shorter than SVC_DOCUMENT_TTL')
+  const retrySchedule = durations(e, 'SVC_WEBHOOK_RETRY_SCHEDULE', '1m,5m,30m,2h,12h')
+  const level = str(e, 'SVC_LOG_LEVEL', 'info') as string
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
+    throw new ConfigError('SVC_LOG_LEVEL', `expected fatal, error, warn, info, debug, trace or silent, got "${level}"`)
+  }
+  const config: Config = {
+    home,
+    databaseUrl,
+    dbPort: int(e, 'SVC_DB_PORT', 3307, 1, 65535),
+    host: str(e, 'SVC_HOST', '127.0.0.1') as string,
+    port: int(e, 'SVC_PORT', 8443, 0, 65535),
+    publicUrl: publicUrl?.replace(/\/$/, ''),
+    tlsCert,
+    tlsKey,
+    masterKey,
+    logLevel: level,
+    logFile: str(e, 'SVC_LOG_FILE'),
+    rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },
+    bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
+    render: {
+      threads: int(e, 'SVC_RENDER_THREADS', cores, 1, 256),
+      maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
+      timeoutMs: duration(e, 'SVC_RENDER_TIMEOUT', '30s'),
+      maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
+      maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024),
+      maxRows: int(e, 'SVC_RENDER_MAX_ROWS', 100_000, 1),
+      maxLabels: int(e, 'SVC_RENDER_MAX_LABELS', 20_000, 1)
+    },
+    jobs: {
+      enabled: bool(e, 'SVC_JOBS', true),
+      concurrency: int(e, 'SVC_JOB_CONCURRENCY', cores, 1, 256),
+      leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
+      maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
+      pollMs: duration(e, 'SVC_JOB_POLL', '250ms')
+    },
+    documents: { linkTtlMs, ttlMs, sweepMs: duration(e, 'SVC_DOCUMENT_SWEEP', '1m') },
+    datasources: {
+      connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),
+      queryTimeoutMs: duration(e, 'SVC_DATASOURCE_QUERY_TIMEOUT', '30s'),
+      maxPools: int(e, 'SVC_DATASOURCE_MAX_POOLS', 64, 1),
+      poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100)
+    },
+    webhooks: {
+      enabled: bool(e, 'SVC_WEBHOOKS', true),
+      retrySchedule,
+      timeoutMs: duration(e, 'SVC_WEBHOOK_TIMEOUT', '5s'),
+      allowPrivate: bool(e, 'SVC_WEBHOOKS_ALLOW_PRIVATE', false),
+      caFile: str(e, 'SVC_WEBHOOK_CA_FILE'),
+      pollMs: duration(e, 'SVC_WEBHOOK_POLL', '500ms'),
+      concurrency: int(e, 'SVC_WEBHOOK_CONCURRENCY', 16, 1, 1024)
+    }
+  }
+  return Object.freeze(config)
+}

@@ -1,0 +1,45 @@
+// Composition root shared by the HTTP app and the CLI: the database, repositories and services
+// built once from the Config. The CLI reuses these services, never the HTTP routes.
+import type { Config } from './config.js'
+import { createDb } from './store/db.js'
+import type { Db } from './store/db.js'
+import { readInstanceInfo } from './store/instance.js'
+import { loadMasterKey, secretBox } from './util/crypto.js'
+import { workspacesRepo } from './store/repos/workspaces.js'
+import { environmentsRepo } from './store/repos/environments.js'
+import { apiKeysRepo } from './store/repos/api-keys.js'
+import { workspacesService } from './services/workspaces.js'
+import { environmentsService } from './services/environments.js'
+import { apiKeysService } from './services/api-keys.js'
+
+/** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
+export async function resolveDatabaseUrl (config: Config): Promise<string> {
+  if (config.databaseUrl !== undefined) return config.databaseUrl
+  const info = await readInstanceInfo(config.home)
+  if (info === undefined) throw new Error(`no database: run "svc db start" (private MariaDB in ${config.home}) or set SVC_DATABASE_URL`)
+  return info.url
+}
+
+export async function createContext (config: Config, options: { db?: Db, poolSize?: number } = {}) {
+  const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
+  const box = secretBox(await loadMasterKey(config.home, config.masterKey))
+  const repos = {
+    workspaces: workspacesRepo(db),
+    environments: environmentsRepo(db),
+    apiKeys: apiKeysRepo(db)
+  }
+  const services = {
+    workspaces: workspacesService(repos.workspaces),
+    environments: environmentsService(repos.environments, repos.workspaces, box),
+    apiKeys: apiKeysService(repos.apiKeys, repos.workspaces)
+  }
+  return {
+    config,
+    db,
+    box,
+    repos,
+    services,
+    async close (): Promise<void> { await db.end() }
+  }
+}
+export type Context = Awaited<ReturnType<typeof createContext>>

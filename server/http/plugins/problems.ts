@@ -1,0 +1,75 @@
+// The one error handler: every failure leaves as an RFC 9457 problem with an errorCode. Fastify's
+// own errors (bad JSON, media type, body size, schema validation) are mapped here; anything
+// unexpected is a 500 INTERNAL_ERROR with no internals, logged with the correlation id.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Problem, problem } from '../../errors.js'
+
+type ValidationItem = { instancePath?: string, message?: string, params?: Record<string, unknown>, keyword?: string }
+
+/** Ajv errors → { member: [messages] } keyed by the member's path (`parameters.invoiceId`). */
+export function validationErrors (items: ValidationItem[], context: string): Record<string, string[]> {
+  const errors: Record<string, string[]> = {}
+  for (const item of items) {
+    let path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
+    if (item.keyword === 'required' && typeof item.params?.missingProperty === 'string') {
+      path = path === '' ? item.params.missingProperty : `${path}.${item.params.missingProperty}`
+    } else if (item.keyword === 'additionalProperties' && typeof item.params?.additionalProperty === 'string') {
+      path = path === '' ? item.params.additionalProperty : `${path}.${item.params.additionalProperty}`
+    }
+    const key = path === '' ? context : path
+    let message = item.message ?? 'is invalid'
+    if (item.keyword === 'additionalProperties') message = 'is not a known member'
+    if (item.keyword === 'enum' && Array.isArray(item.params?.allowedValues)) message = `must be one of ${(item.params.allowedValues as unknown[]).join(', ')}`
+    ;(errors[key] ??= []).push(message)
+  }
+  return errors
+}
+
+function toProblem (err: FastifyError): Problem {
+  if (err instanceof Problem) return err
+  if (err.validation !== undefined) {
+    const where = err.validationContext ?? 'body'
+    const errors = validationErrors(err.validation as ValidationItem[], where)
+    const first = Object.entries(errors)[0]
+    return problem('VALIDATION_FAILED', first === undefined ? 'The request is invalid' : `${first[0]}: ${first[1][0]}`, { errors })
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problem('VALIDATION_FAILED', 'The JSON body is empty', { errors: { body: ['must be a JSON object'] } })
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return problem('VALIDATION_FAILED', 'Content-Length does not match the body', { errors: { body: ['Content-Length does not match the body'] } })
+  }
+  if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return problem('VALIDATION_FAILED', 'The body is not valid JSON', { errors: { body: ['is not valid JSON'] } })
+  }
+  return problem('INTERNAL_ERROR', 'An unexpected error occurred; quote the correlation id to support')
+}
+
+export function sendProblem (reply: FastifyReply, request: FastifyRequest, p: Problem): FastifyReply {
+  if (p.headers !== undefined) reply.headers(p.headers)
+  if (p.code === 'API_KEY_INVALID') reply.header('WWW-Authenticate', 'Bearer')
+  return reply.code(p.status).type('application/problem+json').send(p.toBody(request.id))
+}
+
+export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ method: string, pattern: RegExp }>): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const p = toProblem(err)
+    if (p.code === 'INTERNAL_ERROR') request.log.error({ err }, 'unhandled error')
+    else if (p.status >= 500) request.log.warn({ errorCode: p.code, detail: p.message }, 'request failed')
+    return sendProblem(reply, request, p)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]
+    const allowed = [...new Set(routes().filter((r) => r.pattern.test(path)).map((r) => r.method))]
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '))
+      return sendProblem(reply, request, problem('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${allowed.join(', ')}`))
+    }
+    return sendProblem(reply, request, problem('NOT_FOUND', `No route ${request.method} ${path}`))
+  })
+}

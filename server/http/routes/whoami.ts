@@ -1,0 +1,31 @@
+// GET /v1/whoami: which key and workspace a request authenticates as. Not in the spec's list;
+// a small diagnostic that admins and client authors expect (like Stripe's account endpoint).
+// Any valid key may call it: it needs the `render` scope only because every key in practice
+// has one of the spec's scopes and this one reveals nothing beyond the key itself.
+import type { FastifyInstance } from 'fastify'
+import type { ApiDeps } from './index.js'
+
+const schema = {
+  tags: ['keys'],
+  summary: 'The API key this request authenticates as',
+  response: {
+    200: {
+      type: 'object',
+      required: ['keyId', 'prefix', 'name', 'mode', 'scopes', 'workspaceId', 'defaultEnvironment'],
+      properties: {
+        keyId: { type: 'string' },
+        prefix: { type: 'string' },
+        name: { type: 'string' },
+        mode: { type: 'string', enum: ['live', 'test'] },
+        scopes: { type: 'array', items: { type: 'string' } },
+        workspaceId: { type: 'string' },
+        defaultEnvironment: { type: 'string' }
+      }
+    },
+    '4xx': { $ref: 'problem#' }
+  }
+} as const
+
+export function whoamiRoute (api: FastifyInstance, _deps: ApiDeps): void {
+  api.get('/whoami', { schema, config: { scope: 'render' } }, async (request) => ({ ...request.auth, scopes: [...request.auth.scopes] }))
+}

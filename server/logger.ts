@@ -1,0 +1,24 @@
+// pino JSON logs. Secrets never reach a log line: the Authorization header, signatures and any
+// member named like a secret are redacted wherever they appear.
+import pino from 'pino'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+
+export const REDACT_PATHS = [
+  'req.headers.authorization',
+  'req.headers["svc-signature"]',
+  'headers.authorization',
+  '*.authorization',
+  '*.password',
+  '*.secret',
+  '*.apiKey.key',
+  'key',
+  'secret',
+  'password'
+]
+
+export function createLogger (config: Pick<Config, 'logLevel' | 'logFile'>): Logger {
+  const options = { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }
+  if (config.logFile !== undefined) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }))
+  return pino(options)
+}

@@ -1,0 +1,76 @@
+// Environments and their data sources. The data-source password is sealed with the master key;
+// listing never shows it, and only the data-source pool opens it.
+import { problem } from '../errors.js'
+import type { SecretBox } from '../util/crypto.js'
+import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repos/environments.js'
+import type { WorkspacesRepo } from '../store/repos/workspaces.js'
+
+export interface EnvironmentView {
+  id: string
+  workspaceId: string
+  key: string
+  production: boolean
+  dataSource: { host: string, port: number, user: string, database: string } | null
+  createdAt: string
+}
+
+export interface DataSourceConfig { host: string, port: number, user: string, password: string, database: string }
+
+const ENV_KEY = /^[a-z][a-z0-9_-]{0,63}$/
+
+export function parseDataSourceUrl (url: string): DataSourceConfig {
+  let u: URL
+  try { u = new URL(url) } catch { u = new URL('invalid:') }
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''))
+  if (u.protocol !== 'mysql:' || u.hostname === '' || database === '' || u.username === '') {
+    throw problem('VALIDATION_FAILED', 'datasource: expected mysql://user:password@host:port/database',
+      { errors: { datasource: ['expected mysql://user:password@host:port/database'] } })
+  }
+  return { host: u.hostname, port: u.port === '' ? 3306 : Number(u.port), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database }
+}
+
+function view (e: Environment): EnvironmentView {
+  return {
+    id: e.id,
+    workspaceId: e.workspaceId,
+    key: e.key,
+    production: e.isProduction,
+    dataSource: e.dataSource === null ? null : { host: e.dataSource.host, port: e.dataSource.port, user: e.dataSource.user, database: e.dataSource.database },
+    createdAt: e.createdAt.toISOString()
+  }
+}
+
+export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: SecretBox) {
+  const seal = (ds: DataSourceConfig | null): DataSourceRow | null => ds === null
+    ? null
+    : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password) }
+  return {
+    /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
+    async create (input: { workspaceId: string, key: string, dataSourceUrl?: string, production?: boolean }): Promise<EnvironmentView> {
+      if (!ENV_KEY.test(input.key)) {
+        throw problem('VALIDATION_FAILED', 'key: expected lowercase letters, digits, - or _ (max 64)', { errors: { key: ['expected lowercase letters, digits, - or _ (max 64)'] } })
+      }
+      if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
+      if (await envs.get(input.workspaceId, input.key) !== undefined) throw problem('CONFLICT', `environment ${input.key} exists already`)
+      const ds = input.dataSourceUrl === undefined ? null : parseDataSourceUrl(input.dataSourceUrl)
+      return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(ds)))
+    },
+    async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
+      const env = await envs.get(workspaceId, key)
+      if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `no environment ${key}`)
+      await envs.setDataSource(env.id, seal(dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
+      return view((await envs.get(workspaceId, key)) as Environment)
+    },
+    async list (workspaceId: string): Promise<EnvironmentView[]> {
+      if (await workspaces.get(workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`)
+      return (await envs.list(workspaceId)).map(view)
+    },
+    /** For the data-source pool only: the connection with its password opened. */
+    openDataSource (env: Environment): DataSourceConfig | null {
+      const ds = env.dataSource
+      if (ds === null) return null
+      return { host: ds.host, port: ds.port, user: ds.user, database: ds.database, password: ds.passwordEnc === null ? '' : box.open(ds.passwordEnc) }
+    }
+  }
+}
+export type EnvironmentsService = ReturnType<typeof environmentsService>

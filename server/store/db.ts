@@ -1,0 +1,58 @@
+// The service database: one mysql2 pool, UTC everywhere, helpers for transactions.
+import mysql from 'mysql2/promise'
+import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise'
+
+export type Db = Pool
+export type Conn = PoolConnection
+
+export function parseMysqlUrl (url: string): { host: string, port: number, user: string, password: string, database: string } {
+  const u = new URL(url)
+  if (u.protocol !== 'mysql:') throw new Error('expected a mysql:// URL')
+  return {
+    host: u.hostname,
+    port: u.port === '' ? 3306 : Number(u.port),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: decodeURIComponent(u.pathname.replace(/^\//, ''))
+  }
+}
+
+export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
+  const pool = mysql.createPool({
+    ...parseMysqlUrl(url),
+    connectionLimit: 10,
+    waitForConnections: true,
+    // Dates are written and read as UTC; DATETIME has no zone of its own.
+    timezone: 'Z',
+    dateStrings: false,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    charset: 'utf8mb4_bin',
+    enableKeepAlive: true,
+    ...options
+  })
+  pool.on('connection', (conn) => {
+    // The raw callback connection: set the session zone once per physical connection.
+    conn.query("SET time_zone = '+00:00'")
+  })
+  return pool
+}
+
+/** Runs fn in a transaction on one connection; commits on success, rolls back on any error. */
+export async function transaction<T> (db: Db, fn: (conn: Conn) => Promise<T>, isolation?: 'READ COMMITTED' | 'REPEATABLE READ'): Promise<T> {
+  const conn = await db.getConnection()
+  try {
+    if (isolation !== undefined) await conn.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`)
+    await conn.beginTransaction()
+    try {
+      const result = await fn(conn)
+      await conn.commit()
+      return result
+    } catch (err) {
+      await conn.rollback().catch(() => {})
+      throw err
+    }
+  } finally {
+    conn.release()
+  }
+}

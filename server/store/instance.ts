@@ -1,0 +1,120 @@
+// A private MariaDB server in the state folder (SVC_HOME/db), on 127.0.0.1 only, started and
+// stopped by the project itself. Recipe from shared/notes/measured-facts.md: install-db with
+// --no-defaults, mariadbd in the background, ping over the socket, then set up the app user.
+import { spawn, execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { existsSync, openSync, closeSync } from 'node:fs'
+import { mkdir, readFile, writeFile, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+
+const run = promisify(execFile)
+
+export interface InstanceInfo { port: number, user: string, password: string, database: string, url: string, socket: string }
+export interface InstanceStatus { running: boolean, pid?: number, dir: string, info?: InstanceInfo }
+
+export function instanceDir (home: string): string { return join(home, 'db') }
+const infoFile = (dir: string): string => join(dir, 'instance.json')
+const pidFile = (dir: string): string => join(dir, 'db.pid')
+const sockFile = (dir: string): string => join(dir, 'db.sock')
+
+async function which (cmd: string): Promise<boolean> {
+  try { await run('sh', ['-c', `command -v ${cmd}`]); return true } catch { return false }
+}
+
+/** Installs Debian's mariadb-server when it is missing and we are root; otherwise says what to do. */
+export async function ensureMariadbInstalled (log: (line: string) => void = () => {}): Promise<void> {
+  if (await which('mariadbd') && await which('mariadb-install-db')) return
+  if (process.getuid?.() !== 0) {
+    throw new Error('MariaDB is not installed. Run as root: apt-get install -y mariadb-server (or set SVC_DATABASE_URL to a MySQL 8 / MariaDB >= 10.6 server)')
+  }
+  log('installing mariadb-server (Debian package) …')
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  await run('apt-get', ['update', '-qq'], { env, maxBuffer: 64 << 20 })
+  await run('apt-get', ['install', '-y', '-qq', 'mariadb-server'], { env, maxBuffer: 64 << 20 })
+}
+
+async function readPid (dir: string): Promise<number | undefined> {
+  try {
+    const pid = Number((await readFile(pidFile(dir), 'utf8')).trim())
+    process.kill(pid, 0)
+    return pid
+  } catch { return undefined }
+}
+
+export async function readInstanceInfo (home: string): Promise<InstanceInfo | undefined> {
+  try { return JSON.parse(await readFile(infoFile(instanceDir(home)), 'utf8')) as InstanceInfo } catch { return undefined }
+}
+
+export async function instanceStatus (home: string): Promise<InstanceStatus> {
+  const dir = instanceDir(home)
+  const pid = await readPid(dir)
+  const info = await readInstanceInfo(home)
+  return { running: pid !== undefined, pid, dir, info }
+}
+
+async function ping (dir: string): Promise<boolean> {
+  try {
+    await run('mariadb-admin', ['--no-defaults', `--socket=${sockFile(dir)}`, '-uroot', '--connect-timeout=2', 'ping'])
+    return true
+  } catch { return false }
+}
+
+async function rootSql (dir: string, sql: string): Promise<void> {
+  await run('mariadb', ['--no-defaults', `--socket=${sockFile(dir)}`, '-uroot', '-e', sql])
+}
+
+/** Starts the instance (creating it on first use) and returns how to reach it. Idempotent. */
+export async function startInstance (home: string, port: number, log: (line: string) => void = () => {}): Promise<InstanceInfo> {
+  await ensureMariadbInstalled(log)
+  const dir = instanceDir(home)
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  const running = await readPid(dir)
+  const existing = await readInstanceInfo(home)
+  if (running !== undefined && existing !== undefined && await ping(dir)) return existing
+  if (!existsSync(join(dir, 'data', 'mysql'))) {
+    log(`creating a private MariaDB in ${dir} …`)
+    await rm(join(dir, 'data'), { recursive: true, force: true })
+    await run('mariadb-install-db', ['--no-defaults', '--user=root', `--datadir=${join(dir, 'data')}`,
+      '--auth-root-authentication-method=normal', '--skip-test-db'], { maxBuffer: 64 << 20 })
+  }
+  const logFd = openSync(join(dir, 'err.log'), 'a')
+  const child = spawn('mariadbd', ['--no-defaults', '--user=root', `--datadir=${join(dir, 'data')}`,
+    `--socket=${sockFile(dir)}`, `--pid-file=${pidFile(dir)}`, `--port=${port}`, '--bind-address=127.0.0.1',
+    '--skip-name-resolve', `--log-error=${join(dir, 'err.log')}`, '--innodb-buffer-pool-size=256M',
+    '--innodb-flush-log-at-trx-commit=2', '--max-connections=500', '--character-set-server=utf8mb4',
+    '--collation-server=utf8mb4_bin'], { detached: true, stdio: ['ignore', logFd, logFd] })
+  child.unref()
+  closeSync(logFd)
+  const deadline = Date.now() + 30_000
+  while (!await ping(dir)) {
+    if (Date.now() > deadline) throw new Error(`MariaDB did not start within 30 s; see ${join(dir, 'err.log')}`)
+    if (child.exitCode !== null) throw new Error(`MariaDB exited with ${child.exitCode}; see ${join(dir, 'err.log')} (is port ${port} taken? set SVC_DB_PORT)`)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+  const info: InstanceInfo = existing?.port === port
+    ? existing
+    : { port, user: 'svc', password: existing?.password ?? randomBytes(18).toString('base64url'), database: 'svc', url: '', socket: sockFile(dir) }
+  info.url = `mysql://${info.user}:${encodeURIComponent(info.password)}@127.0.0.1:${port}/${info.database}`
+  // The app user may create the demo databases and their read-only users, hence GRANT OPTION.
+  await rootSql(dir, `CREATE DATABASE IF NOT EXISTS \`${info.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+    CREATE USER IF NOT EXISTS '${info.user}'@'127.0.0.1' IDENTIFIED BY '${info.password}';
+    ALTER USER '${info.user}'@'127.0.0.1' IDENTIFIED BY '${info.password}';
+    GRANT ALL PRIVILEGES ON *.* TO '${info.user}'@'127.0.0.1' WITH GRANT OPTION;`)
+  await writeFile(infoFile(dir), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 })
+  return info
+}
+
+export async function stopInstance (home: string): Promise<boolean> {
+  const dir = instanceDir(home)
+  const pid = await readPid(dir)
+  if (pid === undefined) return false
+  process.kill(pid, 'SIGTERM')
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    try { process.kill(pid, 0) } catch { return true }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  process.kill(pid, 'SIGKILL')
+  return true
+}

@@ -1,0 +1,61 @@
+import type { RowDataPacket } from 'mysql2/promise'
+import type { Db } from '../db.js'
+import type { KeyMode, Scope } from '../../auth/api-key-format.js'
+
+export interface ApiKeyRow {
+  id: string
+  workspaceId: string
+  name: string
+  mode: KeyMode
+  scopes: Scope[]
+  secretHash: Buffer
+  expiresAt: Date | null
+  revokedAt: Date | null
+  lastUsedAt: Date | null
+  createdAt: Date
+}
+
+function toKey (r: RowDataPacket): ApiKeyRow {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    name: r.name,
+    mode: r.mode,
+    scopes: (r.scopes as string).split(',').filter(Boolean) as Scope[],
+    secretHash: r.secret_hash,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+    lastUsedAt: r.last_used_at,
+    createdAt: r.created_at
+  }
+}
+
+const COLUMNS = 'id, workspace_id, name, mode, scopes, secret_hash, expires_at, revoked_at, last_used_at, created_at'
+
+export function apiKeysRepo (db: Db) {
+  return {
+    async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt'>): Promise<void> {
+      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt])
+    },
+    /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
+    async get (id: string): Promise<ApiKeyRow | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id])
+      return rows.length === 0 ? undefined : toKey(rows[0])
+    },
+    async list (workspaceId: string): Promise<ApiKeyRow[]> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])
+      return rows.map(toKey)
+    },
+    async revoke (id: string): Promise<boolean> {
+      const [result] = await db.execute<import('mysql2').ResultSetHeader>(
+        'UPDATE api_keys SET revoked_at = UTC_TIMESTAMP(3) WHERE id = ? AND revoked_at IS NULL', [id])
+      return result.affectedRows === 1
+    },
+    async touch (ids: string[], at: Date): Promise<void> {
+      if (ids.length === 0) return
+      await db.query('UPDATE api_keys SET last_used_at = ? WHERE id IN (?)', [at, ids])
+    }
+  }
+}
+export type ApiKeysRepo = ReturnType<typeof apiKeysRepo>

@@ -1,0 +1,65 @@
+// Small, audited building blocks: random tokens, hashing, constant-time comparison, and
+// AES-256-GCM for secrets that must be read back (data-source passwords, webhook secrets).
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual, createHmac } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** Uniform random text from an alphabet (randomInt rejects bias). No `_`, so keys split cleanly. */
+export function randomText (length: number, alphabet = ALPHABET): string {
+  let out = ''
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)]
+  return out
+}
+export const randomId = (length: number): string => randomText(length, LOWER)
+
+export function sha256 (text: string | Buffer): Buffer {
+  return createHash('sha256').update(text).digest()
+}
+
+export function hmacSha256 (key: string | Buffer, text: string | Buffer): Buffer {
+  return createHmac('sha256', key).update(text).digest()
+}
+
+/** Constant-time equality for equal-length digests; different lengths are simply unequal. */
+export function safeEqual (a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+export interface SecretBox { seal (plain: string): Buffer, open (sealed: Buffer): string }
+
+/** AES-256-GCM: iv(12) | tag(16) | ciphertext. A wrong key or tampered value throws. */
+export function secretBox (key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error('master key must be 32 bytes')
+  return {
+    seal (plain) {
+      const iv = randomBytes(12)
+      const cipher = createCipheriv('aes-256-gcm', key, iv)
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
+      return Buffer.concat([iv, cipher.getAuthTag(), body])
+    },
+    open (sealed) {
+      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12))
+      decipher.setAuthTag(sealed.subarray(12, 28))
+      return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8')
+    }
+  }
+}
+
+/** The master key: SVC_MASTER_KEY, else SVC_HOME/master.key, created with 0600 on first use. */
+export async function loadMasterKey (home: string, configured: string | undefined): Promise<Buffer> {
+  if (configured !== undefined) return Buffer.from(configured, 'hex')
+  const file = join(home, 'master.key')
+  if (!existsSync(file)) {
+    await mkdir(home, { recursive: true, mode: 0o700 })
+    await writeFile(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EEXIST') throw err
+    })
+  }
+  const text = (await readFile(file, 'utf8')).trim()
+  if (!/^[0-9a-f]{64}$/i.test(text)) throw new Error(`${file} does not hold a 64-hex-character key`)
+  return Buffer.from(text, 'hex')
+}

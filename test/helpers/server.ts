@@ -1,0 +1,95 @@
+// A real HTTPS server on port 0 over a real database, and a client that trusts its
+// self-signed certificate. Used by every end-to-end test.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { Agent, request } from 'undici'
+import pino from 'pino'
+import { loadConfig } from '../../server/config.js'
+import type { Config } from '../../server/config.js'
+import { createContext } from '../../server/context.js'
+import type { Context } from '../../server/context.js'
+import { buildApp } from '../../server/app.js'
+import { loadTls } from '../../server/http/tls.js'
+import { createServices } from '../../server/services/runtime.js'
+import type { Runtime } from '../../server/services/runtime.js'
+import type { FastifyInstance } from 'fastify'
+
+export interface TestServer {
+  url: string
+  config: Config
+  context: Context
+  app: FastifyInstance
+  runtime: Runtime
+  agent: Agent
+  ca: Buffer
+  fetch (method: string, path: string, options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }): Promise<TestResponse>
+  close (): Promise<void>
+}
+
+export interface TestResponse { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer, json (): any, text (): string }
+
+export async function makeHome (): Promise<string> {
+  return await mkdtemp(join(tmpdir(), 'svc-test-'))
+}
+
+/** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …). */
+export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void): Promise<TestServer> {
+  const ownHome = home === undefined
+  const dir = home ?? await makeHome()
+  const config = loadConfig({}, {
+    SVC_HOME: dir,
+    SVC_DATABASE_URL: databaseUrl,
+    SVC_PORT: '0',
+    SVC_MASTER_KEY: process.env.SVC_TEST_MASTER_KEY ?? randomBytes(32).toString('hex'),
+    SVC_LOG_LEVEL: process.env.SVC_TEST_LOG_LEVEL ?? 'silent',
+    SVC_RENDER_THREADS: '2',
+    ...env
+  }, 2)
+  const logger = pino({ level: config.logLevel })
+  const context = await createContext(config)
+  const tls = await loadTls(config)
+  const runtime = await createServices(config, context, logger)
+  const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api, extend })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : 0
+  const url = `https://127.0.0.1:${port}`
+  runtime.start(url)
+  const agent = new Agent({ connect: { ca: tls.cert } })
+  return {
+    url,
+    config,
+    context,
+    app,
+    runtime,
+    agent,
+    ca: tls.cert,
+    async fetch (method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers }
+      let body: string | undefined
+      if (options.rawBody !== undefined) body = options.rawBody
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body)
+        headers['content-type'] ??= 'application/json'
+      }
+      const res = await request(url + path, { method: method as 'GET', headers, body, dispatcher: agent })
+      const buf = Buffer.from(await res.body.arrayBuffer())
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: buf,
+        json: () => JSON.parse(buf.toString('utf8')),
+        text: () => buf.toString('utf8')
+      }
+    },
+    async close () {
+      await app.close()
+      await runtime.close()
+      await context.close()
+      await agent.close()
+      if (ownHome) await rm(dir, { recursive: true, force: true })
+    }
+  }
+}
