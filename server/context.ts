@@ -11,6 +11,9 @@ import { apiKeysRepo } from './store/repos/api-keys.js'
 import { workspacesService } from './services/workspaces.js'
 import { environmentsService } from './services/environments.js'
 import { apiKeysService } from './services/api-keys.js'
+import { templatesService } from './services/templates.js'
+import { dataSources } from './datasources/index.js'
+import { outbox } from './webhooks/outbox.js'
 
 /** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
 export async function resolveDatabaseUrl (config: Config): Promise<string> {
@@ -31,15 +34,20 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   const services = {
     workspaces: workspacesService(repos.workspaces),
     environments: environmentsService(repos.environments, repos.workspaces, box),
-    apiKeys: apiKeysService(repos.apiKeys, repos.workspaces)
+    apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
+    templates: templatesService(db),
+    outbox: outbox(db)
   }
+  const environments = services.environments
+  const sources = dataSources(config, environments)
   return {
     config,
     db,
     box,
     repos,
     services,
-    async close (): Promise<void> { await db.end() }
+    dataSources: sources,
+    async close (): Promise<void> { await sources.close(); await db.end() }
   }
 }
 export type Context = Awaited<ReturnType<typeof createContext>>
