@@ -31,12 +31,13 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     environments: environmentsRepo(db),
     apiKeys: apiKeysRepo(db)
   }
+  const events = outbox(db)
   const services = {
     workspaces: workspacesService(repos.workspaces),
     environments: environmentsService(repos.environments, repos.workspaces, box),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
-    templates: templatesService(db),
-    outbox: outbox(db)
+    templates: templatesService(db, events),
+    outbox: events
   }
   const environments = services.environments
   const sources = dataSources(config, environments)

@@ -1,8 +1,16 @@
-// CONTRACT STUB (owned by the templates helper, who replaces the bodies): template versions in
-// the store, publish, and resolution for renders and the read API.
+// Template versions in the store: publish (validate, compile once, store version + event in one
+// transaction), resolve for renders and dataset runs (hot path), and the read API's records.
+import { LRUCache } from 'lru-cache'
 import type { TemplateDefinition } from '../../workers/template/definition.js'
+import { compileParameterCheck, publicTemplateView } from '../../workers/template/parameters.js'
 import type { ParameterCheckResult } from '../../workers/template/parameters.js'
+import { TEMPLATE_CODE } from '../../workers/template/schema.js'
+import { validateAndCompile } from '../../workers/template/validate.js'
+import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
+import { templatesRepo } from '../store/repos/templates.js'
+import type { RecordRow, TemplateFormat } from '../store/repos/templates.js'
+import type { Outbox } from '../webhooks/outbox.js'
 import { problem } from '../errors.js'
 
 /** A published version ready to render; immutable, so cached per versionKey. */
@@ -22,18 +30,207 @@ export interface ResolvedTemplate {
 
 export interface PublishResult { templateId: string, code: string, version: number, previousVersion: number | null, format: 'document' | 'label' }
 
-export function templatesService (_db: Db) {
+type PublicView = ReturnType<typeof publicTemplateView>
+
+/** Template record of spec 2.3 (never the SQL of a dataset). */
+export interface TemplateRecord extends PublicView {
+  code: string
+  description: string
+  documentType: string
+  format: TemplateFormat
+  version: number
+  updatedAt: string
+}
+export interface TemplatePage { data: TemplateRecord[], nextCursor: string | null }
+/** The admin view (CLI): every template, disabled ones too. */
+export interface TemplateSummary { code: string, format: TemplateFormat, version: number | null, disabled: boolean, updatedAt: string, description: string }
+
+const CODE = new RegExp(TEMPLATE_CODE)
+const ER_NO_REFERENCED_ROW_2 = 1452
+const ER_LOCK_DEADLOCK = 1213
+
+/** Opaque list cursor: base64url of the last code of the page (codes are ordered bytewise). */
+export const encodeCursor = (code: string): string => Buffer.from(code, 'utf8').toString('base64url')
+export function decodeCursor (cursor: string): string {
+  const code = Buffer.from(cursor, 'base64url').toString('utf8')
+  if (!CODE.test(code) || encodeCursor(code) !== cursor) {
+    throw problem('VALIDATION_FAILED', 'cursor: not a cursor from a previous page', { errors: { cursor: ['is not a cursor from a previous page'] } })
+  }
+  return code
+}
+
+function toRecord (r: RecordRow): TemplateRecord {
+  const view = JSON.parse(r.publicView as string) as PublicView
   return {
+    code: r.code,
+    description: r.description,
+    documentType: r.documentType,
+    format: r.format,
+    version: r.version as number,
+    updatedAt: r.updatedAt.toISOString(),
+    parameters: view.parameters,
+    parameterSchema: view.parameterSchema,
+    datasets: view.datasets
+  }
+}
+
+function parseFile (file: unknown): { text: string, json: unknown } {
+  if (typeof file !== 'string') return { text: JSON.stringify(file), json: file }
+  try {
+    return { text: file, json: JSON.parse(file) }
+  } catch (err) {
+    const message = `is not valid JSON: ${(err as Error).message}`
+    throw problem('TEMPLATE_INVALID', `template file ${message}`, { errors: { '/': [message] } })
+  }
+}
+
+function checkText (name: string, value: string | undefined, max: number): string | null {
+  if (value === undefined || value === '') return null
+  if (value.length > max) throw problem('VALIDATION_FAILED', `${name}: at most ${max} characters`, { errors: { [name]: [`at most ${max} characters`] } })
+  return value
+}
+
+const isErrno = (err: unknown, errno: number): boolean => (err as { errno?: number } | null)?.errno === errno
+
+export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
+  const repo = templatesRepo(db)
+  // Published versions never change, so an entry never goes stale; the LRU bounds memory only
+  // (sized by definition length: embedded fonts and images can make a file large).
+  const versions = new LRUCache<string, ResolvedTemplate>({ max: 2000, maxSize: 128 * 1024 * 1024, sizeCalculation: (t) => t.definitionJson.length + 1 })
+  // Per (workspace, code, requested version): the version the last resolve returned. Sent as a
+  // hint so the query leaves out the definition text when it is still the version in force.
+  const hints = new LRUCache<string, ResolvedTemplate>({ max: 20000 })
+
+  function prepare (templateId: string, code: string, version: number, format: TemplateFormat, text: string): ResolvedTemplate {
+    const definition = JSON.parse(text) as TemplateDefinition
+    return Object.freeze({
+      templateId,
+      code,
+      format,
+      outputFormat: format === 'label' ? 'zpl' : 'pdf',
+      version,
+      versionKey: `${templateId}:${version}`,
+      definitionJson: text,
+      definition,
+      checkParameters: compileParameterCheck(definition)
+    })
+  }
+
+  async function storeVersion (workspaceId: string, def: TemplateDefinition, text: string, note: string | null, publishedBy: string | null): Promise<PublishResult> {
+    return await transaction(db, async (conn) => {
+      const t = await repo.lockForPublish(conn, workspaceId, def.code, def.format)
+      if (t.format !== def.format) {
+        throw problem('CONFLICT', `template ${def.code} is a ${t.format}; a new version cannot change its format to ${def.format}`,
+          { errors: { '/format': [`must stay "${t.format}" (the format of the published versions)`] } })
+      }
+      const version = t.maxVersion + 1
+      await repo.insertVersion(conn, {
+        templateId: t.id,
+        version,
+        description: def.description ?? '',
+        documentType: def.documentType ?? '',
+        definition: text,
+        publicView: JSON.stringify(publicTemplateView(def)),
+        note,
+        publishedBy
+      })
+      const result: PublishResult = { templateId: t.id, code: def.code, version, previousVersion: t.currentVersion, format: def.format }
+      await outbox.append(conn, {
+        workspaceId,
+        type: 'template.published',
+        data: { templateId: t.id, template: def.code, version, previousVersion: t.currentVersion, format: def.format, note, publishedBy }
+      })
+      return result
+    })
+  }
+
+  return {
+    /** Validates, compiles once, stores a new version and the template.published event in one transaction. */
+    async publish (workspaceId: string, file: unknown, options: { note?: string, publishedBy?: string } = {}): Promise<PublishResult> {
+      const note = checkText('note', options.note, 1000)
+      const publishedBy = checkText('publishedBy', options.publishedBy, 200)
+      const { text, json } = parseFile(file)
+      const checked = validateAndCompile(json)
+      if (!checked.ok) {
+        const errors: Record<string, string[]> = {}
+        for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
+        const first = checked.errors[0]
+        throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await storeVersion(workspaceId, checked.template, text, note, publishedBy)
+        } catch (err) {
+          if (isErrno(err, ER_NO_REFERENCED_ROW_2)) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`)
+          // InnoDB may pick a concurrent first publish of a new code as a deadlock victim; the
+          // transaction was rolled back whole, so running it again is safe.
+          if (!isErrno(err, ER_LOCK_DEADLOCK) || attempt >= 3) throw err
+        }
+      }
+    },
+
     /**
      * Spec order: TEMPLATE_NOT_FOUND, TEMPLATE_NOT_PUBLISHED, VERSION_NOT_FOUND, TEMPLATE_DISABLED (409).
-     * Reads the version in force at call time (a publish is visible to the very next render).
+     * Reads the version in force at call time (a publish is visible to the very next render);
+     * one query, which carries the definition text only when this process has not got it yet.
      */
-    async resolve (_workspaceId: string, code: string, _version?: number): Promise<ResolvedTemplate> {
-      throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+    async resolve (workspaceId: string, code: string, version?: number): Promise<ResolvedTemplate> {
+      const hintKey = `${workspaceId}/${code}/${version ?? ''}`
+      const hint = hints.get(hintKey)
+      const known = hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
+      const row = await repo.resolve(workspaceId, code, version, known)
+      if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+      if (row.currentVersion === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
+      if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
+      if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
+      const versionKey = `${row.templateId}:${row.version}`
+      let resolved = versions.get(versionKey)
+      if (resolved === undefined) {
+        // The definition is null only when the hint matched and the entry was evicted since.
+        const text = row.definition ?? await repo.definition(row.templateId, row.version)
+        if (text === undefined) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${row.version}`)
+        resolved = prepare(row.templateId, code, row.version, row.format, text)
+        versions.set(versionKey, resolved)
+      }
+      if (hint !== resolved) hints.set(hintKey, resolved)
+      return resolved
     },
-    /** Validates, compiles once, stores a new version and the template.published event in one transaction. */
-    async publish (_workspaceId: string, _file: unknown, _options: { note?: string, publishedBy?: string } = {}): Promise<PublishResult> {
-      throw new Error('not implemented')
+
+    /** Published, active templates ordered by code (read API). */
+    async list (workspaceId: string, options: { limit?: number, cursor?: string } = {}): Promise<TemplatePage> {
+      const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), 100)
+      const afterCode = options.cursor === undefined || options.cursor === '' ? null : decodeCursor(options.cursor)
+      const rows = await repo.page(workspaceId, { afterCode, limit: limit + 1, activeOnly: true })
+      const more = rows.length > limit
+      const data = (more ? rows.slice(0, limit) : rows).map(toRecord)
+      return { data, nextCursor: more ? encodeCursor(data[data.length - 1].code) : null }
+    },
+
+    /** One template record; TEMPLATE_NOT_FOUND, TEMPLATE_NOT_PUBLISHED, TEMPLATE_DISABLED in that order. */
+    async get (workspaceId: string, code: string): Promise<TemplateRecord> {
+      const row = CODE.test(code) ? await repo.record(workspaceId, code) : undefined
+      if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+      if (row.version === null || row.publicView === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
+      if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
+      return toRecord(row)
+    },
+
+    /** Every template of the workspace, disabled ones included (admin CLI). */
+    async listAll (workspaceId: string): Promise<TemplateSummary[]> {
+      const out: TemplateSummary[] = []
+      let afterCode: string | null = null
+      for (;;) {
+        const rows = await repo.page(workspaceId, { afterCode, limit: 500, activeOnly: false })
+        for (const r of rows) out.push({ code: r.code, format: r.format, version: r.version, disabled: r.disabled, updatedAt: r.updatedAt.toISOString(), description: r.description })
+        if (rows.length < 500) return out
+        afterCode = rows[rows.length - 1].code
+      }
+    },
+
+    /** Takes effect on the next resolve: state is read per call, only versions are cached. */
+    async setDisabled (workspaceId: string, code: string, disabled: boolean): Promise<{ code: string, disabled: boolean }> {
+      if (!await repo.setDisabled(workspaceId, code, disabled)) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+      return { code, disabled }
     }
   }
 }

@@ -1,0 +1,134 @@
+// Templates and their immutable published versions. Every statement is one indexed lookup on
+// uq_template (workspace_id, code) or the version primary key (template_id, version).
+import { randomUUID } from 'node:crypto'
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import type { Conn, Db } from '../db.js'
+
+export type TemplateFormat = 'document' | 'label'
+
+/** The template row locked for a publish, with the highest stored version. */
+export interface LockedTemplate { id: string, format: TemplateFormat, currentVersion: number | null, maxVersion: number }
+
+/** What a resolve needs: ids, state and (only when asked for) the definition text. */
+export interface ResolveRow {
+  templateId: string
+  format: TemplateFormat
+  disabled: boolean
+  currentVersion: number | null
+  /** null when the requested (or current) version does not exist. */
+  version: number | null
+  /** null when the caller said it has this version cached already. */
+  definition: string | null
+}
+
+/** A published version's public pieces (spec 2.3), as stored at publish time. */
+export interface RecordRow {
+  code: string
+  format: TemplateFormat
+  version: number | null
+  disabled: boolean
+  updatedAt: Date
+  description: string
+  documentType: string
+  /** JSON text of { parameters, parameterSchema, datasets }; null when never published. */
+  publicView: string | null
+}
+
+export interface NewVersion {
+  templateId: string
+  version: number
+  description: string
+  documentType: string
+  definition: string
+  publicView: string
+  note: string | null
+  publishedBy: string | null
+}
+
+const RECORD = `SELECT t.code, t.format, t.current_version, t.disabled, t.updated_at, v.description, v.document_type, v.public_view
+  FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = t.current_version`
+
+function toRecord (r: RowDataPacket): RecordRow {
+  return {
+    code: r.code,
+    format: r.format,
+    version: r.current_version,
+    disabled: r.disabled === 1,
+    updatedAt: r.updated_at,
+    description: r.description ?? '',
+    documentType: r.document_type ?? '',
+    publicView: r.public_view ?? null
+  }
+}
+
+export function templatesRepo (db: Db) {
+  return {
+    /**
+     * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
+     * code queue on this row lock, so each computes its version after the previous one committed.
+     * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
+     * gap locks followed by two inserts deadlock.
+     */
+    async lockForPublish (conn: Conn, workspaceId: string, code: string, format: TemplateFormat): Promise<LockedTemplate> {
+      await conn.execute('INSERT INTO templates (id, workspace_id, code, format) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id',
+        [randomUUID(), workspaceId, code, format])
+      const [rows] = await conn.execute<RowDataPacket[]>(`SELECT t.id, t.format, t.current_version,
+          (SELECT COALESCE(MAX(v.version), 0) FROM template_versions v WHERE v.template_id = t.id) AS max_version
+        FROM templates t WHERE t.workspace_id = ? AND t.code = ? FOR UPDATE`, [workspaceId, code])
+      const r = rows[0]
+      return { id: r.id, format: r.format, currentVersion: r.current_version, maxVersion: Number(r.max_version) }
+    },
+
+    async insertVersion (conn: Conn, v: NewVersion): Promise<void> {
+      await conn.execute(`INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view, note, published_by)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [v.templateId, v.version, v.description, v.documentType, v.definition, v.publicView, v.note, v.publishedBy])
+      await conn.execute('UPDATE templates SET current_version = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [v.version, v.templateId])
+    },
+
+    /**
+     * One round trip for a render: the template joined with the requested (or current) version.
+     * The definition text is sent only when it is not the version the caller already holds
+     * (`known`), so the hot path does not move a large LONGTEXT for every render.
+     */
+    async resolve (workspaceId: string, code: string, version: number | undefined, known?: { templateId: string, version: number }): Promise<ResolveRow | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT t.id, t.format, t.disabled, t.current_version, v.version,
+          IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition
+        FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
+        WHERE t.workspace_id = ? AND t.code = ?`,
+      [known?.templateId ?? '', known?.version ?? 0, version ?? null, workspaceId, code])
+      if (rows.length === 0) return undefined
+      const r = rows[0]
+      return { templateId: r.id, format: r.format, disabled: r.disabled === 1, currentVersion: r.current_version, version: r.version, definition: r.definition }
+    },
+
+    /** The definition of one version (after a cache eviction raced the resolve query). */
+    async definition (templateId: string, version: number): Promise<string | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT definition FROM template_versions WHERE template_id = ? AND version = ?', [templateId, version])
+      return rows.length === 0 ? undefined : rows[0].definition
+    },
+
+    async record (workspaceId: string, code: string): Promise<RecordRow | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`${RECORD} WHERE t.workspace_id = ? AND t.code = ?`, [workspaceId, code])
+      return rows.length === 0 ? undefined : toRecord(rows[0])
+    },
+
+    /**
+     * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
+     * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
+     */
+    async page (workspaceId: string, options: { afterCode: string | null, limit: number, activeOnly: boolean }): Promise<RecordRow[]> {
+      const filter = options.activeOnly ? ' AND t.disabled = 0 AND t.current_version IS NOT NULL' : ''
+      const [rows] = await db.query<RowDataPacket[]>(`${RECORD} WHERE t.workspace_id = ? AND t.code > ?${filter} ORDER BY t.code LIMIT ?`,
+        [workspaceId, options.afterCode ?? '', options.limit])
+      return rows.map(toRecord)
+    },
+
+    async setDisabled (workspaceId: string, code: string, disabled: boolean): Promise<boolean> {
+      const [res] = await db.execute<ResultSetHeader>('UPDATE templates SET disabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE workspace_id = ? AND code = ?',
+        [disabled ? 1 : 0, workspaceId, code])
+      return res.affectedRows > 0
+    }
+  }
+}
+export type TemplatesRepo = ReturnType<typeof templatesRepo>
