@@ -25,7 +25,8 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
 
 export async function createContext (config: Config, options: { db?: Db, poolSize?: number } = {}) {
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
-  const box = secretBox(await loadMasterKey(config.home, config.masterKey))
+  const masterKey = await loadMasterKey(config.home, config.masterKey)
+  const box = secretBox(masterKey)
   const repos = {
     workspaces: workspacesRepo(db),
     environments: environmentsRepo(db),
@@ -45,6 +46,7 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     config,
     db,
     box,
+    masterKey,
     repos,
     services,
     dataSources: sources,

@@ -1,5 +1,8 @@
 // Commands added by later layers (templates, runs, demo, webhooks, bench) register here.
 import type { Command } from 'commander'
 import type { CliRuntime } from '../runtime.js'
+import { runCommands } from './runs.js'
 
-export function registerMore (_program: Command, _rt: CliRuntime): void {}
+export function registerMore (program: Command, rt: CliRuntime): void {
+  runCommands(program, rt)
+}

@@ -1,0 +1,35 @@
+// Signed, short-lived document links (GET /v1/documents/{token}, no API key). The token carries
+// the document id and the link's expiry, signed with HMAC-SHA256 under a key derived from the
+// master key, so every server process sharing that key can check any link.
+import { hmacSha256, safeEqual } from '../util/crypto.js'
+
+export interface DocumentLinks {
+  /** A fresh token for `documentId`, valid for the configured link lifetime (never past `documentExpiresAt`). */
+  mint (documentId: string, documentExpiresAt: Date, now?: number): { token: string, expiresAt: Date }
+  /** The document id when the token is authentic and unexpired, else undefined. */
+  verify (token: string, now?: number): string | undefined
+}
+
+const TOKEN = /^([0-9a-f]{32})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/
+
+export function documentLinks (masterKey: Buffer, linkTtlMs: number): DocumentLinks {
+  const key = hmacSha256(masterKey, 'svc document links v1')
+  const sign = (payload: string): Buffer => hmacSha256(key, payload)
+  return {
+    mint (documentId, documentExpiresAt, now = Date.now()) {
+      const expires = Math.min(now + linkTtlMs, documentExpiresAt.getTime())
+      const seconds = Math.floor(expires / 1000)
+      const payload = `${documentId.replace(/-/g, '')}.${seconds.toString(36)}`
+      return { token: `${payload}.${sign(payload).toString('base64url')}`, expiresAt: new Date(seconds * 1000) }
+    },
+    verify (token, now = Date.now()) {
+      const match = TOKEN.exec(token)
+      if (match === null) return undefined
+      const payload = `${match[1]}.${match[2]}`
+      if (!safeEqual(Buffer.from(match[3], 'base64url'), sign(payload))) return undefined
+      if (parseInt(match[2], 36) * 1000 <= now) return undefined
+      const h = match[1]
+      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// GET /v1/documents/{token}: no API key; the signed token is the credential. Invalid, expired
+// or deleted → 404 DOCUMENT_NOT_FOUND (one answer, so a token reveals nothing).
+import type { FastifyInstance } from 'fastify'
+import { problem } from '../../errors.js'
+import type { DocumentLinks } from '../../documents/links.js'
+import type { DocumentsRepo } from '../../store/repos/documents.js'
+import { contentDisposition } from './render.js'
+
+export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLinks, documents: DocumentsRepo }): void {
+  api.get<{ Params: { token: string } }>('/documents/:token', {
+    schema: {
+      tags: ['documents'],
+      summary: 'Download a stored document through a signed short-lived link',
+      security: [],
+      params: { type: 'object', properties: { token: { type: 'string' } } },
+      response: { 200: { type: 'string', format: 'binary' }, '4xx': { $ref: 'problem#' } }
+    }
+  }, async (request, reply) => {
+    const id = deps.links.verify(request.params.token)
+    const doc = id === undefined ? undefined : await deps.documents.get(id)
+    if (doc === undefined) throw problem('DOCUMENT_NOT_FOUND', 'The link is invalid or expired, or the document was deleted; read the job again for a fresh link')
+    return await reply
+      .header('Content-Type', doc.contentType)
+      .header('Content-Length', doc.content.length)
+      .header('Content-Disposition', contentDisposition(doc.fileName))
+      .header('Cache-Control', 'private, no-store')
+      .send(doc.content)
+  })
+}

@@ -1,0 +1,64 @@
+// POST /v1/render (spec Part 4): sync answers the document with its headers; async answers
+// 202 with the job and Location = statusUrl.
+import type { FastifyInstance } from 'fastify'
+import type { RenderService, RenderBody } from '../../render/service.js'
+import { jobSchema } from './job-schema.js'
+
+const bodySchema = {
+  type: 'object',
+  required: ['template'],
+  additionalProperties: false,
+  properties: {
+    template: { type: 'string', minLength: 1, maxLength: 64 },
+    version: { type: 'integer', minimum: 1 },
+    environment: { type: 'string', minLength: 1, maxLength: 64 },
+    parameters: { type: 'object' },
+    format: { type: 'string', enum: ['pdf', 'zpl'] },
+    async: { type: 'boolean' },
+    fileName: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^/\\\\\\u0000-\\u001f"]+$' },
+    context: { type: 'object' }
+  }
+} as const
+
+/** Content-Disposition with an ASCII fallback and RFC 5987 UTF-8 name when needed. */
+export function contentDisposition (fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
+  return ascii === fileName
+    ? `attachment; filename="${ascii}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+}
+
+export function renderRoute (api: FastifyInstance, deps: { render: RenderService }): void {
+  api.post<{ Body: RenderBody }>('/render', {
+    config: { scope: 'render' },
+    schema: {
+      tags: ['render'],
+      summary: 'Render a published template (sync: the document; async: a job)',
+      body: bodySchema,
+      response: {
+        200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
+        202: jobSchema,
+        '4xx': { $ref: 'problem#' },
+        '5xx': { $ref: 'problem#' }
+      }
+    }
+  }, async (request, reply) => {
+    const prepared = await deps.render.prepare(request.auth, request.body)
+    if (request.body.async === true) {
+      const job = deps.render.jobView(await deps.render.enqueue(prepared, request.id))
+      return await reply.code(202).header('Location', job.statusUrl).send(job)
+    }
+    const result = await deps.render.renderSync(prepared, request.id)
+    reply.code(200)
+      .header('Content-Type', result.contentType)
+      .header('Content-Length', result.bytes.length)
+      .header('Content-Disposition', contentDisposition(prepared.fileName))
+      .header('X-Template-Version', prepared.resolved.version)
+      .header('X-Document-Format', prepared.format)
+      .header('X-Environment', prepared.env.key)
+      .header('X-Run-ID', result.runId)
+    if (prepared.format === 'pdf') reply.header('X-Page-Count', result.pageCount)
+    else reply.header('X-Label-Count', result.labelCount)
+    return await reply.send(result.bytes)
+  })
+}

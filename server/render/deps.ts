@@ -1,0 +1,32 @@
+// What the render service needs, built once per process by services/runtime.ts.
+import type { Config } from '../config.js'
+import type { Db } from '../store/db.js'
+import type { RenderPool } from '../../workers/pool.js'
+import type { TemplatesService } from '../services/templates.js'
+import type { EnvironmentsRepo } from '../store/repos/environments.js'
+import type { DataSources } from '../datasources/index.js'
+import type { JobsRepo } from '../store/repos/jobs.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { RunsRepo } from '../store/repos/runs.js'
+import type { RunRecorder } from './run-recorder.js'
+import type { Outbox } from '../webhooks/outbox.js'
+import type { DocumentLinks } from '../documents/links.js'
+
+export interface RenderDeps {
+  config: Config
+  db: Db
+  pool: RenderPool
+  templates: TemplatesService
+  environments: EnvironmentsRepo
+  dataSources: DataSources
+  jobs: JobsRepo
+  documents: DocumentsRepo
+  runs: RunsRepo
+  recorder: RunRecorder
+  outbox: Outbox
+  links: DocumentLinks
+  /** Absolute base URL of this service (https://host:port), for statusUrl and documentUrl. */
+  baseUrl: () => string
+  /** Wakes this process's job loop after an enqueue. */
+  jobQueued: () => void
+}

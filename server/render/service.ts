@@ -1,0 +1,222 @@
+// The render service: resolve template, environment, format and parameters (in the spec's
+// order, before any query runs), read the datasets, hand the engine its input, record the run.
+import { randomUUID } from 'node:crypto'
+import type { RenderSuccess } from '../../workers/types.js'
+import { problem } from '../errors.js'
+import type { Problem } from '../errors.js'
+import { assertEnvironmentAllowed } from '../services/api-keys.js'
+import type { AuthContext } from '../services/api-keys.js'
+import type { ResolvedTemplate } from '../services/templates.js'
+import type { Environment } from '../store/repos/environments.js'
+import type { JobRow, NewJob } from '../store/repos/jobs.js'
+import type { RunRecord } from '../store/repos/runs.js'
+import type { RenderDeps } from './deps.js'
+import { asProblem, commitOutcome, engineProblem } from './outcome.js'
+import type { Outcome } from './outcome.js'
+import { jobView } from './job-view.js'
+
+export interface RenderBody {
+  template: string
+  version?: number
+  environment?: string
+  parameters?: Record<string, unknown>
+  format?: 'pdf' | 'zpl'
+  async?: boolean
+  fileName?: string
+  context?: Record<string, unknown>
+}
+
+export interface Prepared {
+  auth: AuthContext
+  resolved: ResolvedTemplate
+  env: Environment
+  format: 'pdf' | 'zpl'
+  parameters: Record<string, unknown>
+  context: Record<string, unknown>
+  fileName: string
+}
+
+export interface SyncResult { runId: string, bytes: Buffer, contentType: string, pageCount: number, labelCount: number, prepared: Prepared }
+
+const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
+
+export function renderService (deps: RenderDeps) {
+  const limits = {
+    maxPages: deps.config.render.maxPages,
+    maxBytes: deps.config.render.maxBytes,
+    maxRows: deps.config.render.maxRows,
+    maxLabels: deps.config.render.maxLabels
+  }
+
+  async function environmentFor (auth: AuthContext, key: string): Promise<Environment> {
+    const env = await deps.environments.get(auth.workspaceId, key)
+    if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${key}" in this workspace`)
+    assertEnvironmentAllowed(auth, env)
+    return env
+  }
+
+  /** Template → environment → format → parameters; the first failure is the answer. */
+  async function prepare (auth: AuthContext, body: RenderBody): Promise<Prepared> {
+    const resolved = await deps.templates.resolve(auth.workspaceId, body.template, body.version)
+    const env = await environmentFor(auth, body.environment ?? auth.defaultEnvironment)
+    if (body.format !== undefined && body.format !== resolved.outputFormat) {
+      throw problem('FORMAT_MISMATCH', `Template "${resolved.code}" renders ${resolved.outputFormat}, not ${body.format}`)
+    }
+    const checked = resolved.checkParameters(body.parameters ?? {})
+    if (!checked.ok) {
+      const first = Object.entries(checked.errors)[0]
+      throw problem('PARAMETER_INVALID', first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`, { errors: checked.errors })
+    }
+    return {
+      auth,
+      resolved,
+      env,
+      format: resolved.outputFormat,
+      parameters: checked.values,
+      context: body.context ?? {},
+      fileName: body.fileName ?? `${resolved.code}-v${resolved.version}.${resolved.outputFormat}`
+    }
+  }
+
+  /** Datasets, then the engine in the pool. Throws the problem of the first failure. */
+  async function produce (resolved: ResolvedTemplate, env: Environment, parameters: Record<string, unknown>, context: Record<string, unknown>): Promise<RenderSuccess> {
+    const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
+    const result = await deps.pool.render({ versionKey: resolved.versionKey, definition: resolved.definitionJson, parameters, context, datasets, limits })
+    if (!result.ok) throw engineProblem(result)
+    return result
+  }
+
+  function runOf (p: { workspaceId: string, apiKeyId: string, apiKeyPrefix: string, apiKeyName: string, correlationId: string, templateCode: string, version: number, environment: string, format: string },
+    mode: 'sync' | 'async', jobId: string | null, startedAt: number, outcome: Outcome, runId = randomUUID()): RunRecord {
+    const completed = Date.now()
+    return {
+      id: runId,
+      workspaceId: p.workspaceId,
+      apiKeyId: p.apiKeyId,
+      apiKeyPrefix: p.apiKeyPrefix,
+      apiKeyName: p.apiKeyName,
+      correlationId: p.correlationId,
+      mode,
+      jobId,
+      templateCode: p.templateCode,
+      version: p.version,
+      environment: p.environment,
+      format: p.format,
+      status: outcome.ok ? 'succeeded' : 'failed',
+      errorCode: outcome.errorCode,
+      errorMessage: outcome.errorMessage,
+      durationMs: completed - startedAt,
+      pageCount: outcome.pageCount,
+      labelCount: outcome.labelCount,
+      outputBytes: outcome.bytes?.length ?? null,
+      startedAt: new Date(startedAt),
+      completedAt: new Date(completed)
+    }
+  }
+
+  function newJob (p: Prepared, correlationId: string): NewJob {
+    return {
+      id: randomUUID(),
+      workspaceId: p.auth.workspaceId,
+      apiKeyId: p.auth.keyId,
+      apiKeyPrefix: p.auth.prefix,
+      apiKeyName: p.auth.name,
+      templateId: p.resolved.templateId,
+      templateCode: p.resolved.code,
+      version: p.resolved.version,
+      environment: p.env.key,
+      format: p.format,
+      parameters: p.parameters,
+      context: p.context,
+      fileName: p.fileName,
+      correlationId
+    }
+  }
+
+  function successOutcome (r: RenderSuccess): Outcome {
+    const bytes = Buffer.isBuffer(r.bytes) ? r.bytes : Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
+    return { ok: true, bytes, contentType: CONTENT_TYPES[r.format], pageCount: r.format === 'pdf' ? r.pageCount : r.labelCount, labelCount: r.format === 'zpl' ? r.labelCount : null, errorCode: null, errorMessage: null }
+  }
+  const failureOutcome = (p: Problem): Outcome => ({ ok: false, pageCount: null, labelCount: null, errorCode: p.code, errorMessage: p.message })
+
+  /** A synchronous render: the document, with the run recorded (and the event, when subscribed). */
+  async function renderSync (p: Prepared, correlationId: string): Promise<SyncResult> {
+    const started = Date.now()
+    const job = { ...newJob(p, correlationId), status: 'running' as const, attempts: 1 }
+    const record = (outcome: Outcome, type: 'document.generated' | 'document.failed'): Promise<string> => {
+      const run = runOf({ ...job, templateCode: job.templateCode }, 'sync', null, started, outcome)
+      return (async () => {
+        // Only when an endpoint subscribes is a job row (for the event's jobId) and the document
+        // (for its documentUrl) stored; otherwise the run goes to the batched recorder.
+        if (await deps.outbox.hasSubscriber(job.workspaceId, type)) {
+          run.jobId = job.id
+          await commitOutcome(deps, jobRowOf(job), run, outcome, { owner: null, createJob: true, event: true })
+        } else {
+          deps.recorder.record(run)
+        }
+        return run.id
+      })()
+    }
+    let result: RenderSuccess
+    try {
+      result = await produce(p.resolved, p.env, p.parameters, p.context)
+    } catch (err) {
+      let failure = asProblem(err)
+      // A sync render past the time limit is a limit of this document (422); async rendering
+      // has the longer job path. See docs/api.md.
+      if (failure.code === 'RENDER_TIMEOUT') failure = problem('RENDER_LIMIT_EXCEEDED', `render time limit (${deps.config.render.timeoutMs} ms) exceeded; render asynchronously`)
+      if (failure.code !== 'RENDER_BUSY') await record(failureOutcome(failure), 'document.failed')
+      throw failure
+    }
+    const outcome = successOutcome(result)
+    const runId = await record(outcome, 'document.generated')
+    return { runId, bytes: outcome.bytes as Buffer, contentType: outcome.contentType as string, pageCount: result.pageCount, labelCount: result.labelCount, prepared: p }
+  }
+
+  async function enqueue (p: Prepared, correlationId: string): Promise<JobRow> {
+    const job = newJob(p, correlationId)
+    await deps.jobs.insert(deps.db, job)
+    deps.jobQueued()
+    return (await deps.jobs.get(job.workspaceId, job.id)) as JobRow
+  }
+
+  /** Runs one claimed job to its outcome (called by the job loop). Transient failures requeue. */
+  async function executeJob (job: JobRow, owner: string): Promise<void> {
+    const started = Date.now()
+    let outcome: Outcome
+    try {
+      const resolved = await deps.templates.resolve(job.workspaceId, job.templateCode, job.version)
+      const env = await deps.environments.get(job.workspaceId, job.environment)
+      if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
+      outcome = successOutcome(await produce(resolved, env, job.parameters, job.context))
+    } catch (err) {
+      const failure = asProblem(err)
+      const transient = failure.code === 'DATA_SOURCE_UNAVAILABLE' || failure.code === 'RENDER_BUSY' || failure.code === 'INTERNAL_ERROR'
+      if (transient && job.attempts < deps.config.jobs.maxAttempts) {
+        await deps.jobs.release(job.id, owner)
+        return
+      }
+      outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
+    }
+    const run = runOf(job, 'async', job.id, started, outcome)
+    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: true })
+  }
+
+  /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
+  async function abandonJob (job: JobRow, owner: string): Promise<void> {
+    const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
+    const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)
+    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: true })
+  }
+
+  return { prepare, renderSync, enqueue, executeJob, abandonJob, jobView: (job: JobRow) => jobView(deps, job) }
+}
+export type RenderService = ReturnType<typeof renderService>
+
+function jobRowOf (job: NewJob & { status: 'running', attempts: number }): JobRow {
+  const now = new Date()
+  return {
+    ...job, seq: 0, runId: null, documentId: null, documentExpiresAt: null, pageCount: null, labelCount: null, outputBytes: null,
+    errorCode: null, errorMessage: null, createdAt: now, startedAt: now, completedAt: null
+  }
+}

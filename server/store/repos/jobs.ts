@@ -1,0 +1,163 @@
+// The durable render queue. Claims use FOR UPDATE SKIP LOCKED in READ COMMITTED through
+// ix_jobs_claim (status, seq): the ORDER BY is served by the index, so concurrent claimers
+// skip each other's rows instead of blocking (the filesort trap in shared/notes).
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import type { Conn, Db } from '../db.js'
+import { transaction } from '../db.js'
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+export interface JobRow {
+  seq: number
+  id: string
+  workspaceId: string
+  apiKeyId: string
+  apiKeyPrefix: string
+  apiKeyName: string
+  templateId: string
+  templateCode: string
+  version: number
+  environment: string
+  format: 'pdf' | 'zpl'
+  parameters: Record<string, unknown>
+  context: Record<string, unknown>
+  fileName: string
+  status: JobStatus
+  attempts: number
+  correlationId: string
+  runId: string | null
+  documentId: string | null
+  documentExpiresAt: Date | null
+  pageCount: number | null
+  labelCount: number | null
+  outputBytes: number | null
+  errorCode: string | null
+  errorMessage: string | null
+  createdAt: Date
+  startedAt: Date | null
+  completedAt: Date | null
+}
+
+export type NewJob = Pick<JobRow, 'id' | 'workspaceId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName' | 'templateId' | 'templateCode' | 'version' | 'environment' | 'format' | 'parameters' | 'context' | 'fileName' | 'correlationId'>
+
+const COLUMNS = `j.seq, j.id, j.workspace_id, j.api_key_id, j.api_key_prefix, j.api_key_name, j.template_id, j.template_code, j.version,
+  j.environment, j.format, j.parameters, j.context, j.file_name, j.status, j.attempts, j.correlation_id, j.run_id, j.document_id,
+  j.page_count, j.label_count, j.output_bytes, j.error_code, j.error_message, j.created_at, j.started_at, j.completed_at, d.expires_at AS document_expires_at`
+const FROM = 'render_jobs j LEFT JOIN documents d ON d.id = j.document_id'
+
+function toJob (r: RowDataPacket): JobRow {
+  return {
+    seq: Number(r.seq),
+    id: r.id,
+    workspaceId: r.workspace_id,
+    apiKeyId: r.api_key_id,
+    apiKeyPrefix: r.api_key_prefix,
+    apiKeyName: r.api_key_name,
+    templateId: r.template_id,
+    templateCode: r.template_code,
+    version: r.version,
+    environment: r.environment,
+    format: r.format,
+    parameters: JSON.parse(r.parameters),
+    context: JSON.parse(r.context),
+    fileName: r.file_name,
+    status: r.status,
+    attempts: r.attempts,
+    correlationId: r.correlation_id,
+    runId: r.run_id,
+    documentId: r.document_id,
+    documentExpiresAt: r.document_expires_at ?? null,
+    pageCount: r.page_count,
+    labelCount: r.label_count,
+    outputBytes: r.output_bytes,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    completedAt: r.completed_at
+  }
+}
+
+export interface JobOutcome {
+  status: 'succeeded' | 'failed'
+  runId: string
+  documentId: string | null
+  pageCount: number | null
+  labelCount: number | null
+  outputBytes: number | null
+  errorCode: string | null
+  errorMessage: string | null
+}
+
+export function jobsRepo (db: Db) {
+  return {
+    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued'): Promise<void> {
+      await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+        environment, format, parameters, context, file_name, correlation_id, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
+        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status])
+    },
+
+    async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`, [id, workspaceId])
+      return rows.length === 0 ? undefined : toJob(rows[0])
+    },
+
+    /** Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims. */
+    async claim (owner: string, limit: number, leaseMs: number): Promise<JobRow[]> {
+      return await transaction(db, async (conn) => {
+        const [picked] = await conn.query<RowDataPacket[]>(
+          "SELECT seq FROM render_jobs WHERE status = 'queued' ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED", [limit])
+        if (picked.length === 0) return []
+        const seqs = picked.map((r) => r.seq)
+        await conn.query(`UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?,
+          lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, started_at = COALESCE(started_at, UTC_TIMESTAMP(3))
+          WHERE seq IN (?)`, [owner, leaseMs * 1000, seqs])
+        const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?) ORDER BY j.seq`, [seqs])
+        return rows.map(toJob)
+      }, 'READ COMMITTED')
+    },
+
+    async renewLeases (owner: string, ids: string[], leaseMs: number): Promise<void> {
+      if (ids.length === 0) return
+      await db.query(`UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
+        WHERE id IN (?) AND lease_owner = ? AND status = 'running'`, [leaseMs * 1000, ids, owner])
+    },
+
+    /** Finishes a job this owner still holds; false when the lease was lost (another process took over). */
+    async finish (conn: Conn, id: string, owner: string | null, outcome: JobOutcome): Promise<boolean> {
+      const [res] = await conn.execute<ResultSetHeader>(`UPDATE render_jobs SET status = ?, run_id = ?, document_id = ?, page_count = ?,
+        label_count = ?, output_bytes = ?, error_code = ?, error_message = ?, completed_at = UTC_TIMESTAMP(3), lease_owner = NULL,
+        lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?)`,
+      [outcome.status, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
+        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null, id, owner])
+      return res.affectedRows === 1
+    },
+
+    /** Puts a job this owner holds back in the queue (a transient failure with attempts left). */
+    async release (id: string, owner: string): Promise<void> {
+      await db.execute("UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'", [id, owner])
+    },
+
+    /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
+    async requeueExpired (maxAttempts: number): Promise<number> {
+      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+        WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3) AND attempts < ?`, [maxAttempts])
+      return res.affectedRows
+    },
+
+    /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
+    async claimAbandoned (owner: string, maxAttempts: number, limit: number): Promise<JobRow[]> {
+      return await transaction(db, async (conn) => {
+        const [picked] = await conn.query<RowDataPacket[]>(`SELECT seq FROM render_jobs WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3)
+          AND attempts >= ? ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED`, [maxAttempts, limit])
+        if (picked.length === 0) return []
+        const seqs = picked.map((r) => r.seq)
+        await conn.query('UPDATE render_jobs SET lease_owner = ?, lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 60 SECOND WHERE seq IN (?)', [owner, seqs])
+        const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?)`, [seqs])
+        return rows.map(toJob)
+      }, 'READ COMMITTED')
+    }
+  }
+}
+export type JobsRepo = ReturnType<typeof jobsRepo>
