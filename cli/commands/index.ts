@@ -2,7 +2,9 @@
 import type { Command } from 'commander'
 import type { CliRuntime } from '../runtime.js'
 import { runCommands } from './runs.js'
+import { templateCommands } from './templates.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
+  templateCommands(program, rt)
 }

@@ -84,6 +84,20 @@ function parseFile (file: unknown): { text: string, json: unknown } {
   }
 }
 
+/**
+ * Parses, validates and compiles a template file (JSON text or a parsed value) to fail early;
+ * TEMPLATE_INVALID lists every error keyed by its JSON pointer. Shared by publish and the CLI.
+ */
+export function checkTemplateFile (file: unknown): { text: string, definition: TemplateDefinition } {
+  const { text, json } = parseFile(file)
+  const checked = validateAndCompile(json)
+  if (checked.ok) return { text, definition: checked.template }
+  const errors: Record<string, string[]> = {}
+  for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
+  const first = checked.errors[0]
+  throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
+}
+
 function checkText (name: string, value: string | undefined, max: number): string | null {
   if (value === undefined || value === '') return null
   if (value.length > max) throw problem('VALIDATION_FAILED', `${name}: at most ${max} characters`, { errors: { [name]: [`at most ${max} characters`] } })
@@ -149,17 +163,10 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
     async publish (workspaceId: string, file: unknown, options: { note?: string, publishedBy?: string } = {}): Promise<PublishResult> {
       const note = checkText('note', options.note, 1000)
       const publishedBy = checkText('publishedBy', options.publishedBy, 200)
-      const { text, json } = parseFile(file)
-      const checked = validateAndCompile(json)
-      if (!checked.ok) {
-        const errors: Record<string, string[]> = {}
-        for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
-        const first = checked.errors[0]
-        throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
-      }
+      const { text, definition } = checkTemplateFile(file)
       for (let attempt = 1; ; attempt++) {
         try {
-          return await storeVersion(workspaceId, checked.template, text, note, publishedBy)
+          return await storeVersion(workspaceId, definition, text, note, publishedBy)
         } catch (err) {
           if (isErrno(err, ER_NO_REFERENCED_ROW_2)) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`)
           // InnoDB may pick a concurrent first publish of a new code as a deadlock victim; the

@@ -1,0 +1,75 @@
+// `svc templates …`: validate and preview template files locally, publish them as new versions,
+// list and disable/enable the templates of a workspace.
+import { readFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import { checkTemplateFile } from '../../server/services/templates.js'
+import { Problem } from '../../server/errors.js'
+import { emit, table, UsageError } from '../io.js'
+import type { CliRuntime } from '../runtime.js'
+import { preview } from './templates-preview.js'
+import type { PreviewOptions } from './templates-preview.js'
+
+async function readTemplate (file: string): Promise<string> {
+  try { return await readFile(file, 'utf8') } catch (err) { throw new UsageError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`) }
+}
+
+export function templateCommands (program: Command, rt: CliRuntime): void {
+  const templates = program.command('templates').description('template files: validate, preview locally, publish versions, list, disable/enable')
+
+  templates.command('validate').description('check a template file; lists every error by JSON path (exit 1 when invalid)')
+    .argument('<file>', 'template file (JSON)')
+    .action(async (file: string) => {
+      const io = rt.io()
+      let checked: ReturnType<typeof checkTemplateFile>
+      try {
+        checked = checkTemplateFile(await readTemplate(file))
+      } catch (err) {
+        // Text mode: every error on its own line before the one-line failure (JSON mode has them in `errors`).
+        if (err instanceof Problem && !io.json) for (const [path, messages] of Object.entries(err.errors ?? {})) for (const m of messages) io.err(`${path}: ${m}`)
+        throw err
+      }
+      const d = checked.definition
+      emit(io, { valid: true, code: d.code, format: d.format, parameters: (d.parameters ?? []).length, datasets: (d.datasets ?? []).length },
+        (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`)
+    })
+
+  templates.command('preview').description('render a template file locally with rows from a file (no server, no database)')
+    .argument('<file>', 'template file (JSON)')
+    .option('--data <file>', 'rows by dataset code: { "<dataset code>": rows }')
+    .option('--parameters <json>', 'parameter values as a JSON object')
+    .option('--context <json>', 'caller context as a JSON object (company, user, language …)')
+    .requiredOption('-o, --output <file>', 'output: .pdf (documents), .zpl (labels) or .png (first page or first label)')
+    .action(async (file: string, opts: PreviewOptions) => {
+      const { text, definition } = checkTemplateFile(await readTemplate(file))
+      const result = await preview(definition, text, opts, rt.config().render)
+      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}`)
+    })
+
+  templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')
+    .argument('<file>', 'template file (JSON)')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .option('--note <text>', 'release note (in the event and the version history)')
+    .option('--by <name>', 'who publishes (publishedBy)')
+    .action(async (file: string, opts: { workspace: string, note?: string, by?: string }) => {
+      const text = await readTemplate(file)
+      const result = await rt.withContext((ctx) => ctx.services.templates.publish(opts.workspace, text, { note: opts.note, publishedBy: opts.by }))
+      emit(rt.io(), result, (v) => `${v.code} version ${v.version} published (previous: ${v.previousVersion ?? 'none'})`)
+    })
+
+  templates.command('list').description('every template of a workspace, disabled ones included')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .action(async (opts: { workspace: string }) => {
+      const list = await rt.withContext(async (ctx) => { await ctx.services.workspaces.get(opts.workspace); return await ctx.services.templates.listAll(opts.workspace) })
+      emit(rt.io(), list, (v) => table(v.map((t) => ({ ...t, updated: t.updatedAt })), ['code', 'format', 'version', 'disabled', 'updated']))
+    })
+
+  for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
+    templates.command(name).description(disabled ? 'disable a template: renders answer 409 TEMPLATE_DISABLED and the read API stops listing it' : 'enable a disabled template again')
+      .argument('<code>', 'template code')
+      .requiredOption('--workspace <id>', 'workspace id')
+      .action(async (code: string, opts: { workspace: string }) => {
+        const result = await rt.withContext((ctx) => ctx.services.templates.setDisabled(opts.workspace, code, disabled))
+        emit(rt.io(), result, (v) => `${v.code} ${v.disabled ? 'disabled' : 'enabled'}`)
+      })
+  }
+}
