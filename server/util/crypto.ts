@@ -2,7 +2,7 @@
 // AES-256-GCM for secrets that must be read back (data-source passwords, webhook secrets).
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual, createHmac } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
@@ -55,9 +55,15 @@ export async function loadMasterKey (home: string, configured: string | undefine
   const file = join(home, 'master.key')
   if (!existsSync(file)) {
     await mkdir(home, { recursive: true, mode: 0o700 })
-    await writeFile(file, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' }).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EEXIST') throw err
-    })
+    // Written whole under a private name, then linked into place: link fails with EEXIST when
+    // another process won the race, and no reader ever sees a half-written key file.
+    const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`
+    await writeFile(tmp, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' })
+    try {
+      await link(tmp, file).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'EEXIST') throw err })
+    } finally {
+      await unlink(tmp).catch(() => {})
+    }
   }
   const text = (await readFile(file, 'utf8')).trim()
   if (!/^[0-9a-f]{64}$/i.test(text)) throw new Error(`${file} does not hold a 64-hex-character key`)
