@@ -3,8 +3,10 @@ import type { Command } from 'commander'
 import type { CliRuntime } from '../runtime.js'
 import { runCommands } from './runs.js'
 import { templateCommands } from './templates.js'
+import { benchCommand } from './bench.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
   templateCommands(program, rt)
+  benchCommand(program, rt)
 }
