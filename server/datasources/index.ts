@@ -1,35 +1,114 @@
-// CONTRACT STUB (owned by the data-sources helper, who replaces the bodies): one small mysql2
-// pool per environment's data source; dataset queries with bound named parameters.
+// Data sources: one small mysql2 pool per environment's data source (pools.ts), dataset SQL
+// compiled once into a positional statement (sql.ts), values bound as prepared-statement
+// parameters, rows streamed under a row budget (run.ts), failures mapped to problems that name
+// the dataset and never the SQL or the connection (errors.ts).
+import { performance } from 'node:perf_hooks'
+import { LRUCache } from 'lru-cache'
 import type { DatasetValues } from '../../workers/types.js'
-import type { TemplateDefinition } from '../../workers/template/definition.js'
+import type { DatasetDef, TemplateDefinition } from '../../workers/template/definition.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { EnvironmentsService } from '../services/environments.js'
 import type { Config } from '../config.js'
 import { problem } from '../errors.js'
+import { compileQuery, bindQuery } from './sql.js'
+import type { CompiledQuery } from './sql.js'
+import { poolCache } from './pools.js'
+import { mapDriverError } from './errors.js'
+import { runStatement } from './run.js'
+import type { RowBudget, StatementResult } from './run.js'
+import { describeColumns, jsonRows } from './columns.js'
 
 export interface DatasetResult {
   columns: Array<{ name: string, type: string }>
+  /** JSON-ready: DATE as `YYYY-MM-DD`, DATETIME as an ISO timestamp, DECIMAL as a string. */
   rows: Array<Record<string, unknown>>
   rowCount: number
   truncated: boolean
   elapsedMs: number
 }
 
-export function dataSources (_config: Config, _environments: EnvironmentsService) {
+/** What went wrong, for the server log: the driver's symbolic code only, never SQL or a message. */
+export interface DatasetFailure { environment: string, dataset: string, errorCode: string, reason: string }
+
+export interface DataSourcesOptions { onError?: (failure: DatasetFailure) => void }
+
+export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions = {}) {
+  const pools = poolCache(config, environments)
+  // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
+  const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
+  const timeoutMs = config.datasources.queryTimeoutMs
+
+  function statementOf (d: DatasetDef, def: TemplateDefinition, parameters: Record<string, unknown>, context: Record<string, unknown>) {
+    let q = compiled.get(d.query)
+    if (q === undefined) { q = compileQuery(d.query, d.code); compiled.set(d.query, q) }
+    return bindQuery(q, (name) => {
+      if (name.startsWith('context.')) {
+        const key = name.slice(8)
+        return Object.hasOwn(context, key) ? context[key] : null
+      }
+      const v = Object.hasOwn(parameters, name) ? parameters[name] : null
+      // ISO date-times ('…T10:00:00Z') are not DATETIME literals: bind them as Date (sent in UTC).
+      if (typeof v === 'string' && def.parameters?.find((p) => p.name === name)?.type === 'datetime') return new Date(v)
+      return v
+    })
+  }
+
+  async function run (env: Environment, def: TemplateDefinition, d: DatasetDef, parameters: Record<string, unknown>, context: Record<string, unknown>, budget: RowBudget): Promise<StatementResult> {
+    try {
+      const pool = pools.get(env)
+      return await runStatement(pool, statementOf(d, def, parameters, context), timeoutMs, budget)
+    } catch (err) {
+      const mapped = mapDriverError(err, d.code, env.key)
+      options.onError?.({ environment: env.key, dataset: d.code, errorCode: mapped.problem.code, reason: mapped.reason })
+      throw mapped.problem
+    }
+  }
+
   return {
     /**
      * Runs every dataset of the template in parallel on the environment's data source:
-     * `single` → row or null, `multiple` → rows. Errors: DATASET_FAILED (422, query error),
-     * DATA_SOURCE_UNAVAILABLE (503, unreachable/refused/timeout), RENDER_LIMIT_EXCEEDED (422, > maxRows in all).
+     * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
+     * (over all datasets). Errors: DATASET_FAILED (422, query error), DATA_SOURCE_UNAVAILABLE
+     * (503 with Retry-After: no data source, unreachable, refused, timed out, bad credentials),
+     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all).
      */
-    async readAll (_env: Environment, _def: TemplateDefinition, _parameters: Record<string, unknown>, _context: Record<string, unknown>, _maxRows: number): Promise<{ datasets: DatasetValues, rowCount: number }> {
-      throw problem('DATA_SOURCE_UNAVAILABLE', 'not implemented')
+    async readAll (env: Environment, def: TemplateDefinition, parameters: Record<string, unknown>, context: Record<string, unknown>, maxRows: number): Promise<{ datasets: DatasetValues, rowCount: number }> {
+      const list = def.datasets ?? []
+      const datasets: DatasetValues = {}
+      if (list.length === 0) return { datasets, rowCount: 0 }
+      const budget: RowBudget = { limit: maxRows, used: 0 }
+      const results = await Promise.all(list.map(async (d) => {
+        const r = await run(env, def, d, parameters, context, budget)
+        if (r.exceeded) throw problem('RENDER_LIMIT_EXCEEDED', `The datasets return more than ${maxRows} rows in all (row limit ${maxRows})`)
+        return r
+      }))
+      let rowCount = 0
+      list.forEach((d, i) => {
+        const rows = results[i].rows
+        rowCount += rows.length
+        datasets[d.code] = d.cardinality === 'single' ? (rows[0] ?? null) : rows
+      })
+      return { datasets, rowCount }
     },
-    /** One dataset, for POST /v1/datasets/{template}/{dataset}/execute. */
-    async execute (_env: Environment, _def: TemplateDefinition, _dataset: string, _parameters: Record<string, unknown>, _context: Record<string, unknown>, _maxRows: number): Promise<DatasetResult> {
-      throw problem('DATA_SOURCE_UNAVAILABLE', 'not implemented')
+
+    /**
+     * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows
+     * (a `single` dataset at most one, as a render sees it); `truncated` when more were there.
+     */
+    async execute (env: Environment, def: TemplateDefinition, dataset: string, parameters: Record<string, unknown>, context: Record<string, unknown>, maxRows: number): Promise<DatasetResult> {
+      const d = def.datasets?.find((x) => x.code === dataset)
+      if (d === undefined) throw problem('DATASET_NOT_FOUND', `Template "${def.code}" has no dataset "${dataset}"`)
+      const started = performance.now()
+      const r = await run(env, def, d, parameters, context, { limit: d.cardinality === 'single' ? 1 : maxRows, used: 0 })
+      const columns = r.fields.length > 0 ? describeColumns(r.fields, d.fields) : d.fields.map((f) => ({ name: f.name, type: f.type }))
+      const rows = jsonRows(r.rows, r.fields)
+      return { columns, rows, rowCount: rows.length, truncated: r.exceeded, elapsedMs: Math.round(performance.now() - started) }
     },
-    async close (): Promise<void> {}
+
+    /** Open pools (for tests and metrics). */
+    poolCount: (): number => pools.size(),
+
+    async close (): Promise<void> { await pools.close() }
   }
 }
 export type DataSources = ReturnType<typeof dataSources>

@@ -1,0 +1,40 @@
+// mysql2 failures → problems. Two families: the data source cannot be used right now (503,
+// retry later) or this dataset's query failed on a working server (422, fix the template).
+// mysql2 errors carry the SQL (`err.sql`) and server messages that may quote it, so a raw error
+// never leaves this module: the problem names only the dataset, and callers log only `reason`.
+import { Problem, problem } from '../errors.js'
+
+/** Seconds a client should wait before retrying a 503 from a data source. */
+export const RETRY_AFTER_SECONDS = 5
+
+/**
+ * Codes that mean "the server, the network or the credentials are the problem". Bad credentials,
+ * a missing database or too many connections make the data source unusable for every dataset
+ * until an operator fixes it, which is what 503 DATA_SOURCE_UNAVAILABLE says.
+ */
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
+  'PROTOCOL_CONNECTION_LOST', 'PROTOCOL_SEQUENCE_TIMEOUT', 'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT', 'PROTOCOL_ENQUEUE_HANDSHAKE_TWICE', 'POOL_CLOSED', 'HANDSHAKE_NO_SSL_SUPPORT',
+  'ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_BAD_DB_ERROR', 'ER_CON_COUNT_ERROR',
+  'ER_TOO_MANY_USER_CONNECTIONS', 'ER_USER_LIMIT_REACHED', 'ER_HOST_IS_BLOCKED', 'ER_HOST_NOT_PRIVILEGED',
+  'ER_SERVER_SHUTDOWN', 'ER_NORMAL_SHUTDOWN', 'ER_QUERY_INTERRUPTED', 'ER_STATEMENT_TIMEOUT',
+  'ER_LOCK_WAIT_TIMEOUT', 'ER_LOCK_DEADLOCK', 'ER_OUT_OF_RESOURCES', 'ER_OUTOFMEMORY', 'ER_CLIENT_INTERACTION_TIMEOUT'
+])
+
+export interface MappedError { problem: Problem, reason: string }
+
+export function unavailable (detail: string): Problem {
+  return problem('DATA_SOURCE_UNAVAILABLE', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } })
+}
+
+/** `reason` is the driver's symbolic code (ER_PARSE_ERROR, ECONNREFUSED …): safe to log, never SQL. */
+export function mapDriverError (err: unknown, dataset: string, environment: string): MappedError {
+  if (err instanceof Problem) return { problem: err, reason: err.code }
+  const e = err as { code?: unknown, fatal?: unknown, errno?: unknown }
+  const code = typeof e?.code === 'string' ? e.code : 'UNKNOWN'
+  if (UNAVAILABLE.has(code) || e?.fatal === true || /^E[A-Z]+$/.test(code)) {
+    return { problem: unavailable(`The data source of environment "${environment}" cannot be reached now; retry later`), reason: code }
+  }
+  return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }
+}

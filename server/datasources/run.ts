@@ -1,0 +1,55 @@
+// Runs one bound statement on a pool and streams its rows, so a row limit is enforced while
+// reading: at most `budget.limit + 1` rows are ever held. A LIMIT wrapper around the template's
+// SQL is not safe (MariaDB may drop the ORDER BY of a derived table, and a query may have its own
+// LIMIT), so the limit is counted here instead. Once it is passed the connection is destroyed
+// rather than drained: the rest of a huge result is never transferred, and the pool opens a
+// fresh connection when it needs one.
+import type { Pool, PoolConnection } from 'mysql2'
+import type { DriverField } from './columns.js'
+import type { BoundQuery } from './sql.js'
+
+/** Rows allowed over several parallel statements (all datasets of one render share one). */
+export interface RowBudget { limit: number, used: number }
+
+export interface StatementResult {
+  rows: Array<Record<string, unknown>>
+  fields: DriverField[]
+  /** True when the budget ran out: the result is cut, one row past the limit was seen. */
+  exceeded: boolean
+}
+
+function connection (pool: Pool): Promise<PoolConnection> {
+  return new Promise((resolve, reject) => {
+    pool.getConnection((err, conn) => { if (err !== null && err !== undefined) reject(err); else resolve(conn) })
+  })
+}
+
+export async function runStatement (pool: Pool, q: BoundQuery, timeoutMs: number, budget: RowBudget): Promise<StatementResult> {
+  const conn = await connection(pool)
+  return await new Promise<StatementResult>((resolve, reject) => {
+    const rows: Array<Record<string, unknown>> = []
+    let fields: DriverField[] = []
+    let settled = false
+    const finish = (err: unknown, exceeded = false): void => {
+      if (settled) return
+      settled = true
+      // A connection that timed out, failed fatally or was cut mid-result is in an unknown state.
+      const fatal = err !== undefined && ((err as { fatal?: boolean }).fatal === true || (err as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
+      if (exceeded || fatal) conn.destroy()
+      else conn.release()
+      if (err !== undefined) reject(err)
+      else resolve({ rows, fields, exceeded })
+    }
+    const cmd = conn.execute({ sql: q.sql, values: q.values, timeout: timeoutMs })
+    cmd.on('fields', (f: DriverField[]) => { if (fields.length === 0) fields = f })
+    cmd.on('result', (row: Record<string, unknown>) => {
+      // No column metadata = an OK packet of a non-SELECT statement, not a row.
+      if (settled || fields.length === 0) return
+      budget.used++
+      if (budget.used > budget.limit) { finish(undefined, true); return }
+      rows.push(row)
+    })
+    cmd.on('error', (err: unknown) => finish(err))
+    cmd.on('end', () => finish(undefined))
+  })
+}
