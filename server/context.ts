@@ -14,6 +14,7 @@ import { apiKeysService } from './services/api-keys.js'
 import { templatesService } from './services/templates.js'
 import { dataSources } from './datasources/index.js'
 import { outbox } from './webhooks/outbox.js'
+import { webhooksService } from './services/webhooks.js'
 
 /** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
 export async function resolveDatabaseUrl (config: Config): Promise<string> {
@@ -38,7 +39,8 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     environments: environmentsService(repos.environments, repos.workspaces, box),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, events),
-    outbox: events
+    outbox: events,
+    webhooks: webhooksService(db, box, config)
   }
   const environments = services.environments
   const sources = dataSources(config, environments)

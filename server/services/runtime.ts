@@ -13,6 +13,7 @@ import { runRecorder } from '../render/run-recorder.js'
 import { documentLinks } from '../documents/links.js'
 import { renderService } from '../render/service.js'
 import { jobLoop } from '../jobs/loop.js'
+import { webhookDispatcher } from '../webhooks/dispatcher.js'
 
 export interface Runtime {
   api: Omit<ApiDeps, 'context'>
@@ -45,15 +46,18 @@ export async function createServices (config: Config, context: Context, logger: 
     baseUrl: () => baseUrl,
     jobQueued: () => loop?.wake()
   })
+  const webhooks = config.webhooks.enabled ? webhookDispatcher(config, { db: context.db, box: context.box, logger: logger.child({ component: 'webhooks' }) }) : undefined
   loop = jobLoop(config, { jobs, documents, render, log: logger.child({ component: 'jobs' }) })
   return {
     api: { render: { service: render, jobs, documents, links } },
     start (url: string) {
       if (config.publicUrl === undefined) baseUrl = url
       if (config.jobs.enabled) loop?.start()
+      webhooks?.start()
     },
     async close () {
       await loop?.close()
+      await webhooks?.close()
       await recorder.close()
       await pool.close()
     }

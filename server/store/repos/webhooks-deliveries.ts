@@ -1,0 +1,168 @@
+// Webhook deliveries and their attempts. The dispatcher's claim walks ix_deliveries_next
+// (migration 004) with FOR UPDATE SKIP LOCKED in READ COMMITTED; completions are written in
+// batches, each guarded by the lease it was claimed with (a process whose lease expired and was
+// taken over cannot overwrite the newer attempt's outcome).
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import type { Conn, Db } from '../db.js'
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned'
+
+export interface DeliveryRow {
+  id: string
+  eventId: string
+  eventType: string
+  endpointId: string
+  workspaceId: string
+  status: DeliveryStatus
+  attempts: number
+  nextAttemptAt: Date | null
+  lastHttpStatus: number | null
+  lastResponseExcerpt: string | null
+  lastError: string | null
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** A claimed delivery with everything needed to send it. */
+export interface ClaimedDelivery {
+  seq: number
+  id: string
+  attempts: number
+  lease: Date
+  eventId: string
+  eventType: string
+  payload: string
+  endpointId: string
+  url: string
+  secretEnc: Buffer
+  enabled: boolean
+}
+
+export interface Completion {
+  seq: number
+  id: string
+  lease: Date
+  attempt: number
+  status: DeliveryStatus
+  /** For `failed`: when to try again, counted on the database clock. */
+  retryDelayMs: number | null
+  startedAt: Date
+  durationMs: number
+  httpStatus: number | null
+  excerpt: string | null
+  error: string | null
+}
+
+const VIEW = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.workspace_id, d.status, d.attempts, d.next_attempt_at,
+  d.last_http_status, d.last_response_excerpt, d.last_error, d.created_at, d.updated_at
+  FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`
+
+function toDelivery (r: RowDataPacket): DeliveryRow {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    endpointId: r.endpoint_id,
+    workspaceId: r.workspace_id,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastHttpStatus: r.last_http_status,
+    lastResponseExcerpt: r.last_response_excerpt,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at
+  }
+}
+
+export function deliveriesRepo (db: Db) {
+  return {
+    /** New deliveries, due at once. */
+    async insertMany (conn: Conn | Db, rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>): Promise<void> {
+      if (rows.length === 0) return
+      await conn.query('INSERT INTO webhook_deliveries (id, event_id, endpoint_id, workspace_id, next_attempt_at) VALUES ?',
+        [rows.map((r) => [r.id, r.eventId, r.endpointId, r.workspaceId, { toSqlString: () => 'UTC_TIMESTAMP(3)' }])])
+    },
+    async get (id: string): Promise<DeliveryRow | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`${VIEW} WHERE d.id = ?`, [id])
+      return rows.length === 0 ? undefined : toDelivery(rows[0])
+    },
+    async listByEndpoint (endpointId: string, options: { status?: DeliveryStatus, limit: number }): Promise<DeliveryRow[]> {
+      const where = options.status === undefined ? '' : ' AND d.status = ?'
+      const params: unknown[] = options.status === undefined ? [endpointId] : [endpointId, options.status]
+      const [rows] = await db.query<RowDataPacket[]>(`${VIEW} WHERE d.endpoint_id = ?${where} ORDER BY d.seq DESC LIMIT ?`, [...params, options.limit])
+      return rows.map(toDelivery)
+    },
+    async attempts (deliveryId: string): Promise<Array<{ attempt: number, startedAt: Date, durationMs: number, httpStatus: number | null, excerpt: string | null, error: string | null }>> {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT attempt, started_at, duration_ms, http_status, response_excerpt, error FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id', [deliveryId])
+      return rows.map((r) => ({ attempt: r.attempt, startedAt: r.started_at, durationMs: r.duration_ms, httpStatus: r.http_status, excerpt: r.response_excerpt, error: r.error }))
+    },
+
+    /**
+     * Claims up to `limit` due deliveries in one READ COMMITTED transaction: lock (skipping rows
+     * other processes hold), then move next_attempt_at to the lease expiry so they are not due
+     * again unless this process dies. Times are the database's clock, shared by every process.
+     */
+    async claimDue (conn: Conn, limit: number, leaseMs: number): Promise<Array<{ seq: number, lease: Date }>> {
+      const [rows] = await conn.query<RowDataPacket[]>(
+        `SELECT seq, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries FORCE INDEX (ix_deliveries_next)
+         WHERE next_attempt_at <= UTC_TIMESTAMP(3) ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`, [limit])
+      if (rows.length === 0) return []
+      const lease = new Date((rows[0].now as Date).getTime() + leaseMs)
+      const seqs = rows.map((r) => Number(r.seq))
+      await conn.query('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ? WHERE seq IN (?)', [lease, lease, seqs])
+      return seqs.map((seq) => ({ seq, lease }))
+    },
+    /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
+    async loadClaimed (claims: Array<{ seq: number, lease: Date }>): Promise<ClaimedDelivery[]> {
+      if (claims.length === 0) return []
+      const leases = new Map(claims.map((c) => [c.seq, c.lease]))
+      const [rows] = await db.query<RowDataPacket[]>(
+        `SELECT d.seq, d.id, d.attempts, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url, w.secret_enc, w.enabled
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         WHERE d.seq IN (?)`, [claims.map((c) => c.seq)])
+      return rows.map((r) => ({
+        seq: Number(r.seq),
+        id: r.id,
+        attempts: r.attempts,
+        lease: leases.get(Number(r.seq)) as Date,
+        eventId: r.event_id,
+        eventType: r.type,
+        payload: r.payload,
+        endpointId: r.endpoint_id,
+        url: r.url,
+        secretEnc: r.secret_enc,
+        enabled: r.enabled === 1
+      }))
+    },
+    /** Records attempts and outcomes of many deliveries in one transaction. */
+    async complete (conn: Conn, done: Completion[]): Promise<void> {
+      if (done.length === 0) return
+      await conn.query('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, response_excerpt, error) VALUES ?',
+        [done.map((c) => [c.id, c.attempt, c.startedAt, c.durationMs, c.httpStatus, c.excerpt, c.error])])
+      const rows = done.map((c) => conn.format('SELECT ? AS seq, ? AS lease, ? AS status, ? AS delay_ms, ? AS http, ? AS excerpt, ? AS err',
+        [c.seq, c.lease, c.status, c.retryDelayMs, c.httpStatus, c.excerpt, c.error]))
+      await conn.query(`UPDATE webhook_deliveries d JOIN (${rows.join(' UNION ALL ')}) r ON d.seq = r.seq AND d.lease_expires_at = r.lease
+        SET d.status = r.status, d.attempts = d.attempts + 1, d.next_attempt_at = IF(r.delay_ms IS NULL, NULL, UTC_TIMESTAMP(3) + INTERVAL r.delay_ms * 1000 MICROSECOND), d.lease_expires_at = NULL,
+            d.last_http_status = r.http, d.last_response_excerpt = r.excerpt, d.last_error = r.err, d.updated_at = UTC_TIMESTAMP(3)`)
+    },
+    /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
+    async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
+      for (const c of claims) {
+        await conn.execute('UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND lease_expires_at = ?', [c.seq, c.lease])
+      }
+    },
+    /** Disable: open deliveries that are not in flight stop being due. */
+    async parkEndpoint (conn: Conn, endpointId: string): Promise<void> {
+      await conn.execute(`UPDATE webhook_deliveries SET next_attempt_at = NULL
+        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND lease_expires_at IS NULL`, [endpointId])
+    },
+    /** Enable: parked open deliveries are due at once. */
+    async resumeEndpoint (conn: Conn, endpointId: string): Promise<number> {
+      const [res] = await conn.execute<ResultSetHeader>(`UPDATE webhook_deliveries SET next_attempt_at = UTC_TIMESTAMP(3)
+        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND next_attempt_at IS NULL`, [endpointId])
+      return res.affectedRows
+    }
+  }
+}
+export type DeliveriesRepo = ReturnType<typeof deliveriesRepo>
