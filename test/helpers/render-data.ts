@@ -1,0 +1,72 @@
+// A data-source database for render tests: the tables the example templates query, with a
+// few rows, on the suite's MariaDB; plus a workspace whose environments point at it and the
+// example templates published through the real templates service.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createDb } from '../../server/store/db.js'
+import type { Context } from '../../server/context.js'
+import { serverUrl } from './db.js'
+import { examplesDir } from '../../server/util/paths.js'
+import type { KeyMode, Scope } from '../../server/auth/api-key-format.js'
+
+const SCHEMA = [
+  'CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(200), address VARCHAR(500))',
+  `CREATE TABLE invoices (id INT PRIMARY KEY, number VARCHAR(32), issued_on DATE, due_on DATE, customer_id INT,
+    currency CHAR(3), subtotal DECIMAL(12,2), tax DECIMAL(12,2), total DECIMAL(12,2))`,
+  `CREATE TABLE invoice_lines (invoice_id INT, line_no INT, sku VARCHAR(32), description VARCHAR(200), qty DECIMAL(10,2),
+    unit_price DECIMAL(12,2), amount DECIMAL(12,2), PRIMARY KEY (invoice_id, line_no))`,
+  `CREATE TABLE sales (id INT AUTO_INCREMENT PRIMARY KEY, region VARCHAR(64), sold_on DATE, customer VARCHAR(200), product VARCHAR(200),
+    qty INT, amount DECIMAL(12,2))`,
+  `CREATE TABLE parcels (id INT AUTO_INCREMENT PRIMARY KEY, batch_id INT, tracking_no VARCHAR(64), recipient_name VARCHAR(200),
+    street VARCHAR(200), city VARCHAR(100), postcode VARCHAR(20), country VARCHAR(2), weight_kg DECIMAL(6,2), qty INT)`
+]
+
+export async function createDataDatabase (name: string, options: { salesRows?: number } = {}): Promise<string> {
+  const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
+  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`)
+  await admin.end()
+  const url = `${serverUrl()}/${name}`
+  const db = createDb(url, { connectionLimit: 1 })
+  for (const sql of SCHEMA) await db.query(sql)
+  await db.query("INSERT INTO customers VALUES (1, 'Acme Corp', '1 Main Street, Springfield'), (2, 'Globex', '2 Side Road, Shelbyville')")
+  await db.query(`INSERT INTO invoices VALUES (1, 'INV-2026-0001', '2026-11-01', '2026-12-01', 1, 'EUR', 100.00, 20.00, 120.00),
+    (2, 'INV-2026-0002', '2026-11-02', '2026-12-02', 2, 'USD', 50.00, 0.00, 50.00)`)
+  const lines: unknown[][] = []
+  for (let i = 1; i <= 12; i++) lines.push([1, i, `SKU-${i}`, `Widget number ${i}`, 1, 8.33, 8.33])
+  lines.push([2, 1, 'SKU-X', 'Single item', 2, 25.00, 50.00])
+  await db.query('INSERT INTO invoice_lines VALUES ?', [lines])
+  const sales: unknown[][] = []
+  const regions = ['North', 'South', 'East', 'West']
+  for (let i = 0; i < (options.salesRows ?? 400); i++) {
+    sales.push([regions[i % 4], `2026-0${1 + (i % 9)}-1${i % 10}`, `Customer ${i % 37}`, `Product ${i % 11}`, 1 + (i % 5), ((i * 37) % 1000) + 0.5])
+  }
+  await db.query('INSERT INTO sales (region, sold_on, customer, product, qty, amount) VALUES ?', [sales])
+  await db.query(`INSERT INTO parcels (batch_id, tracking_no, recipient_name, street, city, postcode, country, weight_kg, qty) VALUES
+    (7, 'TRK0001', 'Ann Smith', '1 Elm St', 'Boston', '02101', 'US', 1.25, 1),
+    (7, 'TRK0002', 'Bob Müller', 'Hauptstr. 2', 'Zürich', '8001', 'CH', 2.50, 2)`)
+  await db.end()
+  return url
+}
+
+export async function dropDataDatabase (name: string): Promise<void> {
+  const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
+  await admin.query(`DROP DATABASE IF EXISTS \`${name}\``)
+  await admin.end()
+}
+
+export async function readExample (name: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(join(examplesDir, 'templates', `${name}.json`), 'utf8'))
+}
+
+/** A workspace with development/staging/production on `dataUrl`, the examples published and a key. */
+export async function renderWorkspace (ctx: Context, dataUrl: string, key: { mode?: KeyMode, scopes?: Scope[] } = {}) {
+  const workspace = await ctx.services.workspaces.create('Render test')
+  for (const env of ['development', 'staging', 'production']) {
+    await ctx.services.environments.create({ workspaceId: workspace.id, key: env, dataSourceUrl: dataUrl })
+  }
+  for (const name of ['invoice', 'sales-report', 'shipping-label']) {
+    await ctx.services.templates.publish(workspace.id, await readExample(name), { note: 'test', publishedBy: 'tests' })
+  }
+  const created = await ctx.services.apiKeys.create({ workspaceId: workspace.id, name: 'render key', mode: key.mode ?? 'live', scopes: key.scopes ?? ['render', 'templates.read', 'datasets.execute'], expiresAt: null })
+  return { workspace, key: created }
+}
