@@ -4,13 +4,16 @@ import pino from 'pino'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 
+// pino's `*` matches one level only, so members named like a secret are listed down to four
+// levels (`{ body: { dataSource: { password } } }` is three): deeper objects are not logged.
+const SECRET_MEMBERS = ['authorization', 'password', 'secret']
+const DEPTHS = ['*', '*.*', '*.*.*', '*.*.*.*']
+
 export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers["svc-signature"]',
   'headers.authorization',
-  '*.authorization',
-  '*.password',
-  '*.secret',
+  ...DEPTHS.flatMap((prefix) => SECRET_MEMBERS.map((name) => `${prefix}.${name}`)),
   '*.apiKey.key',
   'key',
   'secret',
