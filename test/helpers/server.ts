@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { Agent, request } from 'undici'
 import pino from 'pino'
+import type { Logger } from 'pino'
 import { loadConfig } from '../../server/config.js'
 import type { Config } from '../../server/config.js'
 import { createContext } from '../../server/context.js'
@@ -34,8 +35,8 @@ export async function makeHome (): Promise<string> {
   return await mkdtemp(join(tmpdir(), 'svc-test-'))
 }
 
-/** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …). */
-export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void): Promise<TestServer> {
+/** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent one (logging tests). */
+export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void, options: { logger?: Logger } = {}): Promise<TestServer> {
   const ownHome = home === undefined
   const dir = home ?? await makeHome()
   const config = loadConfig({}, {
@@ -47,7 +48,7 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
     SVC_RENDER_THREADS: '2',
     ...env
   }, 2)
-  const logger = pino({ level: config.logLevel })
+  const logger = options.logger ?? pino({ level: config.logLevel })
   const context = await createContext(config)
   const tls = await loadTls(config)
   const runtime = await createServices(config, context, logger)

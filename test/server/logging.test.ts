@@ -1,0 +1,80 @@
+// Request logs: every line of a request carries its correlation id and, once authenticated, the
+// key's visible prefix; the Authorization header and the key's secret never reach the output.
+// The logger is the real createLogger writing to SVC_LOG_FILE, read back after a flush.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Logger } from 'pino'
+import { createLogger } from '../../server/logger.js'
+import { createTestDatabase } from '../helpers/db.js'
+import type { TestDatabase } from '../helpers/db.js'
+import { startServer } from '../helpers/server.js'
+import type { TestServer } from '../helpers/server.js'
+import { workspaceWithKey, bearer } from '../helpers/fixtures.js'
+
+let database: TestDatabase
+let server: TestServer
+let logger: Logger
+let dir: string
+let logFile: string
+
+before(async () => {
+  database = await createTestDatabase('logging')
+  dir = await mkdtemp(join(tmpdir(), 'svc-log-'))
+  logFile = join(dir, 'logs', 'svc.log')
+  logger = createLogger({ logLevel: 'info', logFile })
+  server = await startServer(database.url, {}, undefined, (api) => {
+    // A careless handler that logs the whole header set and a body holding secrets.
+    api.post('/log-test', { config: { scope: 'render' } }, async (request) => {
+      request.log.info({ headers: request.headers, body: request.body }, 'handler saw the request')
+      request.log.info({ password: 'pw-in-log', secret: 'whsec_in_log', key: 'svc_live_in_log' }, 'top-level secrets')
+      return { ok: true }
+    })
+  }, { logger })
+})
+after(async () => {
+  await server?.close()
+  await database?.drop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function lines (): Promise<Array<Record<string, any>>> {
+  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  return (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
+}
+
+test('request log lines carry correlationId and keyPrefix; no secret appears anywhere in the log', async () => {
+  const { key } = await workspaceWithKey(server.context)
+  const secret = key.key.split('_').pop() as string
+  const correlationId = 'log-test-' + Date.now()
+  const res = await server.fetch('POST', '/api/v1/log-test', {
+    headers: { ...bearer(key.key), 'x-correlation-id': correlationId },
+    body: { password: 'body-password', nested: { secret: 'body-secret', authorization: `Bearer ${key.key}` } }
+  })
+  assert.equal(res.status, 200)
+  // and a request with a wrong secret for the same key id
+  const wrong = key.key.slice(0, -1) + (key.key.endsWith('a') ? 'b' : 'a')
+  assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(wrong), 'x-correlation-id': correlationId + '-bad' } })).status, 401)
+
+  const all = await lines()
+  const mine = all.filter((l) => l.correlationId === correlationId)
+  const completed = mine.find((l) => l.msg === 'request completed')
+  assert.ok(completed !== undefined, 'the request completed line has the correlation id')
+  assert.equal(completed.keyPrefix, key.prefix)
+  assert.equal(completed.res?.statusCode, 200)
+  const handler = mine.find((l) => l.msg === 'handler saw the request')
+  assert.ok(handler !== undefined)
+  assert.equal(handler.keyPrefix, key.prefix)
+  assert.equal(handler.headers.authorization, '[redacted]')
+  assert.equal(handler.body.password, '[redacted]')
+  assert.equal(handler.body.nested.secret, '[redacted]')
+  assert.equal(handler.body.nested.authorization, '[redacted]')
+  assert.ok(all.some((l) => l.correlationId === correlationId + '-bad' && l.msg === 'request completed'))
+
+  const text = all.map((l) => JSON.stringify(l)).join('\n')
+  assert.ok(!text.includes(secret), 'the key secret never appears')
+  assert.ok(!/Bearer /i.test(text), 'no Authorization value appears')
+  for (const leaked of ['body-password', 'body-secret', 'pw-in-log', 'whsec_in_log', 'svc_live_in_log']) assert.ok(!text.includes(leaked), leaked)
+})
