@@ -4,9 +4,13 @@ import type { CliRuntime } from '../runtime.js'
 import { runCommands } from './runs.js'
 import { templateCommands } from './templates.js'
 import { benchCommand } from './bench.js'
+import { webhookCommands } from './webhooks.js'
+import { demoCommand } from './demo.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
   templateCommands(program, rt)
   benchCommand(program, rt)
+  webhookCommands(program, rt)
+  demoCommand(program, rt)
 }
