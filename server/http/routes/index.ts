@@ -10,6 +10,7 @@ import type { JobsRepo } from '../../store/repos/jobs.js'
 import type { DocumentsRepo } from '../../store/repos/documents.js'
 import type { DocumentLinks } from '../../documents/links.js'
 import { templatesRoutes } from './templates.js'
+import { datasetsRoute } from './datasets.js'
 
 export interface ApiDeps {
   context: Context
@@ -25,4 +26,5 @@ export async function apiRoutes (api: FastifyInstance, deps: ApiDeps): Promise<v
     documentsRoute(api, deps.render)
   }
   templatesRoutes(api, deps)
+  datasetsRoute(api, deps)
 }
