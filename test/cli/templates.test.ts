@@ -1,0 +1,161 @@
+// `svc templates …` end to end: the real bin/svc in a child process, a real database, real files.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile, execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { RowDataPacket } from 'mysql2/promise'
+import { createTestDatabase } from '../helpers/db.js'
+import type { TestDatabase } from '../helpers/db.js'
+import { exampleAs } from '../server/templates/helpers.js'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const example = (kind: 'templates' | 'data', name: string): string => join(root, 'examples', kind, `${name}.json`)
+
+let database: TestDatabase
+let home: string
+const masterKey = randomBytes(32).toString('hex')
+
+before(async () => {
+  database = await createTestDatabase('tplcli')
+  home = await mkdtemp(join(tmpdir(), 'svc-cli-templates-'))
+})
+after(async () => {
+  await database.drop()
+  await rm(home, { recursive: true, force: true })
+})
+
+interface Run { code: number, json: any, stdout: string, stderr: string } // eslint-disable-line @typescript-eslint/no-explicit-any
+
+async function svc (args: string[], options: { json?: boolean } = {}): Promise<Run> {
+  const argv = [join(root, 'bin', 'svc'), ...(options.json === false ? [] : ['--json']), ...args]
+  return await new Promise((resolve) => {
+    execFile(process.execPath, argv, { cwd: home, env: { ...process.env, SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey, SVC_LOG_LEVEL: 'silent' } }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1
+      let json: unknown
+      try { json = JSON.parse(stdout) } catch { json = undefined }
+      resolve({ code, json, stdout, stderr })
+    })
+  })
+}
+
+async function workspace (): Promise<string> {
+  const r = await svc(['workspaces', 'create', '--name', 'cli templates'])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  return r.json.id
+}
+
+test('validate: a valid file exits 0; an invalid one exits 1 with every error keyed by JSON path', async () => {
+  const ok = await svc(['templates', 'validate', example('templates', 'invoice')])
+  assert.equal(ok.code, 0, ok.stderr)
+  assert.deepEqual(ok.json, { valid: true, code: 'invoice', format: 'document', parameters: 1, datasets: 2 })
+
+  const file = join(home, 'broken.json')
+  await writeFile(file, JSON.stringify(exampleAs('invoice', 'Bad Code', (t) => { t.parameters[0].type = 'money'; delete t.document })))
+  const bad = await svc(['templates', 'validate', file])
+  assert.equal(bad.code, 1)
+  assert.equal(bad.json.errorCode, 'TEMPLATE_INVALID')
+  assert.ok(bad.json.errors['/code'] !== undefined, JSON.stringify(bad.json.errors))
+  assert.ok(bad.json.errors['/parameters/0/type'] !== undefined)
+  assert.ok(bad.json.errors['/document'] !== undefined)
+
+  const text = await svc(['templates', 'validate', file], { json: false })
+  assert.equal(text.code, 1)
+  assert.match(text.stderr, /^\/parameters\/0\/type: /m)
+  assert.match(text.stderr, /error: TEMPLATE_INVALID/)
+
+  const missing = await svc(['templates', 'validate', join(home, 'nope.json')])
+  assert.equal(missing.code, 2)
+})
+
+test('publish prints code, version and previousVersion; list, disable and enable', async () => {
+  const ws = await workspace()
+  const first = await svc(['templates', 'publish', example('templates', 'invoice'), '--workspace', ws, '--note', 'first cut', '--by', 'alice'])
+  assert.equal(first.code, 0, first.stderr + first.stdout)
+  assert.equal(first.json.code, 'invoice')
+  assert.equal(first.json.version, 1)
+  assert.equal(first.json.previousVersion, null)
+  const second = await svc(['templates', 'publish', example('templates', 'invoice'), '--workspace', ws])
+  assert.deepEqual([second.json.version, second.json.previousVersion], [2, 1])
+  assert.equal((await svc(['templates', 'publish', example('templates', 'shipping-label'), '--workspace', ws])).json.version, 1)
+  const [[stored]] = await database.db.query<RowDataPacket[]>('SELECT v.note, v.published_by FROM template_versions v JOIN templates t ON t.id = v.template_id WHERE t.workspace_id = ? AND t.code = ? AND v.version = 1', [ws, 'invoice'])
+  assert.deepEqual({ ...stored }, { note: 'first cut', published_by: 'alice' })
+
+  const disabled = await svc(['templates', 'disable', 'invoice', '--workspace', ws])
+  assert.deepEqual(disabled.json, { code: 'invoice', disabled: true })
+  const list = await svc(['templates', 'list', '--workspace', ws])
+  assert.equal(list.code, 0, list.stderr)
+  assert.deepEqual(list.json.map((t: { code: string, format: string, version: number, disabled: boolean }) => [t.code, t.format, t.version, t.disabled]),
+    [['invoice', 'document', 2, true], ['shipping-label', 'label', 1, false]])
+  assert.ok(list.json.every((t: { updatedAt: string }) => !Number.isNaN(Date.parse(t.updatedAt))))
+  const text = await svc(['templates', 'list', '--workspace', ws], { json: false })
+  assert.match(text.stdout, /^CODE\s+FORMAT\s+VERSION\s+DISABLED\s+UPDATED/)
+  assert.match(text.stdout, /invoice\s+document\s+2\s+true/)
+  assert.deepEqual((await svc(['templates', 'enable', 'invoice', '--workspace', ws])).json, { code: 'invoice', disabled: false })
+
+  const unknown = await svc(['templates', 'disable', 'nope', '--workspace', ws])
+  assert.equal(unknown.code, 1)
+  assert.equal(unknown.json.errorCode, 'TEMPLATE_NOT_FOUND')
+  const noWs = await svc(['templates', 'list', '--workspace', '00000000-0000-0000-0000-000000000000'])
+  assert.equal(noWs.json.errorCode, 'WORKSPACE_NOT_FOUND')
+})
+
+test('preview: the example invoice to PDF, checked with pdfinfo and pdftotext', async () => {
+  const out = join(home, 'invoice.pdf')
+  const r = await svc(['templates', 'preview', example('templates', 'invoice'), '--data', example('data', 'invoice'), '--parameters', '{"invoiceId":42}', '--context', '{"language":"en"}', '-o', out])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  assert.equal(r.json.format, 'pdf')
+  assert.equal(r.json.pageCount, 1)
+  const pdf = await readFile(out)
+  assert.equal(r.json.bytes, pdf.length)
+  assert.equal(pdf.subarray(0, 5).toString(), '%PDF-')
+  assert.match(execFileSync('pdfinfo', [out], { encoding: 'utf8' }), /^Pages:\s+1$/m)
+  const rows = JSON.parse(await readFile(example('data', 'invoice'), 'utf8'))
+  const text = execFileSync('pdftotext', ['-layout', out, '-'], { encoding: 'utf8' })
+  assert.ok(text.includes(rows.header.number), 'the invoice number from the data file')
+  assert.ok(text.includes(rows.lines[1].description), 'a line item from the data file')
+
+  const png = join(home, 'invoice.png')
+  const p = await svc(['templates', 'preview', example('templates', 'invoice'), '--data', example('data', 'invoice'), '--parameters', '{"invoiceId":42}', '-o', png])
+  assert.equal(p.code, 0, p.stderr + p.stdout)
+  assert.deepEqual([...(await readFile(png)).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+})
+
+test('preview: the example label to .zpl and .png', async () => {
+  const data = JSON.parse(await readFile(example('data', 'shipping-label'), 'utf8')) as { parcels: Array<{ tracking_no: string, qty: number }> }
+  const zplFile = join(home, 'labels.zpl')
+  const r = await svc(['templates', 'preview', example('templates', 'shipping-label'), '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":7}', '-o', zplFile])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  assert.equal(r.json.format, 'zpl')
+  assert.equal(r.json.labelCount, data.parcels.reduce((n, p) => n + p.qty, 0))
+  const zpl = await readFile(zplFile, 'utf8')
+  assert.ok(zpl.startsWith('^XA'))
+  assert.equal(zpl.match(/\^XA/g)?.length, data.parcels.length)
+  assert.ok(zpl.includes(data.parcels[0].tracking_no))
+
+  const pngFile = join(home, 'label.png')
+  const p = await svc(['templates', 'preview', example('templates', 'shipping-label'), '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":7}', '-o', pngFile])
+  assert.equal(p.code, 0, p.stderr + p.stdout)
+  const png = await readFile(pngFile)
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  // IHDR width: 4 in at 203 dpi (8 dots/mm) ≈ 813 px.
+  assert.ok(Math.abs(png.readUInt32BE(16) - 813) <= 2, `width ${png.readUInt32BE(16)}`)
+})
+
+test('preview refuses a wrong output kind, bad parameters and unknown datasets', async () => {
+  const label = example('templates', 'shipping-label')
+  const mismatch = await svc(['templates', 'preview', label, '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":1}', '-o', join(home, 'x.pdf')])
+  assert.equal(mismatch.code, 1)
+  assert.equal(mismatch.json.errorCode, 'FORMAT_MISMATCH')
+  const param = await svc(['templates', 'preview', label, '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":"one"}', '-o', join(home, 'x.zpl')])
+  assert.equal(param.json.errorCode, 'PARAMETER_INVALID')
+  assert.ok(param.json.errors.batchId !== undefined)
+  const stray = join(home, 'stray.json')
+  await writeFile(stray, JSON.stringify({ parcels: [], extra: [] }))
+  const unknown = await svc(['templates', 'preview', label, '--data', stray, '--parameters', '{"batchId":1}', '-o', join(home, 'x.zpl')])
+  assert.equal(unknown.code, 2)
+  assert.match(unknown.stderr + unknown.stdout, /"extra" is not a dataset/)
+})
