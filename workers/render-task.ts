@@ -30,8 +30,11 @@ export default async function renderTask (input: RenderInput): Promise<RenderRes
   const result = renderResult(input)
   if (!result.ok) return result
   let bytes = result.bytes
-  // Small Buffers share Node's 8 KB allocation pool: transferring that ArrayBuffer would detach
-  // it under other Buffers. Copy those (cheap, they are small); move everything else.
-  if (bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) bytes = new Uint8Array(bytes)
+  // Small Buffers share Node's allocation pool (one ArrayBuffer of Buffer.poolSize bytes):
+  // transferring that would detach it under other Buffers. Copy those (cheap, they are small).
+  // A larger ArrayBuffer belongs to this render's output alone, even when the bytes are a view
+  // of part of it (the ZPL writer's growing Buffer): move it whole rather than copy megabytes.
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+  if (!own && (bytes.buffer.byteLength <= Buffer.poolSize || !(bytes.buffer instanceof ArrayBuffer))) bytes = new Uint8Array(bytes)
   return Piscina.move(new MovedResult({ ...result, bytes }) as never) as unknown as RenderResult
 }

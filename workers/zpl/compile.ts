@@ -55,7 +55,7 @@ export function compileLabel (label: LabelDef, where = 'label'): CompiledLabel {
   const text = header + withFieldHex(trimmed.slice(3, -3))
   // 3. Split into literal chunks and slots.
   const body: Array<string | LabelSlot> = []
-  const indicators = slotIndicators(text)
+  const indicators = slotIndicators(text, zplWhere)
   let rest = text
   for (let m = SENTINEL.exec(rest); m !== null; m = SENTINEL.exec(rest)) {
     if (m.index > 0) body.push(rest.slice(0, m.index))
@@ -103,11 +103,15 @@ function withFieldHex (text: string): string {
 }
 
 /** Placeholder number -> hex indicator, for placeholders inside field data. */
-function slotIndicators (text: string): Map<number, string> {
+function slotIndicators (text: string, where: string): Map<number, string> {
   const map = new Map<number, string>()
   for (const [at, start, end] of fieldData(text)) {
+    const slots = [...text.slice(start, end).matchAll(/\uE000(\d+)\uE001/g)]
+    if (slots.length === 0) continue
     const indicator = authorIndicator(text, at) ?? '_'
-    for (const m of text.slice(start, end).matchAll(/\uE000(\d+)\uE001/g)) map.set(Number(m[1]), indicator)
+    // The escaper writes the indicator as one byte: it must be a printable ASCII character.
+    if (!/^[!-\]_-}]$/.test(indicator)) fail(where, `^FH indicator ${JSON.stringify(indicator)} must be a printable ASCII character other than ^ and ~`)
+    for (const m of slots) map.set(Number(m[1]), indicator)
   }
   return map
 }

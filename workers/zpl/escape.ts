@@ -1,31 +1,40 @@
 // Escaping of data inside ZPL field data. With `^FH_` before `^FD`, `_XX` is the byte 0xXX; we
 // write `^`, `~`, the indicator and every byte outside printable ASCII that way, so a value can
 // never end the field or start a command (`^XZ^XA`, `~JA`). Under `^CI28` the bytes are UTF-8.
+// One implementation (writeFieldData, straight into the output Buffer) serves both the render
+// path and the string form used by tests, so the guarantee cannot drift between the two.
 
-const HEX = '0123456789ABCDEF'
+/** Bytes writeFieldData may need per UTF-16 unit: a BMP character is 3 UTF-8 bytes of 3 chars each. */
+export const MAX_ESCAPED_PER_UNIT = 9
 
-function hexByte (indicator: string, b: number): string {
-  return indicator + HEX[b >> 4] + HEX[b & 15]
-}
+const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70] // '0'-'9', 'A'-'F'
 
 /** True when `text` needs no escaping: the common case, checked without allocating. */
-function isPlain (text: string, indicator: number): boolean {
+export function isPlain (text: string, indicator: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (c < 0x20 || c > 0x7e || c === 0x5e || c === 0x7e || c === indicator) return false
+    if (c < 0x20 || c > 0x7d || c === 0x5e || c === indicator) return false // 0x7e `~` is > 0x7d
   }
   return true
 }
 
-/** Escapes a field-data value for `^FH<indicator>` (default `_`). The result is pure ASCII. */
-export function escapeFieldData (text: string, indicator = '_'): string {
-  const ind = indicator.charCodeAt(0)
-  if (isPlain(text, ind)) return text
-  let out = ''
+function hex (buf: Uint8Array, at: number, indicator: number, b: number): number {
+  buf[at] = indicator
+  buf[at + 1] = HEX[b >> 4]
+  buf[at + 2] = HEX[b & 15]
+  return at + 3
+}
+
+/**
+ * Writes `text` escaped for `^FH<indicator>` into `buf` at `at` and returns the end. The caller
+ * guarantees room for `MAX_ESCAPED_PER_UNIT * text.length` bytes. Every byte written is
+ * printable ASCII other than `^` and `~`.
+ */
+export function writeFieldData (buf: Uint8Array, at: number, text: string, indicator: number): number {
   for (let i = 0; i < text.length; i++) {
     let c = text.charCodeAt(i)
-    if (c >= 0x20 && c < 0x7f && c !== 0x5e && c !== 0x7e && c !== ind) { out += text[i]; continue }
-    if (c < 0x80) { out += hexByte(indicator, c); continue }
+    if (c >= 0x20 && c < 0x7e && c !== 0x5e && c !== indicator) { buf[at++] = c; continue }
+    if (c < 0x80) { at = hex(buf, at, indicator, c); continue }
     // UTF-8 encode the code point by hand: no Buffer per value.
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
       const lo = text.charCodeAt(i + 1)
@@ -33,15 +42,26 @@ export function escapeFieldData (text: string, indicator = '_'): string {
     }
     if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd // lone surrogate: replacement character
     if (c < 0x800) {
-      out += hexByte(indicator, 0xc0 | (c >> 6)) + hexByte(indicator, 0x80 | (c & 63))
+      at = hex(buf, at, indicator, 0xc0 | (c >> 6))
     } else if (c < 0x10000) {
-      out += hexByte(indicator, 0xe0 | (c >> 12)) + hexByte(indicator, 0x80 | ((c >> 6) & 63)) + hexByte(indicator, 0x80 | (c & 63))
+      at = hex(buf, at, indicator, 0xe0 | (c >> 12))
+      at = hex(buf, at, indicator, 0x80 | ((c >> 6) & 63))
     } else {
-      out += hexByte(indicator, 0xf0 | (c >> 18)) + hexByte(indicator, 0x80 | ((c >> 12) & 63)) +
-        hexByte(indicator, 0x80 | ((c >> 6) & 63)) + hexByte(indicator, 0x80 | (c & 63))
+      at = hex(buf, at, indicator, 0xf0 | (c >> 18))
+      at = hex(buf, at, indicator, 0x80 | ((c >> 12) & 63))
+      at = hex(buf, at, indicator, 0x80 | ((c >> 6) & 63))
     }
+    at = hex(buf, at, indicator, 0x80 | (c & 63))
   }
-  return out
+  return at
+}
+
+/** Escapes a field-data value for `^FH<indicator>` (default `_`). The result is pure ASCII. */
+export function escapeFieldData (text: string, indicator = '_'): string {
+  const ind = indicator.charCodeAt(0)
+  if (isPlain(text, ind)) return text
+  const buf = Buffer.allocUnsafe(MAX_ESCAPED_PER_UNIT * text.length)
+  return buf.toString('latin1', 0, writeFieldData(buf, 0, text, ind))
 }
 
 // Outside field data (e.g. `^FO{{ row.x }},50` or `^BY{{ … }}`) hex escapes do not exist, so

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { escapeFieldData, isSafeParameter } from '../../../workers/zpl/escape.js'
+import { MAX_ESCAPED_PER_UNIT, escapeFieldData, isSafeParameter, writeFieldData } from '../../../workers/zpl/escape.js'
 
 test('plain printable ASCII passes through unchanged', () => {
   assert.equal(escapeFieldData('Hello, World 123 !#$%&()*+-./:;<=>?@[]{}|'), 'Hello, World 123 !#$%&()*+-./:;<=>?@[]{}|')
@@ -38,4 +38,20 @@ test('parameter positions accept only harmless characters', () => {
   assert.equal(isSafeParameter('50'), true)
   assert.equal(isSafeParameter('1.5,-2 +A'), true)
   for (const bad of ['^XZ', '~JA', '50^FS', 'a_b', 'ü', '1\n2']) assert.equal(isSafeParameter(bad), false, bad)
+})
+
+test('writeFieldData never needs more than MAX_ESCAPED_PER_UNIT bytes per UTF-16 unit', () => {
+  for (const worst of ['\u0800', '\uffff', '\ud83d\ude00', '\ud800', '\u00ff', '^', '\u0000']) {
+    const text = worst.repeat(100)
+    const buf = new Uint8Array(MAX_ESCAPED_PER_UNIT * text.length)
+    const end = writeFieldData(buf, 0, text, 0x5f)
+    assert.ok(end <= buf.length, JSON.stringify(worst))
+    assert.equal(Buffer.from(buf.subarray(0, end)).toString('latin1'), escapeFieldData(text))
+  }
+})
+
+test('writeFieldData writes at the given offset and leaves the bytes before it alone', () => {
+  const buf = Buffer.alloc(40, 0x2e)
+  const end = writeFieldData(buf, 3, 'aü^', 0x5f)
+  assert.equal(buf.toString('latin1', 0, end + 1), '...a_C3_BC_5E.')
 })

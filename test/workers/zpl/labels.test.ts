@@ -111,9 +111,39 @@ test('compile errors: structure, prefix changes, ^PQ, bad copies, bad expression
     [label('^XA^FD{{ nope(1) }}^FS^XZ'), /unknown function 'nope'/, 'label.zpl'],
     [label('^XA^FDx^FS^XZ', { copies: 'many' }), /whole number/, 'label.copies'],
     [label('^XA^FDx^FS^XZ', { copies: '{{ row.q + }}' }), /label\.copies: row\.q \+/, 'label.copies'],
-    [label('^XA^FD\ue000^FS^XZ'), /private-use/, 'label.zpl']
+    [label('^XA^FD\ue000^FS^XZ'), /private-use/, 'label.zpl'],
+    [label('^XA^FHü^FD{{ row.x }}^FS^XZ'), /\^FH indicator "ü" must be a printable ASCII character/, 'label.zpl']
   ]
   for (const [def, re, path] of cases) {
     assert.throws(() => compileLabel(def), (e: unknown) => e instanceof TemplateError && re.test(e.message) && e.errors[0].path === path, def.zpl)
   }
+})
+
+/** Independent reference for field data: UTF-8 bytes, each unsafe one as `_XX`. */
+function reference (value: string): string {
+  let out = ''
+  for (const b of Buffer.from(value, 'utf8')) {
+    out += b >= 0x20 && b < 0x7e && b !== 0x5e && b !== 0x5f ? String.fromCharCode(b) : '_' + b.toString(16).toUpperCase().padStart(2, '0')
+  }
+  return out
+}
+
+test('many labels of very different sizes: output grows correctly and matches a reference byte for byte', () => {
+  // Short first labels make the size estimate too small; later huge values force the Buffer to grow.
+  const values = Array.from({ length: 3000 }, (_, i) => i < 5 ? `n${i}` : i % 500 === 0 ? 'ü€😀^~_'.repeat(2000) : `Name ${i} Grüße ^XZ`)
+  const def = label('^XA^FO{{ index }},10^FDÄ {{ row.v }} Ö^FS^XZ', { copies: '{{ row.q }}' })
+  const rows = values.map((v, i) => ({ v, q: 1 + (i % 3) }))
+  const { text, labelCount } = render(def, rows, { maxLabels: 10_000, maxBytes: 1e8 })
+  const expected = rows.map((r, i) => `^XA^CI28^PW812^LL1218^FO${i},10^FH_^FDÄ ${reference(r.v)} Ö^FS${r.q > 1 ? `^PQ${r.q}` : ''}^XZ\n`).join('')
+  assert.equal(labelCount, rows.reduce((n, r) => n + r.q, 0))
+  assert.ok(text === expected, 'output differs from the reference')
+})
+
+test('output bytes are exactly the counted bytes, also past 99 copies and with no rows', () => {
+  const def = label('^XA^FD{{ row.n }}^FS^XZ', { copies: '{{ row.q }}' })
+  const scope = createScope({ datasets: { items: [{ n: 'a', q: 150 }, { n: 'b', q: 99 }] }, parameters: {}, context: {} })
+  const r = renderLabels(compileLabel(def), scope, { maxLabels: 1000, maxBytes: 1e6 })
+  assert.equal(Buffer.from(r.bytes).toString('latin1'), '^XA^CI28^PW812^LL1218^FH_^FDa^FS^PQ150^XZ\n^XA^CI28^PW812^LL1218^FH_^FDb^FS^PQ99^XZ\n')
+  assert.equal(r.labelCount, 249)
+  assert.equal(renderLabels(compileLabel(def), createScope({ datasets: { items: [] }, parameters: {}, context: {} }), limits).bytes.length, 0)
 })
