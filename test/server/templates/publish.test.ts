@@ -7,6 +7,7 @@ import { createDb } from '../../../server/store/db.js'
 import type { Db } from '../../../server/store/db.js'
 import { templatesService } from '../../../server/services/templates.js'
 import { Problem } from '../../../server/errors.js'
+import { outbox as realOutbox } from '../../../server/webhooks/outbox.js'
 import { exampleAs, exampleText, newWorkspace, recordingOutbox } from './helpers.js'
 
 let database: TestDatabase
@@ -73,6 +74,22 @@ test('each publish appends template.published in the same transaction', async ()
   const [[count]] = await db.query<RowDataPacket[]>('SELECT (SELECT COUNT(*) FROM templates WHERE workspace_id = ? AND code = ?) AS t, (SELECT COUNT(*) FROM events WHERE workspace_id = ?) AS e', [ws, 'never-stored', ws])
   assert.equal(Number(count.t), 0)
   assert.equal(Number(count.e), 2)
+})
+
+test('with the real outbox, the events table holds the template.published envelope', async () => {
+  const db = database.db
+  const svc = templatesService(db, realOutbox(db))
+  const ws = await newWorkspace(db)
+  const v1 = await svc.publish(ws, exampleText('invoice'), { note: 'n1', publishedBy: 'bob' })
+  const v2 = await svc.publish(ws, exampleText('invoice'))
+  const [events] = await db.query<RowDataPacket[]>('SELECT id, type, payload FROM events WHERE workspace_id = ? ORDER BY seq', [ws])
+  assert.equal(events.length, 2)
+  const envelopes = events.map((e) => JSON.parse(e.payload))
+  assert.equal(envelopes[0].id, events[0].id)
+  assert.equal(envelopes[0].type, 'template.published')
+  assert.equal(envelopes[0].workspaceId, ws)
+  assert.deepEqual(envelopes[0].data, { templateId: v1.templateId, template: 'invoice', version: 1, previousVersion: null, format: 'document', note: 'n1', publishedBy: 'bob' })
+  assert.deepEqual(envelopes[1].data, { templateId: v2.templateId, template: 'invoice', version: 2, previousVersion: 1, format: 'document', note: null, publishedBy: null })
 })
 
 test('concurrent publishes from two connection pools get distinct, consecutive versions', async () => {
