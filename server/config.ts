@@ -115,7 +115,7 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_MAX_ROWS: '100000',
   SVC_RENDER_MAX_LABELS: '20000',
   SVC_JOBS: 'true',
-  SVC_JOB_CONCURRENCY: '(cores)',
+  SVC_JOB_CONCURRENCY: '(4 × SVC_RENDER_THREADS)',
   SVC_JOB_LEASE: '30s',
   SVC_JOB_MAX_ATTEMPTS: '3',
   SVC_JOB_POLL: '250ms',
@@ -163,6 +163,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) {
     throw new ConfigError('SVC_LOG_LEVEL', `expected fatal, error, warn, info, debug, trace or silent, got "${level}"`)
   }
+  // Jobs spend most of their time waiting on databases, so several per render thread keep the
+  // threads busy; the pool's own queue bounds what actually waits for a thread.
+  const threads = int(e, 'SVC_RENDER_THREADS', cores, 1, 256)
   const config: Config = {
     home,
     databaseUrl,
@@ -178,7 +181,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },
     bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
     render: {
-      threads: int(e, 'SVC_RENDER_THREADS', cores, 1, 256),
+      threads,
       maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
       timeoutMs: duration(e, 'SVC_RENDER_TIMEOUT', '30s'),
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
@@ -188,7 +191,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     },
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),
-      concurrency: int(e, 'SVC_JOB_CONCURRENCY', cores, 1, 256),
+      concurrency: int(e, 'SVC_JOB_CONCURRENCY', threads * 4, 1, 1024),
       leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
       maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
       pollMs: duration(e, 'SVC_JOB_POLL', '250ms')

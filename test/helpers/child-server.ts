@@ -1,0 +1,37 @@
+// A real `svc serve` in a child process (for crash and multi-process tests): it can be killed
+// with SIGKILL mid-work, exactly like a crashed server.
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { projectRoot } from '../../server/util/paths.js'
+
+export interface ChildServer { url: string, process: ChildProcess, kill (signal?: NodeJS.Signals): Promise<number | null> }
+
+export async function startChildServer (env: Record<string, string>): Promise<ChildServer> {
+  const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
+    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${output}`)), 20_000)
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      const match = /listening on (https:\/\/\S+)\/api\/v1/.exec(output)
+      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`svc serve exited with ${code}: ${output}`)) })
+  })
+  return {
+    url,
+    process: child,
+    async kill (signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+      child.kill(signal)
+      return await exited
+    }
+  }
+}
