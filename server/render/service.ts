@@ -209,7 +209,18 @@ export function renderService (deps: RenderDeps) {
     await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: true })
   }
 
-  return { prepare, renderSync, enqueue, executeJob, abandonJob, jobView: (job: JobRow) => jobView(deps, job) }
+  /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
+  function recordRejected (auth: AuthContext, body: RenderBody, failure: Problem, correlationId: string, startedAt: number): void {
+    const run = runOf({
+      workspaceId: auth.workspaceId, apiKeyId: auth.keyId, apiKeyPrefix: auth.prefix, apiKeyName: auth.name, correlationId,
+      templateCode: body.template, version: body.version ?? 0, environment: body.environment ?? auth.defaultEnvironment, format: body.format ?? ''
+    }, body.async === true ? 'async' : 'sync', null, startedAt, failureOutcome(failure))
+    run.version = body.version ?? null
+    run.format = body.format ?? null
+    deps.recorder.record(run)
+  }
+
+  return { prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
 }
 export type RenderService = ReturnType<typeof renderService>
 

@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { RenderService, RenderBody } from '../../render/service.js'
 import { jobSchema } from './job-schema.js'
+import { Problem } from '../../errors.js'
 
 const bodySchema = {
   type: 'object',
@@ -43,7 +44,14 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
       }
     }
   }, async (request, reply) => {
-    const prepared = await deps.render.prepare(request.auth, request.body)
+    const started = Date.now()
+    let prepared
+    try {
+      prepared = await deps.render.prepare(request.auth, request.body)
+    } catch (err) {
+      if (err instanceof Problem) deps.render.recordRejected(request.auth, request.body, err, request.id, started)
+      throw err
+    }
     if (request.body.async === true) {
       const job = deps.render.jobView(await deps.render.enqueue(prepared, request.id))
       return await reply.code(202).header('Location', job.statusUrl).send(job)

@@ -92,6 +92,21 @@ test('the run is recorded with the key, correlation id and X-Run-ID', async () =
   assert.equal(run.output_bytes, res.body.length)
 })
 
+test('a refused render is a failed run with its error code', async () => {
+  const res = await render({ template: 'nope' }, ws.key.key, { 'x-correlation-id': 'refused-1' })
+  assert.equal(res.status, 404)
+  let run
+  for (let i = 0; i < 40 && run === undefined; i++) {
+    const [rows] = await server.context.db.query<any[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
+    run = rows[0]
+    if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  assert.equal(run?.status, 'failed')
+  assert.equal(run?.error_code, 'TEMPLATE_NOT_FOUND')
+  assert.equal(run?.template_code, 'nope')
+  assert.equal(run?.version, null)
+})
+
 test('validation: body errors are 400 VALIDATION_FAILED with errors by member', async () => {
   const missing = problemOf(await render({}), 400, 'VALIDATION_FAILED')
   assert.ok(Array.isArray(missing.errors.template))
