@@ -2,7 +2,9 @@
 // instead of queueing without end), per-render timeout (the worker is terminated and
 // replaced), strict FIFO (measured: without it one task starved for 8 s under load).
 import { availableParallelism } from 'node:os'
+import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
+import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderInput, RenderResult } from './types.js'
 
 export interface RenderPoolOptions {
@@ -21,6 +23,8 @@ export interface RenderPoolStats {
   busy: number
   timeouts: number
   utilization: number
+  /** Tasks sent without the template that a worker had to ask for again (NEED_DEFINITION). */
+  definitionsResent: number
 }
 
 export interface RenderPool {
@@ -34,12 +38,16 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const maxQueue = options.maxQueue ?? threads * 4
   // Resolved next to this module: dist/workers/render-task.js once compiled.
   const filename = new URL('./render-task.js', import.meta.url).href
-  const pool = new Piscina<RenderInput, RenderResult>({ filename, minThreads: threads, maxThreads: threads, maxQueue: maxQueue + threads, stricterFIFO: true, concurrentTasksPerWorker: 1 })
+  const pool = new Piscina<RenderTaskInput, RenderTaskResult>({ filename, minThreads: threads, maxThreads: threads, maxQueue: maxQueue + threads, stricterFIFO: true, concurrentTasksPerWorker: 1 })
   // Counted here rather than read from Piscina: a render is "in flight" from submission to
   // answer, so in-flight beyond the thread count is exactly what waits in the queue.
   let inFlight = 0
   let busy = 0
   let timeouts = 0
+  // Version keys some worker has compiled: later tasks leave the definition out (see
+  // render-task.ts). Bounded like the workers' own caches; forgetting only costs a clone.
+  const compiled = new LRUCache<string, true>({ max: 4096 })
+  let definitionsResent = 0
 
   async function render (input: RenderInput): Promise<RenderResult> {
     if (inFlight >= threads + maxQueue) {
@@ -50,7 +58,15 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
-      const r = await pool.run(input, { signal: ac.signal })
+      const light = compiled.has(input.versionKey)
+      let r = await pool.run(light ? withoutDefinition(input) : input, { signal: ac.signal })
+      if (!r.ok && r.code === 'NEED_DEFINITION') {
+        // This worker is new (replaced after a timeout) or evicted the version: send it all.
+        definitionsResent++
+        r = await pool.run(input, { signal: ac.signal })
+      }
+      if (!r.ok && r.code === 'NEED_DEFINITION') return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
+      if (r.ok && !light) compiled.set(input.versionKey, true)
       if (r.ok && !Buffer.isBuffer(r.bytes)) {
         // Structured clone delivers a plain Uint8Array: view the same memory as a Buffer.
         r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
@@ -74,7 +90,12 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   return {
     render,
-    stats: () => ({ threads, queued: Math.max(0, inFlight - threads), completed: pool.completed, busy, timeouts, utilization: pool.utilization }),
+    stats: () => ({ threads, queued: Math.max(0, inFlight - threads), completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
     close: async () => { await pool.destroy() }
   }
+}
+
+/** The task without its definition: built field by field, no spread of the caller's object. */
+function withoutDefinition (input: RenderInput): RenderTaskInput {
+  return { versionKey: input.versionKey, parameters: input.parameters, context: input.context, datasets: input.datasets, limits: input.limits }
 }

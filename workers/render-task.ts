@@ -3,8 +3,19 @@
 import { Piscina } from 'piscina'
 import { RenderError, TemplateError } from './errors.js'
 import { render } from './render.js'
-import { getCompiled } from './template/cache.js'
-import type { RenderInput, RenderResult, RenderSuccess } from './types.js'
+import { getCompiled, peekCompiled } from './template/cache.js'
+import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
+
+/**
+ * What the pool posts. Templates can carry fonts and images (megabytes of base64), so once a
+ * version has compiled somewhere the pool leaves `definition` out instead of cloning it into
+ * every task; a worker that lacks it answers NEED_DEFINITION and the pool sends it again.
+ */
+export type RenderTaskInput = Omit<RenderInput, 'definition'> & { definition?: string }
+
+/** Internal answer between render-task and pool; never reaches callers of the pool. */
+export interface NeedDefinition { ok: false, code: 'NEED_DEFINITION', message: string }
+export type RenderTaskResult = RenderResult | NeedDefinition
 
 /** A result whose bytes' ArrayBuffer goes in the postMessage transfer list. */
 class MovedResult {
@@ -19,15 +30,30 @@ export function renderResult (input: RenderInput): RenderResult {
     const compiled = getCompiled(input.versionKey, input.definition)
     return render(compiled, input)
   } catch (err) {
-    if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message }
-    if (err instanceof TemplateError) return { ok: false, code: 'RENDER_FAILED', message: err.message }
-    // A bug, not a template problem: do not leak internals into the answer.
-    return { ok: false, code: 'RENDER_FAILED', message: 'internal error while rendering' }
+    return failure(err)
   }
 }
 
-export default async function renderTask (input: RenderInput): Promise<RenderResult> {
-  const result = renderResult(input)
+function failure (err: unknown): RenderFailure {
+  if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message }
+  if (err instanceof TemplateError) return { ok: false, code: 'RENDER_FAILED', message: err.message }
+  // A bug, not a template problem: do not leak internals into the answer.
+  return { ok: false, code: 'RENDER_FAILED', message: 'internal error while rendering' }
+}
+
+function taskResult (input: RenderTaskInput): RenderTaskResult {
+  if (input.definition !== undefined) return renderResult(input as RenderInput)
+  const compiled = peekCompiled(input.versionKey)
+  if (compiled === undefined) return { ok: false, code: 'NEED_DEFINITION', message: `worker has no compiled ${input.versionKey}` }
+  try {
+    return render(compiled, input as RenderInput)
+  } catch (err) {
+    return failure(err)
+  }
+}
+
+export default async function renderTask (input: RenderTaskInput): Promise<RenderTaskResult> {
+  const result = taskResult(input)
   if (!result.ok) return result
   let bytes = result.bytes
   // Small Buffers share Node's allocation pool (one ArrayBuffer of Buffer.poolSize bytes):

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, test } from 'node:test'
+import { readFileSync } from 'node:fs'
 import { createRenderPool } from '../../workers/pool.js'
+import { renderResult } from '../../workers/render-task.js'
 import type { RenderInput } from '../../workers/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfInfo } from './pdf/fixtures.js'
 
@@ -66,7 +68,55 @@ test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps workin
   assert.deepEqual({ ok: r.ok, code: !r.ok ? r.code : '' }, { ok: false, code: 'RENDER_TIMEOUT' })
   assert.ok(performance.now() - t0 < 2500, 'answered at the timeout, not after the render')
   assert.equal(pool.stats().timeouts, before + 1)
+  const resent = pool.stats().definitionsResent
   const after = await pool.render(small())
   assert.ok(after.ok, JSON.stringify(after))
   assert.ok(Buffer.isBuffer(after.bytes))
+  // The replacement worker has compiled nothing: the pool sent the task without the template,
+  // the worker asked for it, the pool sent it again.
+  assert.equal(pool.stats().definitionsResent, resent + 1)
+})
+
+test('once a version has compiled, tasks are sent without the template text', async () => {
+  const pool = createRenderPool({ threads: 1, maxQueue: 16, timeoutMs: 10_000 })
+  pools.push(pool)
+  const base = small('pool:light')
+  let reads = 0
+  // Structured clone reads every property: counting reads of `definition` counts clones of it.
+  const counted = (): RenderInput => Object.defineProperty({ ...base }, 'definition', { enumerable: true, get: () => { reads++; return base.definition } })
+  const first = await pool.render(counted())
+  assert.ok(first.ok, JSON.stringify(first))
+  assert.equal(reads, 1)
+  const rest = await Promise.all(Array.from({ length: 10 }, async () => await pool.render(counted())))
+  for (const r of rest) assert.ok(r.ok && Buffer.from(r.bytes).equals(first.bytes), JSON.stringify(r.ok ? r.pageCount : r))
+  assert.equal(reads, 1, 'the definition was not cloned again')
+  assert.equal(pool.stats().definitionsResent, 0)
+})
+
+test('a failed compile is not remembered: the next task carries the template again', async () => {
+  const pool = createRenderPool({ threads: 1, timeoutMs: 10_000 })
+  pools.push(pool)
+  const bad = input({ ...def, document: { body: [{ text: '{{ row.x * }}' }] } }, {}, {}, 'pool:bad2')
+  for (let i = 0; i < 2; i++) {
+    const r = await pool.render(bad)
+    assert.ok(!r.ok && r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
+  }
+  assert.equal(pool.stats().definitionsResent, 0)
+})
+
+test('labels through the pool: a large ZPL output arrives whole and identical to an in-process render', async () => {
+  const pool = createRenderPool({ threads: 2, timeoutMs: 30_000 })
+  pools.push(pool)
+  const examples = new URL('../../../examples/', import.meta.url)
+  const definition = readFileSync(new URL('templates/shipping-label.json', examples), 'utf8')
+  const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', examples), 'utf8')) as { parcels: Array<Record<string, unknown>> }
+  const many = Array.from({ length: 3000 }, (_, i) => ({ ...parcels[i % parcels.length], qty: 1 + (i % 2) }))
+  const task: RenderInput = { versionKey: 'pool:labels', definition, parameters: { batchId: 1 }, context: { language: 'de' }, datasets: { parcels: many }, limits: { maxPages: 10, maxBytes: 1e8, maxRows: 1e6, maxLabels: 1e6 } }
+  const local = renderResult(task)
+  assert.ok(local.ok)
+  const r = await pool.render(task)
+  assert.ok(r.ok, JSON.stringify(r))
+  assert.equal(r.labelCount, 4500)
+  assert.ok(r.bytes.length > 1_000_000)
+  assert.ok(Buffer.from(r.bytes).equals(local.bytes))
 })

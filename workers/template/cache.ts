@@ -25,6 +25,11 @@ export function getCompiled (versionKey: string, definitionJson: string): Compil
   return result.compiled
 }
 
+/** The compiled template if this thread has it; never parses or compiles. */
+export function peekCompiled (versionKey: string): CompiledTemplate | undefined {
+  return cache.get(versionKey)
+}
+
 /** For tests and for a worker that must drop everything (e.g. after a font change). */
 export function clearCompiled (): void {
   cache.clear()
