@@ -20,7 +20,8 @@ export interface BenchOptions {
   durationMs: number
   /** Requests intended to start during the warm-up are sent but not counted. */
   warmupMs: number
-  /** Per request phase (headers, then body), as undici's headersTimeout/bodyTimeout. */
+  /** Per request phase (headers, then body), as undici's headersTimeout/bodyTimeout: no per-request
+   *  timer to allocate, but checked on undici's ~0.5 s tick, so it is coarse below a few seconds. */
   timeoutMs: number
   /** PEM CA certificate(s) to trust (the dev self-signed cert). */
   ca?: Buffer
