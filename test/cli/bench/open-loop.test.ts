@@ -52,3 +52,18 @@ test('coordinated omission: the open loop sees the stall in many samples and in 
   assert.ok(open.p99 >= 500, `open-loop p99 ${open.p99} ms should reflect the stall`)
   assert.ok(open.slow / open.total > 3 * closed.slow / closed.total, 'the stall weighs far more in the open loop')
 })
+
+test('coordinated-omission correction: requests our own stalled loop sent late count from their intended time', async () => {
+  const server = await fake({ delayMs: 2 })
+  let slow = 0
+  // Block this process (the bench and the fake server alike) for 400 ms: nothing due in that
+  // time can be sent; once it is, its latency must include the wait since it was due.
+  const timer = setTimeout(() => { const until = Date.now() + 400; while (Date.now() < until); }, 800)
+  const r = await runBench(benchAgainst(server, { rate: 200, durationMs: 1600, connections: 8 }), { onSample: (us) => { if (us >= 300_000) slow++ } })
+  clearTimeout(timer)
+  assert.ok(r.total >= 272 && r.total <= 368, `${r.total} requests, expected 320 ±15%: late requests are sent, not skipped`)
+  assert.ok(r.sendLagMaxMs !== null && r.sendLagMaxMs >= 350, `send lag ${r.sendLagMaxMs} ms`)
+  // ~20 requests were due in the first 100 ms of the block.
+  assert.ok(slow >= 10, `only ${slow} samples ≥ 300 ms`)
+  assert.ok(r.latency.max >= 390)
+})
