@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export SVC_HOME ?= $(CURDIR)/.svc
 SVC := node bin/svc
 
-.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine clean
+.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks clean
 
 all: build
 
@@ -43,6 +43,9 @@ serve: build
 
 bench-engine: build
 	node dist/bench/engine.js
+
+bench-webhooks: build
+	node dist/bench/webhooks.js
 
 bench: build
 	bash scripts/bench.sh

@@ -16,6 +16,8 @@ import { createSender } from './sender.js'
 import { signatureHeader } from './signature.js'
 
 export const USER_AGENT = 'Svc-Webhooks/1.0'
+// One receiver never gets more sockets than this from one process; further sends queue in the Agent.
+const MAX_SOCKETS_PER_ORIGIN = 64
 
 export interface DispatcherDeps {
   db: Db
@@ -36,7 +38,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const leaseMs = deps.leaseMs ?? leaseFor(wh.timeoutMs)
   const deliveries = deliveriesRepo(db)
   const fanOutOnce = fanOut(db)
-  const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: wh.concurrency })
+  const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN) })
 
   let running = false
   let stopping: 'drain' | 'kill' | undefined

@@ -4,7 +4,7 @@
 // and connect (DNS rebinding). TLS still verifies the certificate against the host name.
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
-import { rootCertificates } from 'node:tls'
+import { createSecureContext, rootCertificates } from 'node:tls'
 import type { LookupAddress, LookupOptions } from 'node:dns'
 import { Agent } from 'undici'
 import { AddressRefused, blockedReason, checkHost, systemResolver } from './address-guard.js'
@@ -44,9 +44,10 @@ export function guardedLookup (resolver: Resolver, allowPrivate: boolean) {
 }
 
 export function createSender (options: SenderOptions) {
-  const ca = options.caFile === undefined ? undefined : [...rootCertificates, readFileSync(options.caFile, 'utf8')]
+  // Built once: passing `ca` to every connect would parse the whole root store per connection.
+  const secureContext = options.caFile === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, readFileSync(options.caFile, 'utf8')] })
   const agent = new Agent({
-    connect: { timeout: options.timeoutMs, ca, lookup: guardedLookup(options.resolver ?? systemResolver, options.allowPrivate) },
+    connect: { timeout: options.timeoutMs, secureContext, lookup: guardedLookup(options.resolver ?? systemResolver, options.allowPrivate) },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.connections ?? 32,

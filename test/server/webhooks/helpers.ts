@@ -32,7 +32,7 @@ export async function makeCert (): Promise<Cert> {
   return { dir, certFile, keyFile, cert: await readFile(certFile), key: await readFile(keyFile) }
 }
 
-export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any }
+export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON under test
 type Answer = { status: number, body?: string } | 'hang'
 
 export interface Receiver {
