@@ -7,7 +7,7 @@ import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, type StandardMetrics } from './metrics.js'
 
 /** The part of a fontkit font we use (fontkit ships no types). */
-interface FontkitFont { layout (text: string): { advanceWidth: number }, unitsPerEm: number, ascent: number, descent: number }
+interface FontkitFont { layout (text: string): { advanceWidth: number }, unitsPerEm: number, ascent: number, descent: number, lineGap: number }
 /** The part of pdfkit's EmbeddedFont we use. */
 interface EmbeddedFont { id: string, encode (text: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>], ref (): unknown }
 
@@ -20,6 +20,8 @@ export class FontFace {
   /** Ascender / descender in 1/1000 em (descender negative). */
   readonly ascender: number
   readonly descender: number
+  /** The font's recommended extra space between lines, 1/1000 em. */
+  readonly lineGap: number
   // Widths of asset-font strings at 1000 units, shared by all documents of this worker:
   // fontkit shaping is the expensive part of measuring, and table cells repeat a lot.
   private readonly widthCache = new Map<string, number>()
@@ -29,10 +31,11 @@ export class FontFace {
     this.name = name
     this.std = std
     this.fk = fk
-    if (std !== null) { this.ascender = std.ascender; this.descender = std.descender } else {
+    if (std !== null) { this.ascender = std.ascender; this.descender = std.descender; this.lineGap = std.lineGap } else {
       const k = 1000 / fk!.unitsPerEm
       this.ascender = fk!.ascent * k
       this.descender = fk!.descent * k
+      this.lineGap = Math.max(0, fk!.lineGap * k)
     }
   }
 

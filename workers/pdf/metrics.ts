@@ -31,10 +31,12 @@ export interface StandardMetrics {
   widths: Float64Array
   ascender: number
   descender: number
+  /** The font's own gap between lines (FontBBox height minus ascender-descender), as pdfkit. */
+  lineGap: number
 }
 
 interface AfmLike {
-  ascender: number, descender: number
+  ascender: number, descender: number, lineGap: number
   characterToGlyph (c: number): string
   widthOfGlyph (g: string): number
 }
@@ -50,7 +52,7 @@ export function standardMetrics (name: string): StandardMetrics {
     const afm = (doc as unknown as { _font: { font: AfmLike } })._font.font
     const widths = new Float64Array(256)
     for (let c = 0; c < 256; c++) widths[c] = afm.widthOfGlyph(afm.characterToGlyph(c))
-    m = { name, widths, ascender: afm.ascender, descender: afm.descender }
+    m = { name, widths, ascender: afm.ascender, descender: afm.descender, lineGap: afm.lineGap }
     cache.set(name, m)
   }
   return m

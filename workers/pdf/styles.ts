@@ -96,8 +96,11 @@ export class StyleBook {
   }
 }
 
+// A line is ascender + descender + the font's own line gap (as pdfkit and word processors do):
+// without the gap Helvetica lines are 0.925 em apart and accented capitals touch the line above.
+// Half the gap goes above the text, half below, so text sits centred in its line (and cell).
 function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number): Style {
-  return { face, size, color: colorOps, lineGap, ascent: face.ascender * size / 1000, lineHeight: (face.ascender - face.descender) * size / 1000 + lineGap }
+  return { face, size, color: colorOps, lineGap, ascent: (face.ascender + face.lineGap / 2) * size / 1000, lineHeight: (face.ascender - face.descender + face.lineGap) * size / 1000 + lineGap }
 }
 
 /** Resolves width specs (points, "50%", "*", "2*") against `total`, `gap` between items. */

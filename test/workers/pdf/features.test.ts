@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { deflateSync } from 'node:zlib'
+import PDFDocument from 'pdfkit'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import { decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf } from './fixtures.js'
@@ -163,3 +164,26 @@ function pngRgba (): string {
   const raw = Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 128])
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
 }
+
+/** yMin of each word, from pdftotext -bbox (points from the top of the page). */
+function wordTops (bytes: Uint8Array): Map<string, number> {
+  const html = withPdf(bytes, (file) => execFileSync('pdftotext', ['-bbox', file, '-'], { encoding: 'utf8' }))
+  const tops = new Map<string, number>()
+  for (const m of html.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)) tops.set(m[2], Number(m[1]))
+  return tops
+}
+
+test('lines are as far apart as pdfkit sets them (ascender + descender + the font\'s line gap)', () => {
+  for (const [font, size] of [['Helvetica', 10], ['Times-Roman', 20], ['Courier-Bold', 12]] as const) {
+    const r = render({ body: [{ text: 'Alpha\nBravo\nCharlie', font, size }, { text: 'Delta', font, size, lineGap: 5 }, { text: 'Echo', font, size }] }, {})
+    const top = wordTops(r.bytes)
+    // Independent reference: pdfkit's own line height for the font, gap included.
+    const doc = new PDFDocument({ autoFirstPage: false })
+    const pitch = doc.font(font).fontSize(size).currentLineHeight(true)
+    assert.ok(pitch > size, `${font}: a line is taller than the font size`)
+    const at = (w: string): number => top.get(w) ?? NaN
+    assert.ok(Math.abs(at('Bravo') - at('Alpha') - pitch) < 0.05, `${font}: ${at('Bravo') - at('Alpha')} vs ${pitch}`)
+    assert.ok(Math.abs(at('Charlie') - at('Bravo') - pitch) < 0.05, font)
+    assert.ok(Math.abs(at('Echo') - at('Delta') - pitch - 5) < 0.05, `${font}: lineGap adds below the line`)
+  }
+})
