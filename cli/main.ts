@@ -30,8 +30,10 @@ export function buildProgram (): Command {
   return program
 }
 
-export async function main (argv: string[]): Promise<number> {
+/** `state.keepAlive` tells bin/svc that the command that ran (serve) keeps the process running. */
+export async function main (argv: string[], state: { keepAlive?: boolean } = {}): Promise<number> {
   const program = buildProgram()
+  program.hook('preAction', (_program, action) => { state.keepAlive = action.name() === 'serve' })
   try {
     await program.parseAsync(argv, { from: 'user' })
     return 0
