@@ -41,7 +41,6 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN) })
 
   let running = false
-  let stopping: 'drain' | 'kill' | undefined
   let lateWake = false
   let ticking = false
   let again = false
@@ -52,6 +51,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const sends = new Set<Promise<void>>()
   let buffer: Completion[] = []
   let flushing: Promise<void> | undefined
+  let closing: Promise<void> | undefined
 
   // append runs inside the caller's transaction, which may not have committed yet: look now and
   // once more shortly after (the poll is the backstop).
@@ -131,7 +131,6 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       'svc-delivery': d.id,
       'svc-signature': signatureHeader(secret, t, d.payload)
     }, d.payload)
-    if (!running && stopping === 'kill') return
     const attempt = d.attempts + 1
     const status = result.ok ? 'succeeded' : attempt >= maxAttempts ? 'abandoned' : 'failed'
     buffer.push({
@@ -171,6 +170,16 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     return flushing
   }
 
+  async function drain (): Promise<void> {
+    running = false
+    outboxSignal.off('append', onAppend)
+    if (timer !== undefined) clearTimeout(timer)
+    while (ticking) await new Promise((resolve) => setTimeout(resolve, 5))
+    await Promise.allSettled([...sends])
+    await flush()
+    await sender.close()
+  }
+
   return {
     start (): void {
       if (running) return
@@ -178,29 +187,11 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       outboxSignal.on('append', onAppend)
       wake()
     },
-    /** Waits for one dispatcher pass (tests). */
-    async poke (): Promise<void> { fanOutWanted = true; wake() },
     get inFlight (): number { return inFlight },
     /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */
-    async close (): Promise<void> {
-      stopping = 'drain'
-      running = false
-      outboxSignal.off('append', onAppend)
-      if (timer !== undefined) clearTimeout(timer)
-      while (ticking) await new Promise((resolve) => setTimeout(resolve, 5))
-      await Promise.allSettled([...sends])
-      await flush()
-      await sender.close()
-    },
-    /** Stops as a crash would (tests): in-flight attempts are dropped unrecorded, leases left to expire. */
-    async kill (): Promise<void> {
-      stopping = 'kill'
-      running = false
-      outboxSignal.off('append', onAppend)
-      if (timer !== undefined) clearTimeout(timer)
-      buffer = []
-      await sender.destroy()
-      await Promise.allSettled([...sends])
+    close (): Promise<void> {
+      closing ??= drain()
+      return closing
     }
   }
 }
