@@ -11,8 +11,8 @@ function bytes (n: number): string {
 }
 
 function counts (map: Record<string, number>): string {
-  const entries = Object.entries(map).sort((a, b) => b[1] - a[1])
-  return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k} ${v}`).join(', ')
+  const entries = Object.entries(map).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1])
+  return entries.length === 0 ? '-' : entries.map(([k, v]) => `${k}: ${v}`).join(', ')
 }
 
 function latencyRows (label: string, s: LatencySummary): string[] {
@@ -38,14 +38,14 @@ export function formatSummary (r: BenchResult): string[] {
     ''
   ]
   const rows: Array<[string, string]> = [
-    ['requests', `${r.total} (${fixed(r.requestsPerSec)}/s)`],
+    [r.async ? 'jobs' : 'requests', `${r.total} (${fixed(r.requestsPerSec)}/s)`],
     ['errors', `${r.errors} (${(r.errorRate * 100).toFixed(2)}%, limit ${(r.maxErrorRate * 100).toFixed(2)}%)`],
     ['throughput', `${bytes(r.bytesPerSec)}/s (${bytes(r.bytes)} read)`],
     ['statuses', counts(r.statuses)],
     ['error codes', counts(r.errorCodes)]
   ]
   if (r.asyncResult !== null) {
-    rows.push(['jobs', counts(r.asyncResult.outcomes)], ['polls', `${r.asyncResult.polls} (${counts(r.asyncResult.pollStatuses)})`])
+    rows.push(['job outcomes', counts(r.asyncResult.outcomes)], ['polls', `${r.asyncResult.polls} (statuses ${counts(r.asyncResult.pollStatuses)})`])
   }
   if (r.sendLagMaxMs !== null) rows.push(['max send lag', `${fixed(r.sendLagMaxMs)} ms`])
   const width = Math.max(...rows.map(([k]) => k.length))

@@ -61,7 +61,7 @@ test('text output is a readable summary; open loop with --rate', async () => {
   assert.match(r.stdout, /open loop at 50\/s over 32 connections/)
   assert.match(r.stdout, /latency \(ms\)\s+p50\s+p90\s+p99\s+p99\.9\s+max\s+mean/)
   assert.match(r.stdout, /^render\s+\d+\.\d\d/m)
-  assert.match(r.stdout, /^statuses\s+200 \d+/m)
+  assert.match(r.stdout, /^statuses\s+200: \d+$/m)
   assert.match(r.stdout, /^PASS$/m)
 })
 
