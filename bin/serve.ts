@@ -9,7 +9,7 @@ import { createServices } from '../server/services/runtime.js'
 
 export async function serve (config: Config, print: (line: string) => void = console.log): Promise<void> {
   const logger = createLogger(config)
-  const context = await createContext(config)
+  const context = await createContext(config, { logger })
   await migrate(context.db)
   const tls = await loadTls(config)
   const runtime = await createServices(config, context, logger)

@@ -132,7 +132,7 @@ export const CONFIG_DEFAULTS = {
   SVC_WEBHOOKS_ALLOW_PRIVATE: 'false',
   SVC_WEBHOOK_CA_FILE: '(system CAs)',
   SVC_WEBHOOK_POLL: '500ms',
-  SVC_WEBHOOK_CONCURRENCY: '16'
+  SVC_WEBHOOK_CONCURRENCY: '64'
 } as const
 
 export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}, cores = 2): Config {
@@ -210,7 +210,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       allowPrivate: bool(e, 'SVC_WEBHOOKS_ALLOW_PRIVATE', false),
       caFile: str(e, 'SVC_WEBHOOK_CA_FILE'),
       pollMs: duration(e, 'SVC_WEBHOOK_POLL', '500ms'),
-      concurrency: int(e, 'SVC_WEBHOOK_CONCURRENCY', 16, 1, 1024)
+      concurrency: int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
     }
   }
   return Object.freeze(config)

@@ -1,5 +1,6 @@
 // Composition root shared by the HTTP app and the CLI: the database, repositories and services
 // built once from the Config. The CLI reuses these services, never the HTTP routes.
+import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
@@ -24,7 +25,7 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
   return info.url
 }
 
-export async function createContext (config: Config, options: { db?: Db, poolSize?: number } = {}) {
+export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger } = {}) {
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
   const masterKey = await loadMasterKey(config.home, config.masterKey)
   const box = secretBox(masterKey)
@@ -43,7 +44,8 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     webhooks: webhooksService(db, box, config)
   }
   const environments = services.environments
-  const sources = dataSources(config, environments)
+  // Dataset failures are answered without SQL; the driver's code goes to the log for operators.
+  const sources = dataSources(config, environments, { onError: (failure) => options.logger?.warn(failure, 'dataset failed') })
   return {
     config,
     db,

@@ -49,7 +49,7 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
     ...env
   }, 2)
   const logger = options.logger ?? pino({ level: config.logLevel })
-  const context = await createContext(config)
+  const context = await createContext(config, { logger })
   const tls = await loadTls(config)
   const runtime = await createServices(config, context, logger)
   const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api, extend })
