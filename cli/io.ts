@@ -6,6 +6,11 @@ import { ConfigError } from '../server/config.js'
 
 export class UsageError extends Error {}
 
+/** A command that printed its result and must still exit non-zero (e.g. a bench over its error budget). */
+export class ExitCode extends Error {
+  constructor (readonly code: number) { super(`exit ${code}`) }
+}
+
 export interface Io {
   json: boolean
   out (line: string): void
@@ -34,6 +39,7 @@ export function table<T extends object> (rows: T[], columns: Array<keyof T & str
 
 /** Maps any failure to its exit code and prints it (problem document with --json). */
 export function fail (io: Io, err: unknown): number {
+  if (err instanceof ExitCode) return err.code
   if (err instanceof UsageError || err instanceof ConfigError) {
     io.err(`error: ${err.message}`)
     return 2

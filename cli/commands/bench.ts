@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Option } from 'commander'
 import type { Command } from 'commander'
-import { emit } from '../io.js'
+import { emit, ExitCode } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 import { runBench } from '../bench/runner.js'
 import { formatProgress, formatSummary } from '../bench/format.js'
@@ -50,7 +50,7 @@ export function benchCommand (program: Command, rt: CliRuntime): void {
       // main() has no way for a successful action to return 1, and throwing would print a second
       // document after the JSON result: leave with 1 here. stdout/stderr writes are synchronous
       // on Linux (files, pipes, TTYs), so the summary is already out.
-      if (!result.passed) process.exit(1)
+      if (!result.passed) throw new ExitCode(1)
     })
 }
 
