@@ -1,0 +1,79 @@
+// `svc serve` in a child process: prints its URL, answers /healthz over HTTPS with the generated
+// certificate, and exits 0 soon after SIGTERM.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { Agent, request } from 'undici'
+import { createTestDatabase } from '../helpers/db.js'
+import type { TestDatabase } from '../helpers/db.js'
+import { childEnv, svcBin } from './foundation-helpers.js'
+
+let database: TestDatabase
+let home: string
+let child: ChildProcess | undefined
+
+before(async () => {
+  database = await createTestDatabase('serve')
+  home = await mkdtemp(join(tmpdir(), 'svc-serve-'))
+})
+after(async () => {
+  if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  await database?.drop()
+  await rm(home, { recursive: true, force: true })
+})
+
+test('serve prints its URL, answers /healthz over HTTPS, and exits 0 on SIGTERM', async () => {
+  // A global flag before the command: `svc --home … serve` must keep running too.
+  const proc = spawn(process.execPath, [svcBin, '--home', home, 'serve', '--port', '0'], {
+    env: childEnv({ SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  child = proc
+  let output = ''
+  proc.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  proc.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000)
+    proc.stdout?.on('data', () => {
+      // the URL line, then the certificate line (two writes, maybe two chunks)
+      const match = /svc listening on (https:\/\/127\.0\.0\.1:\d+)\/api\/v1[^]*self-signed certificate: .*\n/.exec(output)
+      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+    })
+    void exited.then((e) => { clearTimeout(timer); reject(new Error(`serve exited (${e.code}) before listening: ${output}`)) })
+  })
+  assert.match(output, new RegExp(`self-signed certificate: ${join(home, 'tls', 'cert.pem').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+
+  const agent = new Agent({ connect: { ca: await readFile(join(home, 'tls', 'cert.pem')) } })
+  try {
+    const res = await request(`${base}/healthz`, { dispatcher: agent })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(await res.body.json(), { status: 'ok' })
+    assert.match(String(res.headers['x-correlation-id']), /^[0-9a-f-]{36}$/)
+    const ready = await request(`${base}/readyz`, { dispatcher: agent })
+    assert.deepEqual(await ready.body.json(), { status: 'ready' })
+    // Plain HTTP is not served.
+    const plain = new Agent()
+    try {
+      await assert.rejects(request(base.replace('https:', 'http:') + '/healthz', { dispatcher: plain }).then(async (r) => { await r.body.text() }))
+    } finally {
+      await plain.destroy()
+    }
+  } finally {
+    await agent.close()
+  }
+
+  const t0 = Date.now()
+  proc.kill('SIGTERM')
+  let timer: NodeJS.Timeout | undefined
+  const result = await Promise.race([exited, new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`still running 10 s after SIGTERM: ${output}`)), 10_000) })])
+  clearTimeout(timer)
+  assert.deepEqual(result, { code: 0, signal: null }, output)
+  assert.ok(Date.now() - t0 < 10_000)
+  assert.match(output, /shutting down/)
+})
