@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import './http/types.js'
 import type { Config } from './config.js'
 import type { Context } from './context.js'
-import { problemSchema } from './errors.js'
+import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
 import { problemsPlugin } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
@@ -41,7 +41,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     genReqId: correlationIdFor,
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
+    // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
     routerOptions: { ignoreTrailingSlash: true }
@@ -64,6 +65,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
 
   correlationPlugin(app)
+  let closing = false
+  app.addHook('preClose', async () => { closing = true })
+  app.addHook('onRequest', async (_request, reply) => {
+    if (closing) {
+      reply.header('Connection', 'close')
+      throw problem('SERVICE_UNAVAILABLE', 'The server is shutting down; retry', { headers: { 'Retry-After': '1' } })
+    }
+  })
   problemsPlugin(app, () => routes)
   const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
   app.addHook('onClose', async () => { await lastUsed.close() })

@@ -5,7 +5,6 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { emit, ExitCode } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
-import { runBench } from '../bench/runner.js'
 import { formatProgress, formatSummary } from '../bench/format.js'
 import { benchOptions } from './bench-options.js'
 import type { BenchDefaults, BenchFlags } from './bench-options.js'
@@ -38,6 +37,7 @@ export function benchCommand (program: Command, rt: CliRuntime): void {
       process.once('SIGINT', onSigint)
       let result
       try {
+        const { runBench } = await import('../bench/runner.js')
         result = await runBench(options, {
           signal: controller.signal,
           onProgress: tty ? (p) => { process.stderr.write(`\r\x1b[K${formatProgress(p)}`) } : undefined

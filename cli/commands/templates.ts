@@ -6,7 +6,6 @@ import { checkTemplateFile } from '../../server/services/templates.js'
 import { Problem } from '../../server/errors.js'
 import { emit, table, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
-import { preview } from './templates-preview.js'
 import type { PreviewOptions } from './templates-preview.js'
 
 async function readTemplate (file: string): Promise<string> {
@@ -41,6 +40,8 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .requiredOption('-o, --output <file>', 'output: .pdf (documents), .zpl (labels) or .png (first page or first label)')
     .action(async (file: string, opts: PreviewOptions) => {
       const { text, definition } = checkTemplateFile(await readTemplate(file))
+      // Loaded on use: the engine (pdfkit, fonts) would otherwise slow every svc command's start.
+      const { preview } = await import('./templates-preview.js')
       const result = await preview(definition, text, opts, rt.config().render)
       emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}`)
     })

@@ -29,7 +29,6 @@ export async function createServices (config: Config, context: Context, logger: 
   const runs = runsRepo(context.db)
   const recorder = runRecorder(runs, context.db, { onError: (err) => logger.error({ err }, 'could not write run history') })
   const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
-  let loop: ReturnType<typeof jobLoop> | undefined
   const render = renderService({
     config,
     db: context.db,
@@ -44,19 +43,19 @@ export async function createServices (config: Config, context: Context, logger: 
     outbox: context.services.outbox,
     links,
     baseUrl: () => baseUrl,
-    jobQueued: () => loop?.wake()
+    jobQueued: () => { loop.wake() }
   })
   const webhooks = config.webhooks.enabled ? webhookDispatcher(config, { db: context.db, box: context.box, logger: logger.child({ component: 'webhooks' }) }) : undefined
-  loop = jobLoop(config, { jobs, documents, render, log: logger.child({ component: 'jobs' }) })
+  const loop = jobLoop(config, { jobs, documents, render, log: logger.child({ component: 'jobs' }) })
   return {
     api: { render: { service: render, jobs, documents, links } },
     start (url: string) {
       if (config.publicUrl === undefined) baseUrl = url
-      if (config.jobs.enabled) loop?.start()
+      if (config.jobs.enabled) loop.start()
       webhooks?.start()
     },
     async close () {
-      await loop?.close()
+      await loop.close()
       await webhooks?.close()
       await recorder.close()
       await pool.close()

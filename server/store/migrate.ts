@@ -1,5 +1,6 @@
 // Versioned SQL migrations, applied once each and recorded in schema_migrations. A named lock
-// serialises concurrent migrators (two processes starting at once); a second run is a no-op.
+// (per database) serialises concurrent migrators (two processes starting at once); a second
+// run is a no-op.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowDataPacket } from 'mysql2/promise'
@@ -19,7 +20,7 @@ export async function migrate (db: Db, dir = migrationsDir): Promise<MigrationRe
   const files = (await readdir(dir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort()
   const conn = await db.getConnection()
   try {
-    const [lock] = await conn.query<RowDataPacket[]>("SELECT GET_LOCK('svc_migrate', 60) AS got")
+    const [lock] = await conn.query<RowDataPacket[]>("SELECT GET_LOCK(CONCAT('svc_migrate:', DATABASE()), 60) AS got")
     if (lock[0].got !== 1) throw new Error('could not take the migration lock within 60 s')
     try {
       await conn.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -39,7 +40,7 @@ export async function migrate (db: Db, dir = migrationsDir): Promise<MigrationRe
       }
       return { applied, current: [...done, ...applied].sort() }
     } finally {
-      await conn.query("SELECT RELEASE_LOCK('svc_migrate')")
+      await conn.query("SELECT RELEASE_LOCK(CONCAT('svc_migrate:', DATABASE()))")
     }
   } finally {
     conn.release()

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IncomingMessage } from 'node:http'
 
-const SANE = /^[A-Za-z0-9._:\-]{1,128}$/
+const SANE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export function correlationIdFor (req: IncomingMessage | FastifyRequest): string {
   const sent = req.headers['x-correlation-id']
