@@ -1,0 +1,64 @@
+// Who used the CPU during a run: the server process (all its threads), MariaDB and this
+// process (the load generator), as shares of all cores over the wall time. From
+// /proc/<pid>/stat (utime + stime, clock ticks of 1/100 s on Linux).
+import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+
+export interface CpuSplit {
+  wallMs: number
+  cores: number
+  server: number
+  mariadb: number
+  loadGenerator: number
+  /** Everything else on the machine (other users' processes, the kernel's own threads). */
+  others: number
+  /** Idle as the kernel counts it (/proc/stat). */
+  idle: number
+}
+
+/** Busy and idle ticks of all cores together, from the first line of /proc/stat. */
+function machine (): { busy: number, idle: number } {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number)
+    // user nice system idle iowait irq softirq steal (guest time is already inside user/nice)
+    const idle = f[3] + f[4]
+    return { busy: f[0] + f[1] + f[2] + f[5] + f[6] + f[7], idle }
+  } catch { return { busy: NaN, idle: NaN } }
+}
+
+function ticks (pid: number): number {
+  if (!Number.isInteger(pid) || pid <= 0) return NaN
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return Number(f[11]) + Number(f[12])
+  } catch { return NaN }
+}
+
+export function cpuSampler (pids: { server: number, mariadb: number }) {
+  const cores = availableParallelism()
+  return {
+    start () {
+      const t0 = performance.now()
+      const s0 = ticks(pids.server)
+      const m0 = ticks(pids.mariadb)
+      const c0 = process.cpuUsage()
+      const all0 = machine()
+      return {
+        stop (): CpuSplit {
+          const wallMs = performance.now() - t0
+          const c = process.cpuUsage(c0)
+          const share = (ms: number): number => ms / (wallMs * cores)
+          const server = share((ticks(pids.server) - s0) * 10)
+          const mariadb = share((ticks(pids.mariadb) - m0) * 10)
+          const loadGenerator = share((c.user + c.system) / 1000)
+          const all = machine()
+          const total = (all.busy - all0.busy) + (all.idle - all0.idle)
+          const busy = (all.busy - all0.busy) / total
+          return { wallMs, cores, server, mariadb, loadGenerator, others: Math.max(0, busy - server - mariadb - loadGenerator), idle: (all.idle - all0.idle) / total }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,157 @@
+// Service benchmark (not a test): run by `make bench` (scripts/bench.sh starts the database, the
+// demo and the server first). In one run, on the same invoice rows: the raw engine in the render
+// pool (the ceiling), the HTTPS service through `svc bench`'s runBench, an async drain, labels,
+// and the engine's peers; medians of several runs go to the "Service benchmark" section of
+// bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --only a,b (sync, raw,
+// labels, drain, peers) for investigations (a partial run does not write RESULTS.md).
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { RowDataPacket } from 'mysql2/promise'
+import { loadConfig } from '../server/config.js'
+import { createContext } from '../server/context.js'
+import { parseDuration } from '../server/util/duration.js'
+import { createRenderPool } from '../workers/pool.js'
+import type { RenderInput } from '../workers/types.js'
+import { runBench } from '../cli/bench/runner.js'
+import { closedLoop, peerPool, rawEngine } from './service-raw.js'
+import { asyncDrain, type DrainResult } from './service-drain.js'
+import { cpuSampler } from './service-cpu.js'
+import { writeSection, type Report, type ServiceRun } from './service-report.js'
+import type { InvoiceData } from './engine-baselines.js'
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    duration: { type: 'string', default: '10s' },
+    warmup: { type: 'string', default: '5s' },
+    connections: { type: 'string', short: 'c', default: '16' },
+    jobs: { type: 'string', default: '5000' },
+    only: { type: 'string' }
+  }
+})
+const RUNS = Number(args.runs)
+const DURATION = parseDuration(args.duration) as number
+const WARMUP = parseDuration(args.warmup) as number
+const C = Number(args.connections)
+const JOBS = Number(args.jobs)
+const only = args.only === undefined ? undefined : new Set(args.only.split(','))
+const want = (part: string): boolean => only === undefined || only.has(part)
+
+const config = loadConfig(process.env)
+const demo = JSON.parse(readFileSync(join(config.home, 'demo-keys.json'), 'utf8')) as { workspace: { id: string }, baseUrl: string, caCert: string, keys: { live: { key: string } } }
+const ca = readFileSync(demo.caCert)
+const ctx = await createContext(config, { poolSize: 4 })
+const cpu = cpuSampler({ server: Number(process.env.BENCH_SERVER_PID), mariadb: Number(process.env.BENCH_DB_PID) })
+const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
+
+// The same rows the service reads: the production environment's invoices 1–12 (5–40 lines) and
+// shipping batches 1–3, read once through the service's own data-source code.
+const LIMITS = { maxPages: config.render.maxPages, maxBytes: config.render.maxBytes, maxRows: config.render.maxRows, maxLabels: config.render.maxLabels }
+const env = await ctx.repos.environments.get(demo.workspace.id, 'production')
+if (env === undefined) throw new Error('no production environment in the demo workspace: run svc demo')
+async function inputsFor (code: string, parameters: Array<Record<string, unknown>>): Promise<RenderInput[]> {
+  const t = await ctx.services.templates.resolve(demo.workspace.id, code)
+  return await Promise.all(parameters.map(async (p) => {
+    const { datasets } = await ctx.dataSources.readAll(env as NonNullable<typeof env>, t.definition, p, {}, LIMITS.maxRows)
+    return { versionKey: t.versionKey, definition: t.definitionJson, parameters: p, context: {}, datasets, limits: LIMITS }
+  }))
+}
+const invoiceParams = Array.from({ length: 12 }, (_, i) => ({ invoiceId: i + 1 }))
+const labelParams = [1, 2, 3].map((batchId) => ({ batchId }))
+const invoices = await inputsFor('invoice', invoiceParams)
+const labels = await inputsFor('shipping-label', labelParams)
+
+const threads = config.render.threads
+const pool = createRenderPool({ threads, maxQueue: 100_000, timeoutMs: 30_000 })
+
+async function service (template: string, parameters: Array<Record<string, unknown>>): Promise<ServiceRun> {
+  const q0 = await questions()
+  const sample = cpu.start()
+  const result = await runBench({
+    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, durationMs: DURATION,
+    warmupMs: 1000, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 0
+  })
+  const split = sample.stop()
+  // Everything served during the call (the 1 s warm-up too), at the window's rate.
+  const served = result.requestsPerSec * split.wallMs / 1000
+  const statements = (await questions() - q0) / Math.max(1, served)
+  return { result, cpu: split, statements, serverCpuMsPerRequest: split.server * split.cores * split.wallMs / Math.max(1, served) }
+}
+
+/** Unmeasured load so the server's threads run optimised code before the first run counts. */
+async function warmService (template: string, parameters: Array<Record<string, unknown>>, ms: number): Promise<void> {
+  await runBench({
+    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, durationMs: ms,
+    warmupMs: 0, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 1
+  })
+}
+
+/** MariaDB's statement counter (service database and demo data sources share the instance). */
+async function questions (): Promise<number> {
+  const [rows] = await ctx.db.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'")
+  return Number(rows[0].Value)
+}
+
+const report: Report = { date: new Date().toISOString(), runs: RUNS, durationMs: DURATION, connections: C, threads, raw: [], sync: [], rawLabels: [], labels: [], drain: [], pdfkit: [], pdfmake: [], engineOne: [] }
+
+log(`warming the raw pool (${threads} threads)`)
+await closedLoop(rawEngine(pool, invoices), C, 0, 2000)
+await closedLoop(rawEngine(pool, labels), C, 0, 1000)
+log(`warming the server (${WARMUP / 1000} s invoices, ${WARMUP / 2000} s labels)`)
+if (want('sync') || want('drain')) await warmService('invoice', invoiceParams, WARMUP)
+if (want('labels')) await warmService('shipping-label', labelParams, WARMUP / 2)
+for (let run = 1; run <= RUNS; run++) {
+  // Interleaved, so drift in the machine's load falls on every series alike.
+  if (want('raw')) {
+    const r = await closedLoop(rawEngine(pool, invoices), C, 1000, DURATION)
+    report.raw.push(r)
+    log(`run ${run}: raw engine ${r.rate.toFixed(0)} renders/s, ${r.cpuMs.toFixed(2)} ms CPU/render`)
+  }
+  if (want('sync')) {
+    const s = await service('invoice', invoiceParams)
+    report.sync.push(s)
+    log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request, split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+  }
+  if (want('labels')) {
+    const r = await closedLoop(rawEngine(pool, labels), C, 1000, DURATION / 2)
+    report.rawLabels.push(r)
+    const s = await service('shipping-label', labelParams)
+    report.labels.push(s)
+    log(`run ${run}: labels raw ${r.rate.toFixed(0)}/s, service ${s.result.requestsPerSec.toFixed(0)} req/s`)
+  }
+  if (want('drain')) {
+    const d: DrainResult = await asyncDrain(ctx.db, { url: demo.baseUrl, key: demo.keys.live.key, ca, template: 'invoice', parameters: invoiceParams, jobs: JOBS, connections: C, timeoutMs: 300_000 })
+    report.drain.push(d)
+    log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s (submitted in ${d.submitSeconds.toFixed(2)} s)`)
+  }
+}
+await pool.close()
+
+if (want('peers')) {
+  // The peers draw the same invoices (the rows as the service reads them) in a pool of the same size.
+  const data = invoices.map((i) => i.datasets as unknown as InvoiceData)
+  const peers = peerPool(threads)
+  const enginePool = createRenderPool({ threads, maxQueue: 100_000, timeoutMs: 30_000 })
+  await closedLoop(peers.call('pdfkit', data), C, 0, 1500)
+  await closedLoop(peers.call('pdfmake', data), C, 0, 1500)
+  await closedLoop(rawEngine(enginePool, invoices), C, 0, 1500)
+  for (let run = 1; run <= RUNS; run++) {
+    report.pdfkit.push(await closedLoop(peers.call('pdfkit', data), C, 500, 3000))
+    report.pdfmake.push(await closedLoop(peers.call('pdfmake', data), C, 500, 3000))
+    report.engineOne.push(await closedLoop(rawEngine(enginePool, invoices), C, 500, 3000))
+    log(`run ${run}: peers pdfkit ${report.pdfkit.at(-1)?.rate.toFixed(0)}/s, pdfmake ${report.pdfmake.at(-1)?.rate.toFixed(0)}/s, engine ${report.engineOne.at(-1)?.rate.toFixed(0)}/s`)
+  }
+  await peers.close()
+  await enginePool.close()
+}
+await ctx.close()
+
+writeFileSync(join(config.home, 'bench-results.json'), JSON.stringify(report, null, 2))
+if (only === undefined) {
+  writeSection(report)
+  log('wrote the "Service benchmark" section of bench/RESULTS.md')
+} else {
+  log(`partial run (--only): results in ${join(config.home, 'bench-results.json')}, RESULTS.md untouched`)
+}
+
