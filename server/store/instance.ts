@@ -82,7 +82,7 @@ export async function startInstance (home: string, port: number, log: (line: str
   const child = spawn('mariadbd', ['--no-defaults', '--user=root', `--datadir=${join(dir, 'data')}`,
     `--socket=${sockFile(dir)}`, `--pid-file=${pidFile(dir)}`, `--port=${port}`, '--bind-address=127.0.0.1',
     '--skip-name-resolve', `--log-error=${join(dir, 'err.log')}`, '--innodb-buffer-pool-size=256M',
-    '--innodb-flush-log-at-trx-commit=2', '--max-connections=500', '--character-set-server=utf8mb4',
+    '--innodb-flush-log-at-trx-commit=2', '--max-connections=500', '--max-prepared-stmt-count=1048576', '--character-set-server=utf8mb4',
     '--collation-server=utf8mb4_bin'], { detached: true, stdio: ['ignore', logFd, logFd] })
   child.unref()
   closeSync(logFd)
