@@ -8,6 +8,8 @@ export interface CpuSplit {
   wallMs: number
   cores: number
   server: number
+  /** The part of `server` spent in the kernel (socket writes to MariaDB and clients, TLS is user time). */
+  serverSys: number
   mariadb: number
   loadGenerator: number
   /** Everything else on the machine (other users' processes, the kernel's own threads). */
@@ -26,15 +28,16 @@ function machine (): { busy: number, idle: number } {
   } catch { return { busy: NaN, idle: NaN } }
 }
 
-function ticks (pid: number): number {
-  if (!Number.isInteger(pid) || pid <= 0) return NaN
+function times (pid: number): { user: number, sys: number } {
+  if (!Number.isInteger(pid) || pid <= 0) return { user: NaN, sys: NaN }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces) start after the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return Number(f[11]) + Number(f[12])
-  } catch { return NaN }
+    return { user: Number(f[11]), sys: Number(f[12]) }
+  } catch { return { user: NaN, sys: NaN } }
 }
+const ticks = (pid: number): number => { const t = times(pid); return t.user + t.sys }
 
 export function cpuSampler (pids: { server: number, mariadb: number }) {
   const cores = availableParallelism()
@@ -42,6 +45,7 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
     start () {
       const t0 = performance.now()
       const s0 = ticks(pids.server)
+      const sys0 = times(pids.server).sys
       const m0 = ticks(pids.mariadb)
       const c0 = process.cpuUsage()
       const all0 = machine()
@@ -51,12 +55,13 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
           const c = process.cpuUsage(c0)
           const share = (ms: number): number => ms / (wallMs * cores)
           const server = share((ticks(pids.server) - s0) * 10)
+          const serverSys = share((times(pids.server).sys - sys0) * 10)
           const mariadb = share((ticks(pids.mariadb) - m0) * 10)
           const loadGenerator = share((c.user + c.system) / 1000)
           const all = machine()
           const total = (all.busy - all0.busy) + (all.idle - all0.idle)
           const busy = (all.busy - all0.busy) / total
-          return { wallMs, cores, server, mariadb, loadGenerator, others: Math.max(0, busy - server - mariadb - loadGenerator), idle: (all.idle - all0.idle) / total }
+          return { wallMs, cores, server, serverSys, mariadb, loadGenerator, others: Math.max(0, busy - server - mariadb - loadGenerator), idle: (all.idle - all0.idle) / total }
         }
       }
     }

@@ -3,7 +3,7 @@
 // pool (the ceiling), the HTTPS service through `svc bench`'s runBench, an async drain, labels,
 // and the engine's peers; medians of several runs go to the "Service benchmark" section of
 // bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --only a,b (sync, raw,
-// labels, drain, peers) for investigations (a partial run does not write RESULTS.md).
+// labels, drain, peers) and --rate R (open loop) for investigations: those do not write RESULTS.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -27,7 +27,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '5s' },
     connections: { type: 'string', short: 'c', default: '16' },
     jobs: { type: 'string', default: '5000' },
-    only: { type: 'string' }
+    only: { type: 'string' },
+    rate: { type: 'string' }
   }
 })
 const RUNS = Number(args.runs)
@@ -35,6 +36,8 @@ const DURATION = parseDuration(args.duration) as number
 const WARMUP = parseDuration(args.warmup) as number
 const C = Number(args.connections)
 const JOBS = Number(args.jobs)
+// Open loop at this rate instead of saturation: steadier CPU-per-request figures for A/B checks.
+const RATE = args.rate === undefined ? undefined : Number(args.rate)
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
 const want = (part: string): boolean => only === undefined || only.has(part)
 
@@ -69,7 +72,7 @@ async function service (template: string, parameters: Array<Record<string, unkno
   const q0 = await questions()
   const sample = cpu.start()
   const result = await runBench({
-    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, durationMs: DURATION,
+    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, rate: RATE, durationMs: DURATION,
     warmupMs: 1000, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 0
   })
   const split = sample.stop()
@@ -148,7 +151,7 @@ if (want('peers')) {
 await ctx.close()
 
 writeFileSync(join(config.home, 'bench-results.json'), JSON.stringify(report, null, 2))
-if (only === undefined) {
+if (only === undefined && RATE === undefined) {
   writeSection(report)
   log('wrote the "Service benchmark" section of bench/RESULTS.md')
 } else {

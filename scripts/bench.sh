@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `make bench`: private MariaDB + demo data + `svc serve` in a state folder of their own
-# (.svc/bench, DB port 3327, HTTPS port 8543), then bench/service.ts, which writes the
+# (.svc/bench, DB port 3357, HTTPS port 8557), then bench/service.ts, which writes the
 # "Service benchmark" section of bench/RESULTS.md. Everything started here is stopped on exit.
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SVC_HOME="${SVC_BENCH_HOME:-$PWD/.svc/bench}"
-export SVC_DB_PORT="${SVC_BENCH_DB_PORT:-3327}"
-export SVC_PORT="${SVC_BENCH_PORT:-8543}"
+export SVC_DB_PORT="${SVC_BENCH_DB_PORT:-3357}"
+export SVC_PORT="${SVC_BENCH_PORT:-8557}"
 unset SVC_DATABASE_URL SVC_PUBLIC_URL SVC_TLS_CERT SVC_TLS_KEY
 mkdir -p "$SVC_HOME"
 SVC="node bin/svc"
