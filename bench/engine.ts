@@ -1,8 +1,9 @@
-// Engine benchmark (not a test): `node dist/bench/engine.js` writes bench/RESULTS.md.
+// Engine benchmark (not a test): `node dist/bench/engine.js` writes the "# Engine benchmark"
+// section of bench/RESULTS.md.
 // Everything is measured in one run on the same machine, so the ratios are comparable.
 // `--report N` is the child mode used for the big report (fresh process: clean peak RSS).
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createRenderPool, type RenderPool } from '../workers/pool.js'
@@ -87,6 +88,19 @@ function child (rows: number): { ms: number, pages: number, rssMB: number, bytes
 
 interface Loop { rate: number, elu: number, cpuMs: number }
 const medianLoop = (runs: Loop[]): Loop & { all: string } => ({ ...[...runs].sort((a, b) => a.rate - b.rate)[runs.length >> 1], all: runs.map(r => Math.round(r.rate)).join(', ') })
+
+/**
+ * Replaces the "# Engine benchmark" section (its heading up to the next top-level heading) and
+ * leaves the sections other benchmarks write (service, webhooks) alone; appends if it is missing.
+ */
+function writeSection (file: string, lines: string[]): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
+  const start = text.indexOf(`${lines[0]}\n`)
+  const section = lines.join('\n') + '\n'
+  if (start === -1) { writeFileSync(file, section + (text === '' ? '' : '\n' + text)); return }
+  const next = text.indexOf('\n# ', start + lines[0].length)
+  writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : '\n' + text.slice(next + 1)))
+}
 
 /** Closed loop of `clients` callers for `ms`: renders/s, main-thread busy share, CPU ms per render (all threads). */
 async function closedLoop (pool: RenderPool, inp: RenderInput, clients: number, ms: number): Promise<Loop> {
@@ -193,7 +207,7 @@ async function main (): Promise<void> {
   log('## Notes')
   log('')
   for (const line of NOTES) log(line)
-  writeFileSync(root + 'bench/RESULTS.md', lines.join('\n') + '\n')
+  writeSection(root + 'bench/RESULTS.md', lines)
 }
 
 await main()
