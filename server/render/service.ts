@@ -8,7 +8,7 @@ import { assertEnvironmentAllowed } from '../services/api-keys.js'
 import type { AuthContext } from '../services/api-keys.js'
 import type { ResolvedTemplate } from '../services/templates.js'
 import type { Environment } from '../store/repos/environments.js'
-import type { JobRow, NewJob } from '../store/repos/jobs.js'
+import type { JobRow, JobStatus, NewJob } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from './deps.js'
 import { asProblem, commitOutcome, engineProblem } from './outcome.js'
@@ -48,8 +48,7 @@ export function renderService (deps: RenderDeps) {
     maxLabels: deps.config.render.maxLabels
   }
 
-  async function environmentFor (auth: AuthContext, key: string): Promise<Environment> {
-    const env = await deps.environments.get(auth.workspaceId, key)
+  function environmentFor (auth: AuthContext, key: string, env: Environment | undefined): Environment {
     if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${key}" in this workspace`)
     assertEnvironmentAllowed(auth, env)
     return env
@@ -57,8 +56,10 @@ export function renderService (deps: RenderDeps) {
 
   /** Template → environment → format → parameters; the first failure is the answer. */
   async function prepare (auth: AuthContext, body: RenderBody): Promise<Prepared> {
-    const resolved = await deps.templates.resolve(auth.workspaceId, body.template, body.version)
-    const env = await environmentFor(auth, body.environment ?? auth.defaultEnvironment)
+    // One round trip reads both; the template's problems still come before the environment's.
+    const envKey = body.environment ?? auth.defaultEnvironment
+    const { resolved, environment } = await deps.templates.resolveWithEnvironment(auth.workspaceId, body.template, body.version, envKey)
+    const env = environmentFor(auth, envKey, environment)
     if (body.format !== undefined && body.format !== resolved.outputFormat) {
       throw problem('FORMAT_MISMATCH', `Template "${resolved.code}" renders ${resolved.outputFormat}, not ${body.format}`)
     }
@@ -142,15 +143,15 @@ export function renderService (deps: RenderDeps) {
   /** A synchronous render: the document, with the run recorded (and the event, when subscribed). */
   async function renderSync (p: Prepared, correlationId: string): Promise<SyncResult> {
     const started = Date.now()
-    const job = { ...newJob(p, correlationId), status: 'running' as const, attempts: 1 }
+    const job = newJob(p, correlationId)
     const record = (outcome: Outcome, type: 'document.generated' | 'document.failed'): Promise<string> => {
-      const run = runOf({ ...job, templateCode: job.templateCode }, 'sync', null, started, outcome)
+      const run = runOf(job, 'sync', null, started, outcome)
       return (async () => {
         // Only when an endpoint subscribes is a job row (for the event's jobId) and the document
         // (for its documentUrl) stored; otherwise the run goes to the batched recorder.
         if (await deps.outbox.hasSubscriber(job.workspaceId, type)) {
           run.jobId = job.id
-          await commitOutcome(deps, jobRowOf(job), run, outcome, { owner: null, createJob: true, event: true })
+          await commitOutcome(deps, jobRowOf(job, 'running', 1), run, outcome, { owner: null, createJob: true, event: true })
         } else {
           deps.recorder.record(run)
         }
@@ -173,11 +174,13 @@ export function renderService (deps: RenderDeps) {
     return { runId, bytes: outcome.bytes as Buffer, contentType: outcome.contentType as string, pageCount: result.pageCount, labelCount: result.labelCount, prepared: p }
   }
 
+  /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
   async function enqueue (p: Prepared, correlationId: string): Promise<JobRow> {
     const job = newJob(p, correlationId)
-    await deps.jobs.insert(deps.db, job)
+    const createdAt = new Date()
+    await deps.jobs.insert(deps.db, job, 'queued', createdAt)
     deps.jobQueued()
-    return (await deps.jobs.get(job.workspaceId, job.id)) as JobRow
+    return jobRowOf(job, 'queued', 0, createdAt)
   }
 
   /** Runs one claimed job to its outcome (called by the job loop). Transient failures requeue. */
@@ -185,8 +188,7 @@ export function renderService (deps: RenderDeps) {
     const started = Date.now()
     let outcome: Outcome
     try {
-      const resolved = await deps.templates.resolve(job.workspaceId, job.templateCode, job.version)
-      const env = await deps.environments.get(job.workspaceId, job.environment)
+      const { resolved, environment: env } = await deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
       if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
       outcome = successOutcome(await produce(resolved, env, job.parameters, job.context))
     } catch (err) {
@@ -224,10 +226,9 @@ export function renderService (deps: RenderDeps) {
 }
 export type RenderService = ReturnType<typeof renderService>
 
-function jobRowOf (job: NewJob & { status: 'running', attempts: number }): JobRow {
-  const now = new Date()
+function jobRowOf (job: NewJob, status: JobStatus, attempts: number, createdAt = new Date()): JobRow {
   return {
-    ...job, seq: 0, runId: null, documentId: null, documentExpiresAt: null, pageCount: null, labelCount: null, outputBytes: null,
-    errorCode: null, errorMessage: null, createdAt: now, startedAt: now, completedAt: null
+    ...job, seq: 0, status, attempts, runId: null, documentId: null, documentExpiresAt: null, pageCount: null, labelCount: null,
+    outputBytes: null, errorCode: null, errorMessage: null, createdAt, startedAt: status === 'queued' ? null : createdAt, completedAt: null
   }
 }

@@ -91,11 +91,11 @@ export interface JobOutcome {
 
 export function jobsRepo (db: Db) {
   return {
-    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued'): Promise<void> {
+    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued', createdAt = new Date()): Promise<void> {
       await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
-        environment, format, parameters, context, file_name, correlation_id, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
-        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status])
+        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status, createdAt])
     },
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
