@@ -40,7 +40,8 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   node_flags=(--cpu-prof --cpu-prof-dir="$SVC_HOME/profiles")
 fi
 : >"$SVC_LOG_FILE"
-node "${node_flags[@]}" bin/svc serve >"$SVC_HOME/serve.out" 2>&1 &
+# SVC_BENCH_SERVER_DIR: run the server from another checkout (built), for A/B runs of a change.
+node "${node_flags[@]}" "${SVC_BENCH_SERVER_DIR:-.}/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 150); do
   grep -q 'listening' "$SVC_HOME/serve.out" 2>/dev/null && break

@@ -10,6 +10,7 @@ import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import { templatesRepo } from '../store/repos/templates.js'
 import type { RecordRow, TemplateFormat } from '../store/repos/templates.js'
+import type { Environment } from '../store/repos/environments.js'
 import type { Outbox } from '../webhooks/outbox.js'
 import { problem } from '../errors.js'
 
@@ -130,6 +131,33 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
     })
   }
 
+  /**
+   * Spec order: TEMPLATE_NOT_FOUND, TEMPLATE_NOT_PUBLISHED, VERSION_NOT_FOUND, TEMPLATE_DISABLED (409).
+   * Reads the version in force at call time (a publish is visible to the very next render);
+   * one query, which carries the definition text only when this process has not got it yet.
+   */
+  async function resolveRow (workspaceId: string, code: string, version: number | undefined, envKey: string | undefined): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
+    const hintKey = `${workspaceId}/${code}/${version ?? ''}`
+    const hint = hints.get(hintKey)
+    const known = hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
+    const row = await repo.resolve(workspaceId, code, version, known, envKey)
+    if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+    if (row.currentVersion === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
+    if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
+    if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
+    const versionKey = `${row.templateId}:${row.version}`
+    let resolved = versions.get(versionKey)
+    if (resolved === undefined) {
+      // The definition is null only when the hint matched and the entry was evicted since.
+      const text = row.definition ?? await repo.definition(row.templateId, row.version)
+      if (text === undefined) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${row.version}`)
+      resolved = prepare(row.templateId, code, row.version, row.format, text)
+      versions.set(versionKey, resolved)
+    }
+    if (hint !== resolved) hints.set(hintKey, resolved)
+    return { resolved, environment: row.environment }
+  }
+
   async function storeVersion (workspaceId: string, def: TemplateDefinition, text: string, note: string | null, publishedBy: string | null): Promise<PublishResult> {
     return await transaction(db, async (conn) => {
       const t = await repo.lockForPublish(conn, workspaceId, def.code, def.format)
@@ -176,31 +204,18 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
       }
     },
 
-    /**
-     * Spec order: TEMPLATE_NOT_FOUND, TEMPLATE_NOT_PUBLISHED, VERSION_NOT_FOUND, TEMPLATE_DISABLED (409).
-     * Reads the version in force at call time (a publish is visible to the very next render);
-     * one query, which carries the definition text only when this process has not got it yet.
-     */
+    /** The version in force (or the one asked for); see resolveRow for the checks and their order. */
     async resolve (workspaceId: string, code: string, version?: number): Promise<ResolvedTemplate> {
-      const hintKey = `${workspaceId}/${code}/${version ?? ''}`
-      const hint = hints.get(hintKey)
-      const known = hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
-      const row = await repo.resolve(workspaceId, code, version, known)
-      if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
-      if (row.currentVersion === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
-      if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
-      if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
-      const versionKey = `${row.templateId}:${row.version}`
-      let resolved = versions.get(versionKey)
-      if (resolved === undefined) {
-        // The definition is null only when the hint matched and the entry was evicted since.
-        const text = row.definition ?? await repo.definition(row.templateId, row.version)
-        if (text === undefined) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${row.version}`)
-        resolved = prepare(row.templateId, code, row.version, row.format, text)
-        versions.set(versionKey, resolved)
-      }
-      if (hint !== resolved) hints.set(hintKey, resolved)
-      return resolved
+      return (await resolveRow(workspaceId, code, version, undefined)).resolved
+    },
+
+    /**
+     * resolve() and the environment of the render in the same round trip (the hot path reads
+     * both for every render). The template's errors come first; `environment` is undefined when
+     * the workspace has no environment of that key (the caller answers ENVIRONMENT_NOT_FOUND).
+     */
+    async resolveWithEnvironment (workspaceId: string, code: string, version: number | undefined, envKey: string): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
+      return await resolveRow(workspaceId, code, version, envKey)
     },
 
     /** Published, active templates ordered by code (read API). */

@@ -14,19 +14,27 @@ export interface Environment {
   createdAt: Date
 }
 
-function toEnvironment (r: RowDataPacket): Environment {
+/** The columns of an environment row, each as `<alias>.<column> AS <prefix><column>` (for joins). */
+export function environmentColumns (alias: string, prefix: string): string {
+  return COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ')
+}
+
+/** An environment from a row whose environment columns carry `prefix` (none for this table's own queries). */
+export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
+  const c = (name: string): any => r[prefix + name] // eslint-disable-line @typescript-eslint/no-explicit-any
   return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    key: r.env_key,
-    isProduction: r.is_production === 1,
-    dataSource: r.ds_host === null ? null : { host: r.ds_host, port: r.ds_port, user: r.ds_user, passwordEnc: r.ds_password_enc, database: r.ds_database },
-    dsVersion: r.ds_version,
-    createdAt: r.created_at
+    id: c('id'),
+    workspaceId: c('workspace_id'),
+    key: c('env_key'),
+    isProduction: c('is_production') === 1,
+    dataSource: c('ds_host') === null ? null : { host: c('ds_host'), port: c('ds_port'), user: c('ds_user'), passwordEnc: c('ds_password_enc'), database: c('ds_database') },
+    dsVersion: c('ds_version'),
+    createdAt: c('created_at')
   }
 }
 
-const COLUMNS = 'id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database, ds_version, created_at'
+const COLUMN_NAMES = ['id', 'workspace_id', 'env_key', 'is_production', 'ds_host', 'ds_port', 'ds_user', 'ds_password_enc', 'ds_database', 'ds_version', 'created_at']
+const COLUMNS = COLUMN_NAMES.join(', ')
 
 export function environmentsRepo (db: Db) {
   return {
@@ -48,7 +56,7 @@ export function environmentsRepo (db: Db) {
     },
     async list (workspaceId: string): Promise<Environment[]> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? ORDER BY env_key`, [workspaceId])
-      return rows.map(toEnvironment)
+      return rows.map((r) => toEnvironment(r))
     }
   }
 }
