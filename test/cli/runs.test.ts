@@ -1,0 +1,61 @@
+// svc runs list end to end: runs written by real renders over HTTPS, read by the real CLI.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { createTestDatabase } from '../helpers/db.js'
+import type { TestDatabase } from '../helpers/db.js'
+import { startServer, makeHome } from '../helpers/server.js'
+import type { TestServer } from '../helpers/server.js'
+import { bearer } from '../helpers/fixtures.js'
+import { createDataDatabase, dropDataDatabase, renderWorkspace } from '../helpers/render-data.js'
+import { svc } from './foundation-helpers.js'
+
+const masterKey = randomBytes(32).toString('hex')
+let database: TestDatabase
+let server: TestServer
+let dataName: string
+let ws: Awaited<ReturnType<typeof renderWorkspace>>
+let env: Record<string, string>
+
+before(async () => {
+  database = await createTestDatabase('runs')
+  dataName = `${database.name}_data`
+  const dataUrl = await createDataDatabase(dataName)
+  const home = await makeHome()
+  server = await startServer(database.url, { SVC_MASTER_KEY: masterKey }, home)
+  ws = await renderWorkspace(server.context, dataUrl)
+  env = { SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey }
+  const render = (body: unknown) => server.fetch('POST', '/api/v1/render', { headers: bearer(ws.key.key), body })
+  assert.equal((await render({ template: 'invoice', parameters: { invoiceId: 1 } })).status, 200)
+  assert.equal((await render({ template: 'invoice', parameters: { invoiceId: 2 } })).status, 200)
+  assert.equal((await render({ template: 'nope' })).status, 404)
+  await server.close() // flushes the batched run history
+})
+after(async () => {
+  await database.drop()
+  await dropDataDatabase(dataName)
+})
+
+test('svc runs list shows every run, newest first, with key prefix and outcome', async () => {
+  const res = await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id], env)
+  assert.equal(res.code, 0, res.stderr)
+  const runs = res.json()
+  assert.equal(runs.length, 3)
+  assert.ok(runs.every((r: any) => r.apiKeyPrefix === ws.key.prefix && r.mode === 'sync'))
+  assert.deepEqual(runs.map((r: any) => r.status).sort(), ['failed', 'succeeded', 'succeeded'])
+  const times = runs.map((r: any) => Date.parse(r.startedAt))
+  assert.deepEqual([...times].sort((a, b) => b - a), times)
+})
+
+test('filters: --status, --key, --limit; bad arguments exit 2', async () => {
+  const failed = (await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--status', 'failed'], env)).json()
+  assert.deepEqual(failed.map((r: any) => [r.templateCode, r.errorCode]), [['nope', 'TEMPLATE_NOT_FOUND']])
+  assert.equal((await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--limit', '1'], env)).json().length, 1)
+  assert.equal((await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--key', 'svc_live_nobodyatall1'], env)).json().length, 0)
+  const bad = await svc(['runs', 'list', '--workspace', ws.workspace.id, '--limit', 'many'], env)
+  assert.equal(bad.code, 2)
+  assert.match(bad.stderr, /--limit/)
+  const text = await svc(['runs', 'list', '--workspace', ws.workspace.id], env)
+  assert.equal(text.code, 0)
+  assert.match(text.stdout, /TEMPLATE_NOT_FOUND/)
+})
