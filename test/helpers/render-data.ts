@@ -70,3 +70,26 @@ export async function renderWorkspace (ctx: Context, dataUrl: string, key: { mod
   const created = await ctx.services.apiKeys.create({ workspaceId: workspace.id, name: 'render key', mode: key.mode ?? 'live', scopes: key.scopes ?? ['render', 'templates.read', 'datasets.execute'], expiresAt: null })
   return { workspace, key: created }
 }
+
+/** The usual render-test set-up: a service database, a data database, a server and a workspace. */
+export async function renderFixture (prefix: string, env: Record<string, string> = {}, options: { home?: string } = {}) {
+  const { createTestDatabase } = await import('./db.js')
+  const { startServer } = await import('./server.js')
+  const database = await createTestDatabase(prefix)
+  const dataName = `${database.name}_data`
+  const dataUrl = await createDataDatabase(dataName)
+  const server = await startServer(database.url, env, options.home)
+  const ws = await renderWorkspace(server.context, dataUrl)
+  return {
+    database,
+    dataName,
+    dataUrl,
+    server,
+    ws,
+    async close (): Promise<void> {
+      await server.close().catch(() => {})
+      await database.drop()
+      await dropDataDatabase(dataName)
+    }
+  }
+}

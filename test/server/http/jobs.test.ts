@@ -2,31 +2,21 @@
 // tampering), job lookup errors.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { createTestDatabase } from '../../helpers/db.js'
-import type { TestDatabase } from '../../helpers/db.js'
-import { startServer } from '../../helpers/server.js'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer, workspaceWithKey } from '../../helpers/fixtures.js'
-import { createDataDatabase, dropDataDatabase, renderWorkspace } from '../../helpers/render-data.js'
+import { renderFixture } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 
-let database: TestDatabase
+let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
-let dataName: string
-let ws: Awaited<ReturnType<typeof renderWorkspace>>
+let ws: Awaited<ReturnType<typeof renderFixture>>['ws']
 
 before(async () => {
-  database = await createTestDatabase('jobs')
-  dataName = `${database.name}_data`
-  const dataUrl = await createDataDatabase(dataName)
-  server = await startServer(database.url, { SVC_DOCUMENT_LINK_TTL: '1s', SVC_DOCUMENT_TTL: '1h', SVC_JOB_POLL: '50ms' })
-  ws = await renderWorkspace(server.context, dataUrl)
+  fx = await renderFixture('jobs', { SVC_DOCUMENT_LINK_TTL: '1s', SVC_DOCUMENT_TTL: '1h', SVC_JOB_POLL: '50ms' })
+  server = fx.server
+  ws = fx.ws
 })
-after(async () => {
-  await server.close()
-  await database.drop()
-  await dropDataDatabase(dataName)
-})
+after(async () => { await fx.close() })
 
 async function poll (statusUrl: string, key = ws.key.key): Promise<any> {
   const path = new URL(statusUrl).pathname

@@ -1,32 +1,21 @@
 // POST /v1/render end to end: real HTTPS, real MariaDB data source, real PDFs read by poppler.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { createTestDatabase } from '../../helpers/db.js'
-import type { TestDatabase } from '../../helpers/db.js'
-import { startServer } from '../../helpers/server.js'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
-import { createDataDatabase, dropDataDatabase, renderWorkspace, readExample } from '../../helpers/render-data.js'
+import { renderFixture, readExample } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 
-let database: TestDatabase
+let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
-let dataName: string
-let dataUrl: string
-let ws: Awaited<ReturnType<typeof renderWorkspace>>
+let ws: Awaited<ReturnType<typeof renderFixture>>['ws']
 
 before(async () => {
-  database = await createTestDatabase('render')
-  dataName = `${database.name}_data`
-  dataUrl = await createDataDatabase(dataName)
-  server = await startServer(database.url)
-  ws = await renderWorkspace(server.context, dataUrl)
+  fx = await renderFixture('render')
+  server = fx.server
+  ws = fx.ws
 })
-after(async () => {
-  await server.close()
-  await database.drop()
-  await dropDataDatabase(dataName)
-})
+after(async () => { await fx.close() })
 
 const render = (body: unknown, key = ws.key.key, headers: Record<string, string> = {}) =>
   server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key), ...headers }, body })

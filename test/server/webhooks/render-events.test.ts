@@ -2,40 +2,32 @@
 // HTTPS receiver, with a documentUrl that downloads (sync and async).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { createTestDatabase } from '../../helpers/db.js'
-import type { TestDatabase } from '../../helpers/db.js'
-import { startServer } from '../../helpers/server.js'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
-import { createDataDatabase, dropDataDatabase, renderWorkspace, readExample } from '../../helpers/render-data.js'
+import { renderFixture, renderWorkspace, readExample } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 import { makeCert, startReceiver, expectedSignature, parseSignature, waitFor } from './helpers.js'
 import type { Cert, Receiver } from './helpers.js'
 
-let database: TestDatabase
+let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
-let dataName: string
 let cert: Cert
 let receiver: Receiver
 let secret: string
-let ws: Awaited<ReturnType<typeof renderWorkspace>>
+let ws: Awaited<ReturnType<typeof renderFixture>>['ws']
 
 before(async () => {
-  database = await createTestDatabase('whrender')
-  dataName = `${database.name}_data`
-  const dataUrl = await createDataDatabase(dataName)
   cert = await makeCert()
   receiver = await startReceiver(cert)
-  server = await startServer(database.url, { SVC_WEBHOOKS_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CA_FILE: cert.certFile, SVC_WEBHOOK_POLL: '100ms', SVC_JOB_POLL: '50ms' })
-  ws = await renderWorkspace(server.context, dataUrl)
+  fx = await renderFixture('whrender', { SVC_WEBHOOKS_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CA_FILE: cert.certFile, SVC_WEBHOOK_POLL: '100ms', SVC_JOB_POLL: '50ms' })
+  server = fx.server
+  ws = fx.ws
   const endpoint = await server.context.services.webhooks.create({ workspaceId: ws.workspace.id, url: receiver.url, events: ['document.generated', 'document.failed'] })
   secret = endpoint.secret
 })
 after(async () => {
-  await server.close()
+  await fx.close()
   await receiver.close()
-  await database.drop()
-  await dropDataDatabase(dataName)
 })
 
 function eventFor (type: string, predicate: (data: any) => boolean) {
@@ -101,7 +93,7 @@ test('a failed render emits document.failed with the error code', async () => {
 })
 
 test('without a subscriber, a sync render stores no document', async () => {
-  const other = await renderWorkspace(server.context, `${(await import('../../helpers/db.js')).serverUrl()}/${dataName}`)
+  const other = await renderWorkspace(server.context, fx.dataUrl)
   const [before] = await server.context.db.query<any[]>('SELECT COUNT(*) AS n FROM documents')
   const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(other.key.key), body: { template: 'invoice', parameters: { invoiceId: 1 } } })
   assert.equal(res.status, 200)
