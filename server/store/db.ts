@@ -36,17 +36,23 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
     ...options
   })
   pool.on('connection', (conn) => {
-    // The raw callback connection: set the session zone once per physical connection.
+    // Once per physical connection (queued before any query of ours): UTC, and READ COMMITTED
+    // for every transaction — the queue claims need it (no gap locks blocking inserts, see
+    // shared/notes), and setting it here saves a round trip per transaction.
     conn.query("SET time_zone = '+00:00'")
+    conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
   })
   return pool
 }
 
-/** Runs fn in a transaction on one connection; commits on success, rolls back on any error. */
+/**
+ * Runs fn in a transaction on one connection; commits on success, rolls back on any error.
+ * Connections of createDb() are READ COMMITTED already; other levels are set per transaction.
+ */
 export async function transaction<T> (db: Db, fn: (conn: Conn) => Promise<T>, isolation?: 'READ COMMITTED' | 'REPEATABLE READ'): Promise<T> {
   const conn = await db.getConnection()
   try {
-    if (isolation !== undefined) await conn.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`)
+    if (isolation !== undefined && isolation !== 'READ COMMITTED') await conn.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`)
     await conn.beginTransaction()
     try {
       const result = await fn(conn)

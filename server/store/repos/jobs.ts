@@ -40,9 +40,13 @@ export interface JobRow {
 
 export type NewJob = Pick<JobRow, 'id' | 'workspaceId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName' | 'templateId' | 'templateCode' | 'version' | 'environment' | 'format' | 'parameters' | 'context' | 'fileName' | 'correlationId'>
 
-const COLUMNS = `j.seq, j.id, j.workspace_id, j.api_key_id, j.api_key_prefix, j.api_key_name, j.template_id, j.template_code, j.version,
+const JOB_COLUMNS = `j.seq, j.id, j.workspace_id, j.api_key_id, j.api_key_prefix, j.api_key_name, j.template_id, j.template_code, j.version,
   j.environment, j.format, j.parameters, j.context, j.file_name, j.status, j.attempts, j.correlation_id, j.run_id, j.document_id,
-  j.page_count, j.label_count, j.output_bytes, j.error_code, j.error_message, j.created_at, j.started_at, j.completed_at, d.expires_at AS document_expires_at`
+  j.page_count, j.label_count, j.output_bytes, j.error_code, j.error_message, j.created_at, j.started_at, j.completed_at`
+const COLUMNS = `${JOB_COLUMNS}, d.expires_at AS document_expires_at`
+/** The claim's locking read, served by ix_jobs_claim (status, seq): no filesort (shared/notes). */
+export const CLAIM_SQL = `SELECT ${JOB_COLUMNS}, NULL AS document_expires_at FROM render_jobs j
+  WHERE j.status = 'queued' ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED`
 const FROM = 'render_jobs j LEFT JOIN documents d ON d.id = j.document_id'
 
 function toJob (r: RowDataPacket): JobRow {
@@ -106,15 +110,18 @@ export function jobsRepo (db: Db) {
     /** Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims. */
     async claim (owner: string, limit: number, leaseMs: number): Promise<JobRow[]> {
       return await transaction(db, async (conn) => {
-        const [picked] = await conn.query<RowDataPacket[]>(
-          "SELECT seq FROM render_jobs WHERE status = 'queued' ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED", [limit])
+        // Queued jobs have no document yet, so the row alone is the whole job: read it in the
+        // locking SELECT and apply the claim's changes in memory (one round trip fewer).
+        const [picked] = await conn.query<RowDataPacket[]>(CLAIM_SQL, [limit])
         if (picked.length === 0) return []
-        const seqs = picked.map((r) => r.seq)
+        const now = new Date()
         await conn.query(`UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?,
-          lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, started_at = COALESCE(started_at, UTC_TIMESTAMP(3))
-          WHERE seq IN (?)`, [owner, leaseMs * 1000, seqs])
-        const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?) ORDER BY j.seq`, [seqs])
-        return rows.map(toJob)
+          lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, started_at = COALESCE(started_at, ?)
+          WHERE seq IN (?)`, [owner, leaseMs * 1000, now, picked.map((r) => r.seq)])
+        return picked.map((r) => {
+          const job = toJob(r)
+          return { ...job, status: 'running' as const, attempts: job.attempts + 1, startedAt: job.startedAt ?? now }
+        })
       }, 'READ COMMITTED')
     },
 
