@@ -8,7 +8,7 @@ import type { Config } from './config.js'
 import type { Context } from './context.js'
 import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
-import { problemsPlugin } from './http/plugins/problems.js'
+import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
 import { tokenBuckets } from './http/plugins/rate-limit.js'
 import { lastUsedRecorder } from './services/last-used.js'
@@ -41,6 +41,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     genReqId: correlationIdFor,
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     bodyLimit: config.bodyLimitBytes,
+    frameworkErrors: frameworkErrorHandler,
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',

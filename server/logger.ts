@@ -20,8 +20,20 @@ export const REDACT_PATHS = [
   'password'
 ]
 
+/** A document link's token is a credential: request lines show the route, not the token. */
+export function redactUrl (url: string): string {
+  return url.replace(/\/documents\/[^/?#]+/, '/documents/[redacted]')
+}
+
+// Fastify's request serializer, with the URL redacted (Fastify keeps a logger's own serializers).
+const serializers = {
+  req (req: { method?: string, url?: string, host?: string, ip?: string, socket?: { remotePort?: number } }) {
+    return { method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }
+  }
+}
+
 export function createLogger (config: Pick<Config, 'logLevel' | 'logFile'>): Logger {
-  const options = { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } }
+  const options = { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid }, serializers }
   if (config.logFile !== undefined) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }))
   return pino(options)
 }

@@ -17,8 +17,9 @@ export function documentLinks (masterKey: Buffer, linkTtlMs: number): DocumentLi
   const sign = (payload: string): Buffer => hmacSha256(key, payload)
   return {
     mint (documentId, documentExpiresAt, now = Date.now()) {
-      const expires = Math.min(now + linkTtlMs, documentExpiresAt.getTime())
-      const seconds = Math.floor(expires / 1000)
+      // Whole seconds in the token: round the link's own lifetime up (a link never lives shorter
+      // than its TTL) but never past the document's expiry.
+      const seconds = Math.min(Math.ceil((now + linkTtlMs) / 1000), Math.floor(documentExpiresAt.getTime() / 1000))
       const payload = `${documentId.replace(/-/g, '')}.${seconds.toString(36)}`
       return { token: `${payload}.${sign(payload).toString('base64url')}`, expiresAt: new Date(seconds * 1000) }
     },

@@ -78,3 +78,13 @@ test('request log lines carry correlationId and keyPrefix; no secret appears any
   assert.ok(!/Bearer /i.test(text), 'no Authorization value appears')
   for (const leaked of ['body-password', 'body-secret', 'pw-in-log', 'whsec_in_log', 'svc_live_in_log']) assert.ok(!text.includes(leaked), leaked)
 })
+
+test('document link tokens never reach the log', async () => {
+  const token = 'f02d4b6ae95f42caa899be9ede0d7ba6.tovqcp.Y63QIIFu7BpD8GmzkY2sdBE4TqrK9aOMxjYul6sTcMs'
+  const res = await server.fetch('GET', `/api/v1/documents/${token}`, { headers: { 'x-correlation-id': 'doc-token-log' } })
+  assert.equal(res.status, 404)
+  const mine = (await lines()).filter((l) => l.correlationId === 'doc-token-log')
+  const incoming = mine.find((l) => l.msg === 'incoming request')
+  assert.equal(incoming?.req?.url, '/api/v1/documents/[redacted]')
+  assert.ok(!JSON.stringify(mine).includes(token.slice(0, 20)))
+})

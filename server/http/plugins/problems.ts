@@ -73,3 +73,15 @@ export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ meth
     return sendProblem(reply, request, problem('NOT_FOUND', `No route ${request.method} ${path}`))
   })
 }
+
+/**
+ * Errors Fastify raises before routing (a malformed URL such as `/templates/%zz`): the same
+ * problem shape and correlation id as everything else, never Fastify's own JSON.
+ */
+export function frameworkErrorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Correlation-ID', request.id)
+  const p = err.code === 'FST_ERR_BAD_URL'
+    ? problem('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)', { errors: { path: ['is not a valid URL path'] } })
+    : problem('VALIDATION_FAILED', 'The request could not be routed', { errors: { path: ['could not be routed'] } })
+  void sendProblem(reply, request, p)
+}

@@ -11,7 +11,7 @@ export function healthRoutes (app: FastifyInstance, deps: { db: Db }): void {
     try {
       await deps.db.query({ sql: 'SELECT 1', timeout: 2000 })
     } catch {
-      throw problem('SERVICE_UNAVAILABLE', 'The database is not reachable')
+      throw problem('SERVICE_UNAVAILABLE', 'The database is not reachable', { headers: { 'Retry-After': '5' } })
     }
     return { status: 'ready' }
   })

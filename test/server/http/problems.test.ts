@@ -43,6 +43,15 @@ test('unknown route → 404 NOT_FOUND problem', async () => {
   problemOf(await server.fetch('GET', '/nothing/here'), 404, 'NOT_FOUND')
 })
 
+test('malformed URLs → 400 VALIDATION_FAILED problem with the correlation id', async () => {
+  for (const path of ['/api/v1/templates/%zz', '/api/v1/documents/%E0%A4%A', '/api/v1/jobs/%']) {
+    const res = await server.fetch('GET', path, { headers: { ...bearer(key), 'x-correlation-id': 'bad-url' } })
+    const body = problemOf(res, 400, 'VALIDATION_FAILED')
+    assert.equal(body.correlationId, 'bad-url')
+    assert.ok(Array.isArray(body.errors.path))
+  }
+})
+
 test('wrong method → 405 METHOD_NOT_ALLOWED with Allow', async () => {
   const res = await server.fetch('DELETE', '/api/v1/whoami', { headers: bearer(key) })
   problemOf(res, 405, 'METHOD_NOT_ALLOWED')
