@@ -126,6 +126,12 @@ test('environment errors: unknown environment, test key asking for production', 
 })
 
 test('format mismatch and parameter errors come before any query', async () => {
+  // On an environment whose data source cannot be reached, any query would answer 503: the
+  // checks answer first, so no query ran.
+  await server.context.services.environments.create({ workspaceId: ws.workspace.id, key: 'unreachable', dataSourceUrl: 'mysql://nobody:pw@127.0.0.1:1/none' })
+  problemOf(await render({ template: 'invoice', environment: 'unreachable', format: 'zpl', parameters: { invoiceId: 1 } }), 422, 'FORMAT_MISMATCH')
+  problemOf(await render({ template: 'invoice', environment: 'unreachable', parameters: { invoiceId: 'x' } }), 400, 'PARAMETER_INVALID')
+  problemOf(await render({ template: 'invoice', environment: 'unreachable', parameters: { invoiceId: 1 } }), 503, 'DATA_SOURCE_UNAVAILABLE')
   problemOf(await render({ template: 'invoice', format: 'zpl', parameters: { invoiceId: 1 } }), 422, 'FORMAT_MISMATCH')
   const missing = problemOf(await render({ template: 'invoice' }), 400, 'PARAMETER_INVALID')
   assert.ok(Array.isArray(missing.errors.invoiceId))
