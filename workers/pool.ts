@@ -39,9 +39,12 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   // Resolved next to this module: dist/workers/render-task.js once compiled.
   const filename = new URL('./render-task.js', import.meta.url).href
   const pool = new Piscina<RenderTaskInput, RenderTaskResult>({ filename, minThreads: threads, maxThreads: threads, maxQueue: maxQueue + threads, stricterFIFO: true, concurrentTasksPerWorker: 1 })
-  // Counted here rather than read from Piscina: a render is "in flight" from submission to
-  // answer, so in-flight beyond the thread count is exactly what waits in the queue.
-  let inFlight = 0
+  // The waiting room is ours, not Piscina's: a render is handed to Piscina only when a thread
+  // is free, so its time limit counts rendering, not waiting. Waiting is bounded in places
+  // (maxQueue → RENDER_BUSY at once) and in time (timeoutMs → RENDER_BUSY): a saturated pool
+  // is capacity (503, retry), never a property of the document (422).
+  let running = 0
+  const waiting: Array<() => void> = []
   let busy = 0
   let timeouts = 0
   // Version keys some worker has compiled: later tasks leave the definition out (see
@@ -49,12 +52,36 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const compiled = new LRUCache<string, true>({ max: 4096 })
   let definitionsResent = 0
 
+  const full = (): RenderResult => {
+    busy++
+    return { ok: false, code: 'RENDER_BUSY', message: `render queue full (${maxQueue} waiting)` }
+  }
+
+  /** Resolves true when a thread is ours, false when the wait outlasted timeoutMs. */
+  function acquire (): Promise<boolean> | boolean {
+    if (running < threads) { running++; return true }
+    return new Promise<boolean>((resolve) => {
+      const wake = (): void => { clearTimeout(timer); running++; resolve(true) }
+      const timer = setTimeout(() => {
+        const i = waiting.indexOf(wake)
+        if (i >= 0) waiting.splice(i, 1)
+        resolve(false)
+      }, options.timeoutMs)
+      waiting.push(wake)
+    })
+  }
+
+  function releaseThread (): void {
+    running--
+    waiting.shift()?.()
+  }
+
   async function render (input: RenderInput): Promise<RenderResult> {
-    if (inFlight >= threads + maxQueue) {
+    if (running + waiting.length >= threads + maxQueue) return full()
+    if (!await acquire()) {
       busy++
-      return { ok: false, code: 'RENDER_BUSY', message: `render queue full (${maxQueue} waiting)` }
+      return { ok: false, code: 'RENDER_BUSY', message: `no render thread became free within ${options.timeoutMs} ms` }
     }
-    inFlight++
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
@@ -77,20 +104,17 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
-      if ((err as Error).message === 'Task queue is at limit') {
-        busy++
-        return { ok: false, code: 'RENDER_BUSY', message: `render queue full (${maxQueue} waiting)` }
-      }
+      if ((err as Error).message === 'Task queue is at limit') return full()
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
       clearTimeout(timer)
-      inFlight--
+      releaseThread()
     }
   }
 
   return {
     render,
-    stats: () => ({ threads, queued: Math.max(0, inFlight - threads), completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
+    stats: () => ({ threads, queued: waiting.length, completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
     close: async () => { await pool.destroy() }
   }
 }

@@ -77,6 +77,23 @@ test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps workin
   assert.equal(pool.stats().definitionsResent, resent + 1)
 })
 
+test('waiting for a thread is capacity, not a timeout: a long wait answers RENDER_BUSY, the wait does not eat the render time', async () => {
+  const pool = createRenderPool({ threads: 1, maxQueue: 4, timeoutMs: 1500 })
+  pools.push(pool)
+  assert.ok((await pool.render(small())).ok)
+  const blocker = pool.render(slow()) // holds the only thread until it times out at 1.5 s
+  const waiter = await pool.render(small()) // waits the full 1.5 s without a thread
+  assert.deepEqual({ ok: waiter.ok, code: !waiter.ok ? waiter.code : '' }, { ok: false, code: 'RENDER_BUSY' })
+  const blocked = await blocker
+  assert.ok(!blocked.ok && blocked.code === 'RENDER_TIMEOUT')
+  // A render that waited a little still gets its whole time limit once it has a thread.
+  const first = pool.render(huge())
+  const second = pool.render(huge())
+  const [a, b] = await Promise.all([first, second])
+  assert.ok(a.ok && b.ok, JSON.stringify([a.ok || a.code, b.ok || b.code]))
+  assert.equal(pool.stats().timeouts, 1)
+})
+
 test('once a version has compiled, tasks are sent without the template text', async () => {
   const pool = createRenderPool({ threads: 1, maxQueue: 16, timeoutMs: 10_000 })
   pools.push(pool)
