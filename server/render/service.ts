@@ -9,6 +9,7 @@ import type { AuthContext } from '../services/api-keys.js'
 import type { ResolvedTemplate } from '../services/templates.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { JobRow, JobStatus, NewJob } from '../store/repos/jobs.js'
+import { retryDelayMs } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from './deps.js'
 import { asProblem, commitOutcome, engineProblem } from './outcome.js'
@@ -195,7 +196,8 @@ export function renderService (deps: RenderDeps) {
       const failure = asProblem(err)
       const transient = failure.code === 'DATA_SOURCE_UNAVAILABLE' || failure.code === 'RENDER_BUSY' || failure.code === 'INTERNAL_ERROR'
       if (transient && job.attempts < deps.config.jobs.maxAttempts) {
-        await deps.jobs.release(job.id, owner)
+        // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
+        await deps.jobs.release(job.id, owner, retryDelayMs(job.attempts))
         return
       }
       outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)

@@ -44,9 +44,18 @@ const JOB_COLUMNS = `j.seq, j.id, j.workspace_id, j.api_key_id, j.api_key_prefix
   j.environment, j.format, j.parameters, j.context, j.file_name, j.status, j.attempts, j.correlation_id, j.run_id, j.document_id,
   j.page_count, j.label_count, j.output_bytes, j.error_code, j.error_message, j.created_at, j.started_at, j.completed_at`
 const COLUMNS = `${JOB_COLUMNS}, d.expires_at AS document_expires_at`
-/** The claim's locking read, served by ix_jobs_claim (status, seq): no filesort (shared/notes). */
+/**
+ * The claim's locking read, served by ix_jobs_claim (status, seq): no filesort (shared/notes).
+ * not_before (a retry's backoff) is a filter on the rows read, not part of the index, so the
+ * ORDER BY stays index-ordered; in READ COMMITTED rows it rejects are not kept locked.
+ */
 export const CLAIM_SQL = `SELECT ${JOB_COLUMNS}, NULL AS document_expires_at FROM render_jobs j
-  WHERE j.status = 'queued' ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED`
+  WHERE j.status = 'queued' AND (j.not_before IS NULL OR j.not_before <= UTC_TIMESTAMP(3)) ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED`
+
+/** Backoff before retry n+1 after `attempts` claims: base, 2·base, 4·base … capped at 60 s. */
+export function retryDelayMs (attempts: number, baseMs = 1000): number {
+  return Math.min(60_000, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)))
+}
 const FROM = 'render_jobs j LEFT JOIN documents d ON d.id = j.document_id'
 
 function toJob (r: RowDataPacket): JobRow {
@@ -141,9 +150,15 @@ export function jobsRepo (db: Db) {
       return res.affectedRows === 1
     },
 
-    /** Puts a job this owner holds back in the queue (a transient failure with attempts left). */
-    async release (id: string, owner: string): Promise<void> {
-      await db.execute("UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ? AND status = 'running'", [id, owner])
+    /**
+     * Puts a job this owner holds back in the queue: after a transient failure with attempts
+     * left, not before `delayMs` from now (the claim skips it until then).
+     */
+    async release (id: string, owner: string, delayMs = 0): Promise<boolean> {
+      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
+        not_before = IF(? > 0, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, NULL) WHERE id = ? AND lease_owner = ? AND status = 'running'`,
+      [delayMs, delayMs * 1000, id, owner])
+      return res.affectedRows === 1
     },
 
     /** Jobs whose lease ran out (their process died): requeued while attempts remain. */

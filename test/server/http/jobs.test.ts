@@ -6,6 +6,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer, workspaceWithKey } from '../../helpers/fixtures.js'
 import { renderFixture } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
+import { retryDelayMs } from '../../../server/store/repos/jobs.js'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -99,6 +100,10 @@ test('an async render whose data source is missing is retried, then fails with t
   assert.equal(done.status, 'failed')
   assert.equal(done.error.code, 'DATA_SOURCE_UNAVAILABLE')
   assert.equal(done.attempts, server.config.jobs.maxAttempts, 'transient failures are retried up to the attempt limit')
+  // Retries back off (1 s, 2 s …): the attempts are spaced, not burnt in milliseconds.
+  let backoff = 0
+  for (let n = 1; n < done.attempts; n++) backoff += retryDelayMs(n)
+  assert.ok(Date.parse(done.completedAt) - Date.parse(done.startedAt) >= backoff, `attempts spaced by at least ${backoff} ms: ${done.startedAt} .. ${done.completedAt}`)
   assert.equal(done.documentUrl, null)
   const [runs] = await server.context.db.query<any[]>('SELECT status, error_code FROM runs WHERE job_id = ?', [done.jobId])
   assert.deepEqual(runs.map((r) => [r.status, r.error_code]), [['failed', 'DATA_SOURCE_UNAVAILABLE']])

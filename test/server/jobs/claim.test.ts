@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo, CLAIM_SQL } from '../../../server/store/repos/jobs.js'
+import { jobsRepo, CLAIM_SQL, retryDelayMs } from '../../../server/store/repos/jobs.js'
 import { createDb } from '../../../server/store/db.js'
 
 let database: TestDatabase
@@ -56,4 +56,28 @@ test('two claimers on separate connections get disjoint jobs; claimed rows are r
   } finally {
     await other.end()
   }
+})
+
+test('a released job waits out its backoff: the claim skips it until not_before, then takes it first', async () => {
+  await database.db.query("UPDATE render_jobs SET status = 'succeeded' WHERE status <> 'succeeded'")
+  await enqueue(2)
+  const jobs = jobsRepo(database.db)
+  const [first] = await jobs.claim('owner-a', 1, 30_000)
+  assert.ok(await jobs.release(first.id, 'owner-a', retryDelayMs(first.attempts)))
+  const [row] = await database.db.query<any[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
+  assert.equal(row[0].status, 'queued')
+  assert.ok(Number(row[0].wait) > 900_000 && Number(row[0].wait) <= 1_000_000, `not_before ~1 s ahead: ${row[0].wait} µs`)
+  const others = await jobs.claim('owner-b', 5, 30_000)
+  assert.equal(others.length, 1)
+  assert.notEqual(others[0].id, first.id, 'the backed-off job is skipped')
+  assert.deepEqual(await jobs.claim('owner-b', 5, 30_000), [])
+  await database.db.query('UPDATE render_jobs SET not_before = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id = ?', [first.id])
+  const [again] = await jobs.claim('owner-b', 5, 30_000)
+  assert.equal(again.id, first.id)
+  assert.equal(again.attempts, 2)
+})
+
+test('retry backoff doubles from the base and is capped at 60 s', () => {
+  assert.deepEqual([1, 2, 3, 4, 7, 8, 50].map((n) => retryDelayMs(n)), [1000, 2000, 4000, 8000, 60_000, 60_000, 60_000])
+  assert.equal(retryDelayMs(2, 10), 20)
 })
