@@ -1,26 +1,53 @@
+// Authentication over real HTTPS. Revocation (issue #2) is checked against a second, real
+// `svc serve` child process on the same database, revoked by a third process (`svc keys revoke`).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { Agent, request } from 'undici'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { startServer } from '../../helpers/server.js'
-import type { TestServer } from '../../helpers/server.js'
+import { startServer, makeHome } from '../../helpers/server.js'
+import type { TestServer, TestResponse } from '../../helpers/server.js'
+import { startChildServer } from '../../helpers/child-server.js'
+import type { ChildServer } from '../../helpers/child-server.js'
 import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
+import { projectRoot } from '../../../server/util/paths.js'
 
+const run = promisify(execFile)
+const masterKey = randomBytes(32).toString('hex')
 let database: TestDatabase
+let home: string
 let server: TestServer
-let other: TestServer
+let child: ChildServer
+let childAgent: Agent
+
+// The child and the CLI share the in-process server's database, master key and home (so its TLS certificate).
+const sharedEnv = (): Record<string, string> => ({ SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey })
 
 before(async () => {
   database = await createTestDatabase('auth')
-  server = await startServer(database.url)
-  // A second server process on the same database: revocation must be seen there too.
-  other = await startServer(database.url)
+  home = await makeHome()
+  server = await startServer(database.url, { SVC_MASTER_KEY: masterKey }, home)
+  child = await startChildServer({ ...sharedEnv(), SVC_JOBS: 'false', SVC_WEBHOOKS: 'false', SVC_RENDER_THREADS: '1', SVC_LOG_LEVEL: 'error' })
+  childAgent = new Agent({ connect: { ca: server.ca } })
 })
 after(async () => {
+  await child.kill('SIGKILL')
+  await childAgent.close()
   await server.close()
-  await other.close()
   await database.drop()
+  await rm(home, { recursive: true, force: true })
 })
+
+async function childFetch (path: string, headers: Record<string, string>): Promise<TestResponse> {
+  const res = await request(child.url + path, { method: 'GET', headers, dispatcher: childAgent })
+  const body = Buffer.from(await res.body.arrayBuffer())
+  return { status: res.statusCode, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')), text: () => body.toString('utf8') }
+}
 
 function assertProblem (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
   assert.equal(res.status, status)
@@ -66,13 +93,26 @@ test('missing, malformed and unknown keys get 401 API_KEY_INVALID with WWW-Authe
   }
 })
 
-test('a revoked key gets 401 API_KEY_REVOKED on the next request, also on another server process', async () => {
-  const { key } = await workspaceWithKey(server.context)
-  assert.equal((await other.fetch('GET', '/api/v1/whoami', { headers: bearer(key.key) })).status, 200)
-  await server.context.services.apiKeys.revoke(key.prefix)
-  const res = await other.fetch('GET', '/api/v1/whoami', { headers: bearer(key.key) })
+test('a revoked key gets 401 API_KEY_REVOKED on the next request of another svc serve process', async () => {
+  const { key, workspace } = await workspaceWithKey(server.context)
+  // Several successful requests first: whatever the child keeps about the key, it has it now.
+  for (let i = 0; i < 3; i++) {
+    const ok = await childFetch('/api/v1/whoami', bearer(key.key))
+    assert.equal(ok.status, 200, ok.text())
+    assert.equal(ok.json().workspaceId, workspace.id)
+  }
+  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+    env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
+  })
+  assert.equal(JSON.parse(stdout).state, 'revoked')
+  const res = await childFetch('/api/v1/whoami', bearer(key.key))
   assertProblem(res, 401, 'API_KEY_REVOKED')
   assert.equal(res.headers['www-authenticate'], undefined)
+  // And on the in-process server, which did not revoke it either.
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: bearer(key.key) }), 401, 'API_KEY_REVOKED')
+  // Another key of the same workspace still works on the child.
+  const other = await server.context.services.apiKeys.create({ workspaceId: workspace.id, name: 'other', mode: 'live', scopes: ['render'], expiresAt: null })
+  assert.equal((await childFetch('/api/v1/whoami', bearer(other.key))).status, 200)
 })
 
 test('an expired key gets 401 API_KEY_EXPIRED', async () => {
@@ -107,7 +147,7 @@ test('last use of a key is recorded without a write per request', async () => {
   const before = (await server.context.services.apiKeys.list(workspace.id)).find((k) => k.id === key.id)
   assert.equal(before?.lastUsedAt, null, 'not written synchronously')
   await server.close() // closing flushes the recorder
-  const afterClose = (await other.context.services.apiKeys.list(workspace.id)).find((k) => k.id === key.id)
+  server = await startServer(database.url, { SVC_MASTER_KEY: masterKey }, home)
+  const afterClose = (await server.context.services.apiKeys.list(workspace.id)).find((k) => k.id === key.id)
   assert.ok(afterClose?.lastUsedAt !== null && afterClose?.lastUsedAt !== undefined)
-  server = await startServer(database.url)
 })

@@ -1,77 +1,94 @@
-// A real `svc serve` process killed (SIGKILL) while a delivery is in flight: the delivery's lease
-// expires and a new dispatcher sends it again — same delivery, same event id (at least once).
+// Issue #5: a real `svc serve` process killed (SIGKILL) while a delivery is in flight, then a
+// restarted real `svc serve` on the same database: once the dead process's lease expires the new
+// process sends the delivery again — same delivery, same event id, signed (at least once). No
+// dispatcher runs in this test process, so only the restarted child can complete it.
 import { after, before, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { kit, startReceiver, waitFor } from './helpers.js'
+import { leaseFor } from '../../../server/webhooks/dispatcher.js'
+import { startChildServer } from '../../helpers/child-server.js'
+import type { ChildServer } from '../../helpers/child-server.js'
+import { expectedSignature, kit, parseSignature, startReceiver, waitFor } from './helpers.js'
 import type { Kit, Receiver } from './helpers.js'
 
-const root = new URL('../../../../', import.meta.url).pathname
+const TIMEOUT_MS = 1000
 let k: Kit
 let rx: Receiver
-let child: ChildProcess | undefined
 let home: string
+let masterKey: string
+const children: ChildServer[] = []
 
 before(async () => {
-  k = await kit({ SVC_WEBHOOK_TIMEOUT: '1s' })
+  k = await kit({ SVC_WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms` })
+  // The first attempt hangs (the process dies while waiting for it); later ones succeed.
   rx = await startReceiver(k.cert, (_r, n) => n === 0 ? 'hang' : { status: 200, body: 'ok' })
   home = await mkdtemp(join(tmpdir(), 'svc-wh-crash-'))
+  if (k.config.masterKey === undefined) throw new Error('the kit sets a master key')
+  masterKey = k.config.masterKey
 })
 after(async () => {
-  if (child?.exitCode === null) child.kill('SIGKILL')
+  for (const c of children) await c.kill('SIGKILL')
   await rx.close()
   await k.close()
   await rm(home, { recursive: true, force: true })
 })
 
-test('killed mid-delivery: sent again after the lease expires, same delivery and event id', async () => {
+// Both processes share the database, the master key (the endpoint secret is sealed with it) and the home.
+const childEnv = (): Record<string, string> => ({
+  SVC_HOME: home,
+  SVC_DATABASE_URL: k.tdb.url,
+  SVC_MASTER_KEY: masterKey,
+  SVC_LOG_LEVEL: 'error',
+  SVC_JOBS: 'false',
+  SVC_RENDER_THREADS: '1',
+  SVC_WEBHOOKS_ALLOW_PRIVATE: 'true',
+  SVC_WEBHOOK_CA_FILE: k.cert.certFile,
+  SVC_WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms`,
+  SVC_WEBHOOK_POLL: '100ms'
+})
+
+function assertSigned (secret: string, r: { headers: Record<string, unknown>, raw: Buffer }): void {
+  const sig = parseSignature(r.headers['svc-signature'] as string)
+  assert.equal(sig.v1, expectedSignature(secret, sig.t, r.raw), 'signature by the test\'s own HMAC')
+}
+
+test('killed mid-delivery: a restarted svc serve sends it again after the lease expires, same delivery and event id', async () => {
   const ep = await k.ctx.services.webhooks.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.generated'] })
-  child = spawn(process.execPath, [join(root, 'bin/svc'), 'serve', '--port', '0'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      SVC_HOME: home,
-      SVC_DATABASE_URL: k.tdb.url,
-      SVC_MASTER_KEY: k.config.masterKey,
-      SVC_LOG_LEVEL: 'error',
-      SVC_JOBS: 'false',
-      SVC_RENDER_THREADS: '1',
-      SVC_WEBHOOKS_ALLOW_PRIVATE: 'true',
-      SVC_WEBHOOK_CA_FILE: k.cert.certFile,
-      SVC_WEBHOOK_TIMEOUT: '1s',
-      SVC_WEBHOOK_POLL: '100ms'
-    },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout?.on('data', (c: Buffer) => { output += c.toString() })
-  child.stderr?.on('data', (c: Buffer) => { output += c.toString() })
-  await waitFor('server listening', () => output.includes('svc listening'), 30_000)
+  const firstChild = await startChildServer(childEnv())
+  children.push(firstChild)
 
   const eventId = await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.generated', data: { n: 1 } })
   const first = await waitFor('first attempt reaches the receiver', () => rx.received[0], 10_000)
+  assert.equal(first.headers['svc-event-id'], eventId)
+  assertSigned(ep.secret, first)
   const killedAt = Date.now()
-  child.kill('SIGKILL')
-  await new Promise((resolve) => child?.once('exit', resolve))
+  await firstChild.kill('SIGKILL')
+  assert.equal(firstChild.process.signalCode, 'SIGKILL')
 
   const leased = (await k.ctx.services.webhooks.deliveries(ep.id))[0]
+  assert.equal(leased.id, first.headers['svc-delivery'])
   assert.equal(leased.status, 'pending', 'the killed process recorded nothing')
   assert.equal(leased.attempts, 0)
 
-  // A new process (here: a dispatcher in this one) takes it over once the lease (3 × 1 s + 1 s) expires.
-  const d = k.dispatcher({}, { SVC_WEBHOOK_TIMEOUT: '1s' })
-  d.start()
-  const second = await waitFor('the delivery again', () => rx.received[1], 15_000)
-  assert.ok(second.at - killedAt >= 2000, `not before the lease expires (${second.at - killedAt} ms)`)
+  // A new server process on the same database; it claims the delivery once the lease runs out.
+  const secondChild = await startChildServer(childEnv())
+  children.push(secondChild)
+  const second = await waitFor('the delivery again', () => rx.received[1], 20_000)
+  const lease = leaseFor(TIMEOUT_MS)
+  // The lease was taken just before the first attempt arrived: it cannot be claimed much earlier than first.at + lease.
+  assert.ok(second.at - first.at >= lease - 500, `not before the lease expires (${second.at - first.at} ms after the first attempt, lease ${lease} ms)`)
+  assert.ok(second.at >= killedAt)
   assert.equal(second.headers['svc-event-id'], eventId)
   assert.equal(second.headers['svc-delivery'], first.headers['svc-delivery'])
-  assert.deepEqual(second.raw, first.raw)
+  assert.deepEqual(second.raw, first.raw, 'the same payload')
+  assert.equal(second.json.id, eventId)
+  assertSigned(ep.secret, second)
+
   const done = await waitFor('succeeded', async () => (await k.ctx.services.webhooks.deliveries(ep.id, { status: 'succeeded' }))[0])
   assert.equal(done.id, leased.id)
   assert.equal(done.attempts, 1, 'the interrupted attempt is not counted')
-  await d.close()
+  assert.equal(secondChild.process.exitCode, null, 'the restarted process is still serving')
+  assert.equal(rx.received.length, 2, 'sent exactly twice: once to the dead process, once after the restart')
 })
