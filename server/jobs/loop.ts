@@ -13,7 +13,9 @@ export interface JobLoop { start (): void, wake (): void, close (): Promise<void
 export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, render: RenderService, log: Logger }): JobLoop {
   const owner = randomUUID()
   const { concurrency, leaseMs, maxAttempts, pollMs } = config.jobs
-  const running = new Map<string, Promise<void>>()
+  // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may
+  // hold a stale claim and a new claim of the same job at once.
+  const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()
   let stopped = true
   let timer: NodeJS.Timeout | undefined
   let claiming = false
@@ -42,10 +44,11 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   }
 
   function run (job: JobRow, work: () => Promise<void>): void {
-    const p = work()
+    const key = `${job.id}:${job.attempts}`
+    const done = work()
       .catch((err: unknown) => { deps.log.error({ err, jobId: job.id }, 'job failed unexpectedly; its lease will expire and it will be retried') })
-      .finally(() => { running.delete(job.id); if (!stopped) void tick() })
-    running.set(job.id, p)
+      .finally(() => { running.delete(key); if (!stopped) void tick() })
+    running.set(key, { id: job.id, attempts: job.attempts, done })
   }
 
   function schedule (ms: number): void {
@@ -57,7 +60,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
 
   async function maintain (): Promise<void> {
     try {
-      await deps.jobs.renewLeases(owner, [...running.keys()], leaseMs)
+      await deps.jobs.renewLeases(owner, [...running.values()], leaseMs)
       const requeued = await deps.jobs.requeueExpired(maxAttempts)
       if (requeued > 0) { deps.log.warn({ requeued }, 'requeued jobs whose lease expired'); void tick() }
       for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) run(job, () => deps.render.abandonJob(job, owner))
@@ -92,7 +95,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
       clearTimeout(timer)
       for (const i of intervals) clearInterval(i)
       // Let in-flight renders finish (their leases would otherwise expire and be retried).
-      await Promise.allSettled([...running.values()])
+      await Promise.allSettled([...running.values()].map((r) => r.done))
     }
   }
 }

@@ -60,7 +60,7 @@ export function eventData (deps: RenderDeps, job: Pick<JobRow, 'id' | 'templateC
 export async function commitOutcome (deps: RenderDeps, job: JobRow | (Omit<JobRow, 'seq'> & { seq?: number }), run: RunRecord, outcome: Outcome,
   options: { owner: string | null, createJob: boolean, event: boolean }): Promise<boolean> {
   return await transaction(deps.db, async (conn: Conn) => {
-    if (options.createJob) await deps.jobs.insert(conn, job, 'running')
+    if (options.createJob) await deps.jobs.insert(conn, job, 'running', job.createdAt, { attempts: job.attempts, startedAt: job.startedAt })
     let documentId: string | null = null
     let documentExpiresAt: Date | null = null
     if (outcome.ok && outcome.bytes !== undefined) {
@@ -68,7 +68,7 @@ export async function commitOutcome (deps: RenderDeps, job: JobRow | (Omit<JobRo
       documentExpiresAt = new Date(Date.now() + deps.config.documents.ttlMs)
       await deps.documents.insert(conn, { id: documentId, workspaceId: job.workspaceId, jobId: job.id, contentType: outcome.contentType ?? 'application/octet-stream', fileName: job.fileName, content: outcome.bytes, expiresAt: documentExpiresAt })
     }
-    const finished = await deps.jobs.finish(conn, job.id, options.owner, {
+    const finished = await deps.jobs.finish(conn, job.id, options.owner, job.attempts, {
       status: outcome.ok ? 'succeeded' : 'failed',
       runId: run.id,
       documentId,

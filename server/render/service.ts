@@ -152,7 +152,8 @@ export function renderService (deps: RenderDeps) {
         // (for its documentUrl) stored; otherwise the run goes to the batched recorder.
         if (await deps.outbox.hasSubscriber(job.workspaceId, type)) {
           run.jobId = job.id
-          await commitOutcome(deps, jobRowOf(job, 'running', 1), run, outcome, { owner: null, createJob: true, event: true })
+          // The row is written as one attempt that started with the render.
+          await commitOutcome(deps, jobRowOf(job, 'running', 1, new Date(started)), run, outcome, { owner: null, createJob: true, event: true })
         } else {
           deps.recorder.record(run)
         }
@@ -197,7 +198,7 @@ export function renderService (deps: RenderDeps) {
       const transient = failure.code === 'DATA_SOURCE_UNAVAILABLE' || failure.code === 'RENDER_BUSY' || failure.code === 'INTERNAL_ERROR'
       if (transient && job.attempts < deps.config.jobs.maxAttempts) {
         // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
-        await deps.jobs.release(job.id, owner, retryDelayMs(job.attempts))
+        await deps.jobs.release(job.id, owner, job.attempts, retryDelayMs(job.attempts))
         return
       }
       outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)

@@ -104,11 +104,14 @@ export interface JobOutcome {
 
 export function jobsRepo (db: Db) {
   return {
-    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued', createdAt = new Date()): Promise<void> {
+    /** `started` is for a row written already claimed (a sync render's job): its attempts and start. */
+    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued', createdAt = new Date(), started?: { attempts: number, startedAt: Date | null }): Promise<void> {
       await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
-        environment, format, parameters, context, file_name, correlation_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts, started_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
-        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status, createdAt])
+        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status, createdAt,
+        started?.attempts ?? 0, started?.startedAt ?? null])
     },
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
@@ -134,19 +137,25 @@ export function jobsRepo (db: Db) {
       }, 'READ COMMITTED')
     },
 
-    async renewLeases (owner: string, ids: string[], leaseMs: number): Promise<void> {
-      if (ids.length === 0) return
+    /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
+    async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
+      if (held.length === 0) return
       await db.query(`UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
-        WHERE id IN (?) AND lease_owner = ? AND status = 'running'`, [leaseMs * 1000, ids, owner])
+        WHERE id IN (?) AND (id, attempts) IN (?) AND lease_owner = ? AND status = 'running'`,
+      [leaseMs * 1000, held.map((h) => h.id), held.map((h) => [h.id, h.attempts]), owner])
     },
 
-    /** Finishes a job this owner still holds; false when the lease was lost (another process took over). */
-    async finish (conn: Conn, id: string, owner: string | null, outcome: JobOutcome): Promise<boolean> {
+    /**
+     * Finishes a job this claim still holds; false when the lease was lost. The fencing token is
+     * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
+     * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
+     */
+    async finish (conn: Conn, id: string, owner: string | null, attempts: number, outcome: JobOutcome): Promise<boolean> {
       const [res] = await conn.execute<ResultSetHeader>(`UPDATE render_jobs SET status = ?, run_id = ?, document_id = ?, page_count = ?,
         label_count = ?, output_bytes = ?, error_code = ?, error_message = ?, completed_at = UTC_TIMESTAMP(3), lease_owner = NULL,
-        lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?)`,
+        lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?) AND attempts = ?`,
       [outcome.status, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
-        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null, id, owner])
+        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null, id, owner, attempts])
       return res.affectedRows === 1
     },
 
@@ -154,10 +163,22 @@ export function jobsRepo (db: Db) {
      * Puts a job this owner holds back in the queue: after a transient failure with attempts
      * left, not before `delayMs` from now (the claim skips it until then).
      */
-    async release (id: string, owner: string, delayMs = 0): Promise<boolean> {
+    async release (id: string, owner: string, attempts: number, delayMs = 0): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
-        not_before = IF(? > 0, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, NULL) WHERE id = ? AND lease_owner = ? AND status = 'running'`,
-      [delayMs, delayMs * 1000, id, owner])
+        not_before = IF(? > 0, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, NULL)
+        WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'running'`,
+      [delayMs, delayMs * 1000, id, owner, attempts])
+      return res.affectedRows === 1
+    },
+
+    /**
+     * Hands back a claim that was never started (the process is shutting down): queued again
+     * with its attempt refunded, since no render was tried.
+     */
+    async unclaim (id: string, owner: string, attempts: number): Promise<boolean> {
+      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
+        started_at = IF(attempts = 1, NULL, started_at), attempts = attempts - 1 WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'running'`,
+      [id, owner, attempts])
       return res.affectedRows === 1
     },
 

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer, workspaceWithKey } from '../../helpers/fixtures.js'
-import { renderFixture } from '../../helpers/render-data.js'
+import { renderFixture, renderWorkspace } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 import { retryDelayMs } from '../../../server/store/repos/jobs.js'
 
@@ -13,7 +13,7 @@ let server: TestServer
 let ws: Awaited<ReturnType<typeof renderFixture>>['ws']
 
 before(async () => {
-  fx = await renderFixture('jobs', { SVC_DOCUMENT_LINK_TTL: '1s', SVC_DOCUMENT_TTL: '1h', SVC_JOB_POLL: '50ms' })
+  fx = await renderFixture('jobs', { SVC_DOCUMENT_LINK_TTL: '1s', SVC_DOCUMENT_TTL: '1h', SVC_JOB_POLL: '50ms', SVC_WEBHOOKS_ALLOW_PRIVATE: 'true' })
   server = fx.server
   ws = fx.ws
 })
@@ -107,6 +107,23 @@ test('an async render whose data source is missing is retried, then fails with t
   assert.equal(done.documentUrl, null)
   const [runs] = await server.context.db.query<any[]>('SELECT status, error_code FROM runs WHERE job_id = ?', [done.jobId])
   assert.deepEqual(runs.map((r) => [r.status, r.error_code]), [['failed', 'DATA_SOURCE_UNAVAILABLE']])
+})
+
+test('a sync render with a subscribed endpoint writes its job as one attempt started with the render', async () => {
+  // Its own workspace, so the subscription does not change the other tests' sync renders.
+  const sub = await renderWorkspace(server.context, fx.dataUrl)
+  // Nothing listens there: the delivery fails, which this test does not look at.
+  await server.context.services.webhooks.create({ workspaceId: sub.workspace.id, url: 'https://127.0.0.1:9/hook', events: ['document.generated'] })
+  const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(sub.key.key), body: { template: 'invoice', parameters: { invoiceId: 1 } } })
+  assert.equal(res.status, 200)
+  const [runs] = await server.context.db.query<any[]>('SELECT job_id, started_at, completed_at FROM runs WHERE id = ?', [res.headers['x-run-id']])
+  assert.equal(runs.length, 1)
+  assert.match(String(runs[0].job_id), /^[0-9a-f-]{36}$/)
+  const job = (await server.fetch('GET', `/api/v1/jobs/${runs[0].job_id as string}`, { headers: bearer(sub.key.key) })).json()
+  assert.equal(job.status, 'succeeded')
+  assert.equal(job.attempts, 1)
+  assert.equal(job.startedAt, (runs[0].started_at as Date).toISOString(), 'started when the render started')
+  assert.ok(Date.parse(job.completedAt) >= Date.parse(job.startedAt))
 })
 
 test('job lookup: unknown, malformed and other-workspace ids are 404 JOB_NOT_FOUND', async () => {

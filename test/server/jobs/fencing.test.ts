@@ -1,0 +1,61 @@
+// Lease fencing: the token is (lease_owner, attempts), not the owner alone. A process that
+// stalled past its lease and claimed the same job again holds two claims; the stale one must
+// not finish, renew or release the job.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import type { JobOutcome } from '../../../server/store/repos/jobs.js'
+import { transaction } from '../../../server/store/db.js'
+
+let database: TestDatabase
+
+before(async () => { database = await createTestDatabase('fence') })
+after(async () => { await database.drop() })
+
+const outcome = (): JobOutcome => ({ status: 'succeeded', runId: randomUUID(), documentId: null, pageCount: 1, labelCount: null, outputBytes: 10, errorCode: null, errorMessage: null })
+
+async function row (id: string): Promise<{ status: string, attempts: number, run_id: string | null, lease_owner: string | null, lease_expires_at: Date | null }> {
+  const [rows] = await database.db.query<any[]>('SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?', [id])
+  return rows[0]
+}
+
+test('a stale claim of the same process (lease expired, job reclaimed) cannot finish, renew or release it', async () => {
+  const jobs = jobsRepo(database.db)
+  const id = randomUUID()
+  await jobs.insert(database.db, {
+    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+  })
+  const [first] = await jobs.claim('proc', 1, 30_000)
+  assert.equal(first.id, id)
+  // The process stalls past its lease: another process requeues the job, then the same one claims it again.
+  await database.db.query('UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id = ?', [id])
+  assert.equal(await jobs.requeueExpired(3), 1)
+  const [second] = await jobs.claim('proc', 1, 30_000)
+  assert.equal(second.id, id)
+  assert.equal(second.attempts, first.attempts + 1)
+
+  const before = await row(id)
+  assert.equal(await transaction(database.db, async (conn) => await jobs.finish(conn, id, 'proc', first.attempts, outcome())), false, 'the stale claim does not finish')
+  assert.deepEqual(await row(id), before, 'and changes nothing')
+
+  await database.db.query('UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 2 SECOND WHERE id = ?', [id])
+  const fixed = (await row(id)).lease_expires_at
+  await jobs.renewLeases('proc', [{ id, attempts: first.attempts }], 60_000)
+  assert.deepEqual((await row(id)).lease_expires_at, fixed, 'the stale claim does not renew the lease')
+  assert.equal(await jobs.release(id, 'proc', first.attempts, 1000), false, 'nor release the job')
+  assert.equal(await jobs.unclaim(id, 'proc', first.attempts), false, 'nor hand it back')
+  assert.equal((await row(id)).status, 'running')
+
+  await jobs.renewLeases('proc', [{ id, attempts: second.attempts }], 60_000)
+  assert.ok(((await row(id)).lease_expires_at as Date).getTime() > (fixed as Date).getTime() + 30_000, 'the current claim renews')
+  const done = outcome()
+  assert.equal(await transaction(database.db, async (conn) => await jobs.finish(conn, id, 'proc', second.attempts, done)), true)
+  const after = await row(id)
+  assert.equal(after.status, 'succeeded')
+  assert.equal(after.run_id, done.runId)
+  assert.equal(after.attempts, 2)
+})
