@@ -31,6 +31,8 @@ export async function serve (config: Config, print: (line: string) => void = con
     const timer = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 30_000)
     timer.unref()
     try {
+      // Claims stop first, so no job starts while requests drain; running jobs finish in close().
+      runtime.quiesce()
       await app.close()
       await runtime.close()
       await context.close()

@@ -8,7 +8,16 @@ import type { JobsRepo, JobRow } from '../store/repos/jobs.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
 import type { RenderService } from '../render/service.js'
 
-export interface JobLoop { start (): void, wake (): void, close (): Promise<void>, readonly owner: string, inFlight (): number }
+export interface JobLoop {
+  start (): void
+  wake (): void
+  /** Stops claiming new work; running jobs go on, with their leases renewed. Call before the HTTP server drains. */
+  quiesce (): void
+  /** quiesce(), then waits for the claim in flight (handing its jobs back) and for running jobs; then stops the timers. */
+  close (): Promise<void>
+  readonly owner: string
+  inFlight (): number
+}
 
 export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, render: RenderService, log: Logger }): JobLoop {
   const owner = randomUUID()
@@ -16,30 +25,46 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may
   // hold a stale claim and a new claim of the same job at once.
   const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()
-  let stopped = true
+  let started = false
+  let accepting = false // claims allowed: false before start and from quiesce() on
   let timer: NodeJS.Timeout | undefined
-  let claiming = false
+  let claiming: Promise<void> | undefined
+  let maintaining: Promise<void> | undefined
   let again = false
   const intervals: NodeJS.Timeout[] = []
 
-  async function tick (): Promise<void> {
-    if (stopped) return
-    if (claiming) { again = true; return }
-    claiming = true
+  function tick (): Promise<void> {
+    if (!accepting) return Promise.resolve()
+    if (claiming !== undefined) { again = true; return claiming }
+    claiming = claimLoop().finally(() => { claiming = undefined; schedule(pollMs) })
+    return claiming
+  }
+
+  async function claimLoop (): Promise<void> {
     try {
       do {
         again = false
         const free = concurrency - running.size
         if (free <= 0) break
         const jobs = await deps.jobs.claim(owner, free, leaseMs)
+        // quiesce() came while the claim was in flight: these jobs were never started, so they
+        // go back to the queue with their attempt refunded instead of dying with the render pool.
+        if (!accepting) { await handBack(jobs); break }
         for (const job of jobs) run(job, () => deps.render.executeJob(job, owner))
         if (jobs.length === free) again = true
-      } while (again && !stopped)
+      } while (again && accepting)
     } catch (err) {
       deps.log.warn({ err }, 'job claim failed')
-    } finally {
-      claiming = false
-      schedule(pollMs)
+    }
+  }
+
+  async function handBack (jobs: JobRow[]): Promise<void> {
+    for (const job of jobs) {
+      try {
+        await deps.jobs.unclaim(job.id, owner, job.attempts)
+      } catch (err) {
+        deps.log.warn({ err, jobId: job.id }, 'could not hand back a job claimed during shutdown; its lease will expire and it will be retried')
+      }
     }
   }
 
@@ -47,22 +72,30 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     const key = `${job.id}:${job.attempts}`
     const done = work()
       .catch((err: unknown) => { deps.log.error({ err, jobId: job.id }, 'job failed unexpectedly; its lease will expire and it will be retried') })
-      .finally(() => { running.delete(key); if (!stopped) void tick() })
+      .finally(() => { running.delete(key); if (accepting) void tick() })
     running.set(key, { id: job.id, attempts: job.attempts, done })
   }
 
   function schedule (ms: number): void {
-    if (stopped) return
+    if (!accepting) return
     clearTimeout(timer)
     timer = setTimeout(() => { void tick() }, ms)
     timer.unref()
   }
 
-  async function maintain (): Promise<void> {
+  function maintain (): void {
+    if (maintaining !== undefined) return
+    maintaining = maintenance().finally(() => { maintaining = undefined })
+  }
+
+  async function maintenance (): Promise<void> {
     try {
+      // Renewal goes on while a shutdown drains: a long job must keep its lease to the end.
       await deps.jobs.renewLeases(owner, [...running.values()], leaseMs)
+      if (!accepting) return
       const requeued = await deps.jobs.requeueExpired(maxAttempts)
       if (requeued > 0) { deps.log.warn({ requeued }, 'requeued jobs whose lease expired'); void tick() }
+      // Abandoning is cheap and finishes the job, so jobs claimed just as quiesce() came still run.
       for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) run(job, () => deps.render.abandonJob(job, owner))
     } catch (err) {
       deps.log.warn({ err }, 'job maintenance failed')
@@ -82,20 +115,30 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     owner,
     inFlight: () => running.size,
     start () {
-      if (!stopped) return
-      stopped = false
-      intervals.push(setInterval(() => { void maintain() }, Math.max(50, Math.floor(leaseMs / 3))))
+      if (started) return
+      started = true
+      accepting = true
+      intervals.push(setInterval(maintain, Math.max(50, Math.floor(leaseMs / 3))))
       intervals.push(setInterval(() => { void sweep() }, config.documents.sweepMs))
       for (const i of intervals) i.unref()
       void tick()
     },
-    wake () { if (!stopped) void tick() },
-    async close () {
-      stopped = true
+    wake () { if (accepting) void tick() },
+    quiesce () {
+      accepting = false
       clearTimeout(timer)
+    },
+    async close () {
+      accepting = false
+      clearTimeout(timer)
+      await claiming
+      // Let running renders finish, their leases renewed meanwhile (an expired lease would let
+      // another process render the job again). A maintenance pass in flight may add one.
+      while (running.size > 0 || maintaining !== undefined) {
+        await Promise.allSettled([...running.values()].map((r) => r.done).concat(maintaining ?? []))
+      }
       for (const i of intervals) clearInterval(i)
-      // Let in-flight renders finish (their leases would otherwise expire and be retried).
-      await Promise.allSettled([...running.values()].map((r) => r.done))
+      intervals.length = 0
     }
   }
 }

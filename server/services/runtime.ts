@@ -18,6 +18,9 @@ import { webhookDispatcher } from '../webhooks/dispatcher.js'
 export interface Runtime {
   api: Omit<ApiDeps, 'context'>
   start (baseUrl: string): void
+  /** Stops taking background work (job claims); call before the HTTP server drains. */
+  quiesce (): void
+  /** Drains: running jobs finish (leases renewed), then webhooks, buffered runs and last the render pool. */
   close (): Promise<void>
 }
 
@@ -54,7 +57,9 @@ export async function createServices (config: Config, context: Context, logger: 
       if (config.jobs.enabled) loop.start()
       webhooks?.start()
     },
+    quiesce () { loop.quiesce() },
     async close () {
+      // The pool closes last: a job still rendering in it would otherwise fail as RENDER_FAILED.
       await loop.close()
       await webhooks?.close()
       await recorder.close()

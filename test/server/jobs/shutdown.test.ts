@@ -1,0 +1,94 @@
+// Shutdown of a server process's job loop: no job starts once claims stop (a claim in flight is
+// handed back, its attempt refunded), running jobs finish with their leases renewed, and only
+// then does the render pool close, so nothing fails as RENDER_FAILED.
+import { test, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import pino from 'pino'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { bearer } from '../../helpers/fixtures.js'
+import { renderFixture, readExample } from '../../helpers/render-data.js'
+import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import type { JobsRepo } from '../../../server/store/repos/jobs.js'
+import { documentsRepo } from '../../../server/store/repos/documents.js'
+import { jobLoop } from '../../../server/jobs/loop.js'
+import type { RenderService } from '../../../server/render/service.js'
+import { loadConfig } from '../../../server/config.js'
+
+const cleanups: Array<() => Promise<void>> = []
+after(async () => { for (const c of cleanups.reverse()) await c() })
+
+async function jobRows (db: TestDatabase['db'], ids: string[]): Promise<Map<string, any>> {
+  const [rows] = await db.query<any[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
+  return new Map(rows.map((r) => [r.id, r]))
+}
+
+test('a claim in flight when the loop closes is handed back unstarted, its attempt refunded', async () => {
+  const database = await createTestDatabase('loopclose')
+  cleanups.push(() => database.drop())
+  const real = jobsRepo(database.db)
+  const id = randomUUID()
+  await real.insert(database.db, {
+    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+  })
+  let claimed!: () => void
+  const inFlight = new Promise<void>((resolve) => { claimed = resolve })
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => { open = resolve })
+  // The claim has taken the job in the database but not yet answered when close() comes.
+  const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); claimed(); await gate; return r } }
+  let executed = 0
+  const render = { executeJob: async () => { executed++ }, abandonJob: async () => { executed++ } } as unknown as RenderService
+  const config = loadConfig({}, { SVC_HOME: '/tmp/svc-loop-close-test', SVC_DATABASE_URL: database.url, SVC_JOB_POLL: '1h', SVC_MASTER_KEY: 'a'.repeat(64) }, 2)
+  const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), render, log: pino({ level: 'silent' }) })
+  loop.start()
+  await inFlight
+  const closing = loop.close()
+  open()
+  await closing
+  assert.equal(executed, 0, 'no job starts after close()')
+  const row = (await jobRows(database.db, [id])).get(id)
+  assert.equal(row.status, 'queued')
+  assert.equal(row.attempts, 0, 'the unstarted claim does not use an attempt')
+  assert.equal(row.lease_owner, null)
+  assert.equal(row.started_at, null)
+})
+
+test('closing a server mid-job: the running job finishes (lease kept), queued jobs stay queued, nothing fails', async () => {
+  const fx = await renderFixture('shutdown', { SVC_JOB_CONCURRENCY: '1', SVC_JOB_LEASE: '1s', SVC_JOB_POLL: '50ms' })
+  cleanups.push(() => fx.close())
+  const slow = await readExample('invoice') as any
+  slow.code = 'slow-invoice'
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(2.5) AS pause, ')
+  await fx.server.context.services.templates.publish(fx.ws.workspace.id, slow, {})
+  const ids: string[] = []
+  for (let i = 0; i < 3; i++) {
+    const res = await fx.server.fetch('POST', '/api/v1/render', { headers: bearer(fx.ws.key.key), body: { template: 'slow-invoice', parameters: { invoiceId: 1 }, async: true } })
+    assert.equal(res.status, 202)
+    ids.push(res.json().jobId)
+  }
+  const db = fx.database.db
+  let runningId: string | undefined
+  for (let i = 0; i < 200 && runningId === undefined; i++) {
+    runningId = [...(await jobRows(db, ids)).values()].find((r) => r.status === 'running')?.id
+    if (runningId === undefined) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.ok(runningId !== undefined, 'a job started')
+  const closing = fx.server.close()
+  // Another process's maintenance, past the 1 s lease: a drained job must still hold its lease.
+  await new Promise((resolve) => setTimeout(resolve, 1600))
+  assert.equal(await jobsRepo(db).requeueExpired(3), 0, 'the running job keeps its lease while the server drains')
+  await closing
+  const rows = await jobRows(db, ids)
+  const done = rows.get(runningId)
+  assert.equal(done.status, 'succeeded', 'the running job completed before close() returned')
+  assert.equal(done.attempts, 1)
+  for (const id of ids.filter((i) => i !== runningId)) {
+    assert.equal(rows.get(id).status, 'queued', 'jobs not started stay queued')
+    assert.equal(rows.get(id).attempts, 0)
+  }
+  const [failed] = await db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
+  assert.equal(Number(failed[0].n), 0, 'no job failed (RENDER_FAILED from a closed pool)')
+})
