@@ -104,7 +104,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
 
   async function sweep (): Promise<void> {
     try {
-      const deleted = await deps.documents.deleteExpired()
+      const deleted = await deps.documents.sweepExpired()
       if (deleted > 0) deps.log.info({ deleted }, 'deleted expired documents')
     } catch (err) {
       deps.log.warn({ err }, 'document sweep failed')

@@ -6,6 +6,10 @@ import type { Conn, Db } from '../db.js'
 export interface StoredDocument { id: string, workspaceId: string, contentType: string, fileName: string, bytes: number, content: Buffer, expiresAt: Date }
 
 export function documentsRepo (db: Db) {
+  async function deleteExpired (limit = 500): Promise<number> {
+    const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents WHERE expires_at <= UTC_TIMESTAMP(3) ORDER BY expires_at LIMIT ${Number(limit)}`)
+    return res.affectedRows
+  }
   return {
     async insert (conn: Conn | Db, doc: { id: string, workspaceId: string, jobId: string | null, contentType: string, fileName: string, content: Buffer, expiresAt: Date }): Promise<void> {
       await conn.execute('INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -19,9 +23,20 @@ export function documentsRepo (db: Db) {
       const r = rows[0]
       return { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, content: r.content, expiresAt: r.expires_at }
     },
-    async deleteExpired (limit = 500): Promise<number> {
-      const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents WHERE expires_at <= UTC_TIMESTAMP(3) ORDER BY expires_at LIMIT ${Number(limit)}`)
-      return res.affectedRows
+    deleteExpired,
+    /**
+     * One sweep: batches of `batch` rows (short transactions, short locks) until a batch comes
+     * back short, at most `maxBatches` of them, so a backlog drains in a few sweeps rather than
+     * at 500 rows a minute, and one sweep stays bounded.
+     */
+    async sweepExpired (batch = 500, maxBatches = 20): Promise<number> {
+      let total = 0
+      for (let i = 0; i < maxBatches; i++) {
+        const deleted = await deleteExpired(batch)
+        total += deleted
+        if (deleted < batch) break
+      }
+      return total
     }
   }
 }
