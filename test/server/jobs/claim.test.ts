@@ -63,7 +63,7 @@ test('a released job waits out its backoff: the claim skips it until not_before,
   await enqueue(2)
   const jobs = jobsRepo(database.db)
   const [first] = await jobs.claim('owner-a', 1, 30_000)
-  assert.ok(await jobs.release(first.id, 'owner-a', retryDelayMs(first.attempts)))
+  assert.ok(await jobs.release(first.id, 'owner-a', first.attempts, retryDelayMs(first.attempts)))
   const [row] = await database.db.query<any[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
   assert.equal(row[0].status, 'queued')
   assert.ok(Number(row[0].wait) > 900_000 && Number(row[0].wait) <= 1_000_000, `not_before ~1 s ahead: ${row[0].wait} µs`)
