@@ -185,6 +185,12 @@ export function renderService (deps: RenderDeps) {
     return jobRowOf(job, 'queued', 0, createdAt)
   }
 
+  // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
+  // (the answer is cached for a second): fan-out would find nobody to deliver to, and the
+  // outbox would grow by one row per job for nothing.
+  const wanted = (workspaceId: string, outcome: Outcome): Promise<boolean> =>
+    deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed')
+
   /** Runs one claimed job to its outcome (called by the job loop). Transient failures requeue. */
   async function executeJob (job: JobRow, owner: string): Promise<void> {
     const started = Date.now()
@@ -204,14 +210,14 @@ export function renderService (deps: RenderDeps) {
       outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
     }
     const run = runOf(job, 'async', job.id, started, outcome)
-    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: true })
+    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: await wanted(job.workspaceId, outcome) })
   }
 
   /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
   async function abandonJob (job: JobRow, owner: string): Promise<void> {
     const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
     const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)
-    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: true })
+    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: await wanted(job.workspaceId, outcome) })
   }
 
   /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */

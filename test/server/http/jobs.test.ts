@@ -59,6 +59,9 @@ test('async: 202 with the job and Location, then polling to a downloadable docum
   const pdf = await pdfFacts(download.body)
   assert.equal(pdf.pages, done.pageCount)
   assert.match(pdf.text, /INV-2026-0001/)
+  // No endpoint subscribes in this workspace: the outbox gets no event for the job.
+  const [events] = await server.context.db.query<any[]>('SELECT COUNT(*) AS n FROM events WHERE payload LIKE ?', [`%${done.jobId}%`])
+  assert.equal(Number(events[0].n), 0)
 })
 
 test('links expire; reading the job again gives a fresh one; tampered tokens are refused', async () => {
