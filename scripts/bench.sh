@@ -34,10 +34,11 @@ chmod 600 "$SVC_HOME/demo-keys.json"
 # Logging stays as deployed (info, one line per request) but goes to a file, not a terminal.
 export SVC_RATE_LIMIT="${SVC_RATE_LIMIT:-100000000}"
 export SVC_LOG_FILE="$SVC_HOME/server.log"
-node_flags=()
+# BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2).
+read -r -a node_flags <<<"${BENCH_NODE_FLAGS:-}"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   rm -rf "$SVC_HOME/profiles"
-  node_flags=(--cpu-prof --cpu-prof-dir="$SVC_HOME/profiles")
+  node_flags+=(--cpu-prof --cpu-prof-dir="$SVC_HOME/profiles")
 fi
 : >"$SVC_LOG_FILE"
 # SVC_BENCH_SERVER_DIR: run the server from another checkout (built), for A/B runs of a change.
