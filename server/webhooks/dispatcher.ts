@@ -15,6 +15,8 @@ import { outboxSignal } from './outbox.js'
 import { createSender } from './sender.js'
 import { signatureHeader } from './signature.js'
 
+/** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
+export const MAX_INTERRUPTED_SENDS = 3
 export const USER_AGENT = 'Svc-Webhooks/1.0'
 // One receiver never gets more sockets than this from one process; further sends queue in the Agent.
 const MAX_SOCKETS_PER_ORIGIN = 64
@@ -104,7 +106,30 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     const loaded = await deliveries.loadClaimed(claims)
     const parked = loaded.filter((d) => !d.enabled)
     if (parked.length > 0) await deliveries.park(db, parked)
-    for (const d of loaded) if (d.enabled) start(d)
+    for (const d of loaded) {
+      if (!d.enabled) continue
+      if (d.claims - 1 - d.attempts >= MAX_INTERRUPTED_SENDS) abandonInterrupted(d)
+      else start(d)
+    }
+  }
+
+  /** Sending this delivery stopped its sender again and again (a crash each time): stop trying. */
+  function abandonInterrupted (d: ClaimedDelivery): void {
+    logger.error({ delivery: d.id, event: d.eventId }, 'webhook delivery abandoned: its sends were interrupted repeatedly')
+    buffer.push({
+      seq: d.seq,
+      id: d.id,
+      lease: d.lease,
+      attempt: d.attempts + 1,
+      status: 'abandoned',
+      retryDelayMs: null,
+      startedAt: new Date(),
+      durationMs: 0,
+      httpStatus: null,
+      excerpt: null,
+      error: `abandoned: ${MAX_INTERRUPTED_SENDS} sends were interrupted (the sending process stopped)`
+    })
+    void flush()
   }
 
   function start (d: ClaimedDelivery): void {

@@ -28,6 +28,8 @@ export interface ClaimedDelivery {
   seq: number
   id: string
   attempts: number
+  /** Claims so far, this one included: claims - 1 - attempts sends were cut short by a crash. */
+  claims: number
   lease: Date
   eventId: string
   eventType: string
@@ -110,7 +112,7 @@ export function deliveriesRepo (db: Db) {
       if (rows.length === 0) return []
       const lease = new Date((rows[0].now as Date).getTime() + leaseMs)
       const seqs = rows.map((r) => Number(r.seq))
-      await conn.query('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ? WHERE seq IN (?)', [lease, lease, seqs])
+      await conn.query('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ?, claims = claims + 1 WHERE seq IN (?)', [lease, lease, seqs])
       return seqs.map((seq) => ({ seq, lease }))
     },
     /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
@@ -118,13 +120,14 @@ export function deliveriesRepo (db: Db) {
       if (claims.length === 0) return []
       const leases = new Map(claims.map((c) => [c.seq, c.lease]))
       const [rows] = await db.query<RowDataPacket[]>(
-        `SELECT d.seq, d.id, d.attempts, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url, w.secret_enc, w.enabled
+        `SELECT d.seq, d.id, d.attempts, d.claims, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url, w.secret_enc, w.enabled
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
          WHERE d.seq IN (?)`, [claims.map((c) => c.seq)])
       return rows.map((r) => ({
         seq: Number(r.seq),
         id: r.id,
         attempts: r.attempts,
+        claims: r.claims,
         lease: leases.get(Number(r.seq)) as Date,
         eventId: r.event_id,
         eventType: r.type,

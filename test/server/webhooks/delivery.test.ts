@@ -249,3 +249,35 @@ describe('template.published', () => {
     assert.equal(e2.data.publishedBy, null)
   })
 })
+
+describe('interrupted sends', () => {
+  // A kit of its own: no other dispatcher may claim these deliveries before the test sets them up.
+  let k: Kit
+  let rx: Receiver
+  before(async () => { k = await kit({}, cert); rx = await startReceiver(cert) })
+  after(async () => { await rx.close(); await k.close() })
+
+  test('a delivery whose sends were cut short 3 times (crashed senders) is abandoned, not retried forever', async () => {
+    const ep = await k.ctx.services.webhooks.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.generated'] })
+    const poison = await k.ctx.services.webhooks.test(ep.id)
+    const healthy = await k.ctx.services.webhooks.test(ep.id)
+    // Three earlier claims of `poison` ended without an attempt (their processes died); two of `healthy`.
+    await k.tdb.db.execute('UPDATE webhook_deliveries SET claims = 3 WHERE id = ?', [poison.deliveryId])
+    await k.tdb.db.execute('UPDATE webhook_deliveries SET claims = 2 WHERE id = ?', [healthy.deliveryId])
+    const d = k.dispatcher()
+    d.start()
+    try {
+      const one = await waitFor('abandoned', async () => {
+        const v = await k.ctx.services.webhooks.delivery(poison.deliveryId)
+        return v.status === 'abandoned' ? v : undefined
+      })
+      assert.match(String(one.lastError), /interrupted/)
+      assert.equal(one.attempts, 1)
+      await waitFor('the healthy one sent', () => rx.received.find((r) => r.headers['svc-delivery'] === healthy.deliveryId))
+      assert.equal(rx.received.filter((r) => r.headers['svc-delivery'] === poison.deliveryId).length, 0, 'the poison delivery is not sent again')
+    } finally {
+      await d.close()
+      await k.ctx.services.webhooks.delete(ep.id)
+    }
+  })
+})
