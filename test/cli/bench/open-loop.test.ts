@@ -18,7 +18,7 @@ test('open loop at --rate 200 for 2 s sends ~400 requests, whatever the latency'
   assert.equal(r.total, server.renders)
   assert.equal(sum(r.statuses), r.total)
   assert.ok(assertOrdered(r.latency))
-  assert.ok(r.latency.p50 >= 5)
+  assert.ok(r.latency.p50 >= 4.5, `p50 ${r.latency.p50} ms`)
   // The window runs to the last completion, so a slow tail (a loaded machine) lowers the rate.
   assert.ok(r.durationMs >= 2000)
   assert.ok(Math.abs(r.requestsPerSec - r.total / (r.durationMs / 1000)) < 1)
