@@ -6,7 +6,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { JobsRepo, JobRow } from '../store/repos/jobs.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
-import type { RenderService } from '../render/service.js'
+import type { ClaimBatch, RenderService } from '../render/service.js'
 
 export interface JobLoop {
   start (): void
@@ -52,7 +52,8 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
         // quiesce() came while the claim was in flight: these jobs were never started, so they
         // go back to the queue with their attempt refunded instead of dying with the render pool.
         if (!accepting) { await handBack(jobs); break }
-        for (const job of jobs) run(job, () => deps.render.executeJob(job, owner))
+        const batch: ClaimBatch = new Map()
+        for (const job of jobs) run(job, () => deps.render.executeJob(job, owner, batch))
         if (jobs.length === free) again = true
       } while (again && accepting)
     } catch (err) {

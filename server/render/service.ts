@@ -15,6 +15,8 @@ import type { RenderDeps } from './deps.js'
 import { asProblem, commitOutcome, engineProblem } from './outcome.js'
 import type { Outcome } from './outcome.js'
 import { jobView } from './job-view.js'
+import { completions } from './completions.js'
+import { jobInserts } from './job-inserts.js'
 
 export interface RenderBody {
   template: string
@@ -37,6 +39,10 @@ export interface Prepared {
   fileName: string
 }
 
+/** Template + environment lookups shared by the jobs of one claim (they are read at claim time either way). */
+export type ClaimBatch = Map<string, ReturnType<ResolveWithEnvironment>>
+type ResolveWithEnvironment = RenderDeps['templates']['resolveWithEnvironment']
+
 export interface SyncResult { runId: string, bytes: Buffer, contentType: string, pageCount: number, labelCount: number, prepared: Prepared }
 
 const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
@@ -48,6 +54,9 @@ export function renderService (deps: RenderDeps) {
     maxRows: deps.config.render.maxRows,
     maxLabels: deps.config.render.maxLabels
   }
+  // Job writes are group-committed (see completions.ts, job-inserts.ts).
+  const completed = completions(deps)
+  const inserts = jobInserts(deps.db, deps.jobs)
 
   function environmentFor (auth: AuthContext, key: string, env: Environment | undefined): Environment {
     if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${key}" in this workspace`)
@@ -180,7 +189,7 @@ export function renderService (deps: RenderDeps) {
   async function enqueue (p: Prepared, correlationId: string): Promise<JobRow> {
     const job = newJob(p, correlationId)
     const createdAt = new Date()
-    await deps.jobs.insert(deps.db, job, 'queued', createdAt)
+    await inserts.insert(job, createdAt)
     deps.jobQueued()
     return jobRowOf(job, 'queued', 0, createdAt)
   }
@@ -192,11 +201,18 @@ export function renderService (deps: RenderDeps) {
     deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed')
 
   /** Runs one claimed job to its outcome (called by the job loop). Transient failures requeue. */
-  async function executeJob (job: JobRow, owner: string): Promise<void> {
+  async function executeJob (job: JobRow, owner: string, batch?: ClaimBatch): Promise<void> {
     const started = Date.now()
     let outcome: Outcome
     try {
-      const { resolved, environment: env } = await deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
+      // Jobs claimed together mostly share template, version and environment: one read serves them all.
+      const key = `${job.workspaceId}\n${job.templateCode}\n${job.version}\n${job.environment}`
+      let lookup = batch?.get(key)
+      if (lookup === undefined) {
+        lookup = deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
+        batch?.set(key, lookup)
+      }
+      const { resolved, environment: env } = await lookup
       if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
       outcome = successOutcome(await produce(resolved, env, job.parameters, job.context))
     } catch (err) {
@@ -210,14 +226,14 @@ export function renderService (deps: RenderDeps) {
       outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
     }
     const run = runOf(job, 'async', job.id, started, outcome)
-    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: await wanted(job.workspaceId, outcome) })
+    await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
   }
 
   /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
   async function abandonJob (job: JobRow, owner: string): Promise<void> {
     const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
     const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)
-    await commitOutcome(deps, job, run, outcome, { owner, createJob: false, event: await wanted(job.workspaceId, outcome) })
+    await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
   }
 
   /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */

@@ -114,6 +114,15 @@ export function jobsRepo (db: Db) {
         started?.attempts ?? 0, started?.startedAt ?? null])
     },
 
+    /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
+    async insertMany (conn: Conn | Db, jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>): Promise<void> {
+      if (jobs.length === 0) return
+      await conn.query(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at) VALUES ?`,
+      [jobs.map(({ job, createdAt, parameters, context }) => [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId,
+        job.templateCode, job.version, job.environment, job.format, parameters, context, job.fileName, job.correlationId, 'queued', createdAt])])
+    },
+
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`, [id, workspaceId])
       return rows.length === 0 ? undefined : toJob(rows[0])
@@ -157,6 +166,28 @@ export function jobsRepo (db: Db) {
       [outcome.status, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
         outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null, id, owner, attempts])
       return res.affectedRows === 1
+    },
+
+    /**
+     * finish() for many claims in ONE statement (the completion batcher's write): the claims join
+     * a derived table on the same fencing token (id, lease owner, attempts, still running).
+     * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
+     */
+    async finishMany (conn: Conn, claims: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>): Promise<boolean[]> {
+      if (claims.length === 0) return []
+      const rows = claims.map(() => 'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message')
+      const args = claims.flatMap(({ id, owner, attempts, outcome: o }) => [id, owner, attempts, o.status, o.runId, o.documentId, o.pageCount, o.labelCount,
+        o.outputBytes, o.errorCode, o.errorMessage?.slice(0, 2000) ?? null])
+      const [res] = await conn.query<ResultSetHeader>(`UPDATE render_jobs j JOIN (${rows.join(' UNION ALL ')}) v
+        ON j.id = v.id AND j.attempts = v.attempts AND (j.lease_owner <=> v.owner) AND j.status = 'running'
+        SET j.status = v.status, j.run_id = v.run_id, j.document_id = v.document_id, j.page_count = v.page_count, j.label_count = v.label_count,
+        j.output_bytes = v.output_bytes, j.error_code = v.error_code, j.error_message = v.error_message, j.completed_at = UTC_TIMESTAMP(3),
+        j.lease_owner = NULL, j.lease_expires_at = NULL`, args)
+      if (res.affectedRows === claims.length) return claims.map(() => true)
+      // Some lost their lease (rare): the run id each claim wrote tells which ones won.
+      const [won] = await conn.query<RowDataPacket[]>('SELECT run_id FROM render_jobs WHERE id IN (?)', [claims.map((c) => c.id)])
+      const runs = new Set(won.map((r) => r.run_id as string | null))
+      return claims.map((c) => runs.has(c.outcome.runId))
     },
 
     /**

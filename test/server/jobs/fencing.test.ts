@@ -59,3 +59,38 @@ test('a stale claim of the same process (lease expired, job reclaimed) cannot fi
   assert.equal(after.run_id, done.runId)
   assert.equal(after.attempts, 2)
 })
+
+test('finishMany fences each claim of a batch on its own: stale and foreign claims change nothing, the others finish', async () => {
+  const jobs = jobsRepo(database.db)
+  const newJob = (): Parameters<typeof jobs.insert>[1] => ({
+    id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+  })
+  // Claims are taken in queue order: drain whatever earlier tests left queued first.
+  while ((await jobs.claim('sweeper', 100, 30_000)).length > 0);
+  const [a, b, c] = [newJob(), newJob(), newJob()]
+  for (const j of [a, b, c]) await jobs.insert(database.db, j)
+  const claimed = await jobs.claim('proc', 3, 30_000)
+  assert.deepEqual(claimed.map((j) => j.id), [a.id, b.id, c.id])
+  // b: this process stalled past its lease and claimed it again (attempts 2); c: another process took it over.
+  await database.db.query('UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id IN (?)', [[b.id, c.id]])
+  assert.equal(await jobs.requeueExpired(3), 2)
+  const again = await jobs.claim('proc', 1, 30_000)
+  assert.deepEqual(again.map((j) => j.id), [b.id])
+  assert.deepEqual((await jobs.claim('other', 1, 30_000)).map((j) => j.id), [c.id])
+
+  const outcomes = [outcome(), outcome(), outcome(), outcome()]
+  const cRow = await row(c.id)
+  const won = await transaction(database.db, async (conn) => await jobs.finishMany(conn, [
+    { id: a.id, owner: 'proc', attempts: 1, outcome: outcomes[0] },
+    { id: b.id, owner: 'proc', attempts: 1, outcome: outcomes[1] }, // stale claim of b
+    { id: b.id, owner: 'proc', attempts: 2, outcome: outcomes[2] }, // current claim of b
+    { id: c.id, owner: 'proc', attempts: 1, outcome: outcomes[3] } // c now belongs to "other"
+  ]))
+  assert.deepEqual(won, [true, false, true, false])
+  assert.equal((await row(a.id)).run_id, outcomes[0].runId)
+  assert.equal((await row(a.id)).status, 'succeeded')
+  assert.equal((await row(b.id)).run_id, outcomes[2].runId, 'the current claim of b wrote its outcome, the stale one did not')
+  assert.equal((await row(b.id)).lease_owner, null)
+  assert.deepEqual(await row(c.id), cRow, 'the job another process holds is untouched')
+})

@@ -1,0 +1,22 @@
+// Queued jobs, group-inserted: async submissions that arrive while an INSERT is in flight go
+// into the next one (one multi-row INSERT, one commit for many 202s). A 202 is answered only
+// after its row is committed, so a job once accepted is durable; one bad row cannot fail the
+// others (the batch is retried row by row).
+import { batcher, isolating } from '../util/batcher.js'
+import type { Db } from '../store/db.js'
+import type { JobsRepo, NewJob } from '../store/repos/jobs.js'
+
+// Rows are bounded by the request body limit; a batch stays well under max_allowed_packet.
+const MAX_BATCH_BYTES = 4 * 1024 * 1024
+
+interface Row { job: NewJob, createdAt: Date, parameters: string, context: string }
+
+export function jobInserts (db: Db, jobs: JobsRepo, maxItems = 64): { insert: (job: NewJob, createdAt: Date) => Promise<void> } {
+  const writer = batcher<Row, undefined>(isolating(async (rows) => {
+    await jobs.insertMany(db, rows)
+    return rows.map(() => undefined)
+  }), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (r) => r.parameters.length + r.context.length })
+  return {
+    insert: (job, createdAt) => writer.push({ job, createdAt, parameters: JSON.stringify(job.parameters), context: JSON.stringify(job.context) })
+  }
+}

@@ -1,0 +1,85 @@
+// Group-committed job completions against a real MariaDB: jobs finishing together share one
+// transaction, and each still writes its document, run and event only if its claim still holds.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import type { JobRow, NewJob } from '../../../server/store/repos/jobs.js'
+import { documentsRepo } from '../../../server/store/repos/documents.js'
+import { runsRepo } from '../../../server/store/repos/runs.js'
+import type { RunRecord } from '../../../server/store/repos/runs.js'
+import { outbox } from '../../../server/webhooks/outbox.js'
+import { documentLinks } from '../../../server/documents/links.js'
+import { completions } from '../../../server/render/completions.js'
+import type { RenderDeps } from '../../../server/render/deps.js'
+import type { Outcome } from '../../../server/render/outcome.js'
+
+let database: TestDatabase
+before(async () => { database = await createTestDatabase('completions') })
+after(async () => { await database.drop() })
+
+const workspaceId = randomUUID()
+const newJob = (): NewJob => ({
+  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+})
+const runOf = (job: JobRow): RunRecord => ({
+  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', correlationId: 'c', mode: 'async', jobId: job.id,
+  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', status: 'succeeded', errorCode: null, errorMessage: null,
+  durationMs: 1, pageCount: 1, labelCount: null, outputBytes: 4, startedAt: new Date(), completedAt: new Date()
+})
+const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
+
+test('jobs finishing while a write is in flight commit together; a claim that lost its lease writes nothing', async () => {
+  const db = database.db
+  const jobs = jobsRepo(db)
+  // Counts the transactions the writer opens (each takes a pool connection).
+  let transactions = 0
+  const counted = Object.create(db, { getConnection: { value: async () => { transactions++; return await db.getConnection() } } })
+  const deps = {
+    config: { documents: { ttlMs: 3_600_000 } },
+    db: counted,
+    jobs,
+    documents: documentsRepo(db),
+    runs: runsRepo(db),
+    outbox: outbox(db),
+    links: documentLinks(Buffer.alloc(32, 7), 60_000),
+    baseUrl: () => 'https://svc.test'
+  } as unknown as RenderDeps
+  const writer = completions(deps)
+  const fresh = Array.from({ length: 5 }, newJob)
+  for (const j of fresh) await jobs.insert(db, j)
+  const claimed = await jobs.claim('proc', 5, 30_000)
+  assert.equal(claimed.length, 5)
+  // The third job's lease ran out and another process holds it now.
+  const lost = claimed[2]
+  await db.query('UPDATE render_jobs SET lease_owner = ? WHERE id = ?', ['other', lost.id])
+
+  const runs = claimed.map(runOf)
+  const results = await Promise.all(claimed.map((job, i) => writer.commit({ job, owner: 'proc', run: runs[i], outcome: ok(`pdf${i}`), event: i === 0 || i === 2 })))
+  assert.deepEqual(results, [true, true, false, true, true])
+  assert.equal(transactions, 2, 'the first job was written at once, the four that came during its write in one more transaction')
+
+  const [rows] = await db.query<any[]>(`SELECT j.id, j.status, j.run_id, j.document_id, d.content FROM render_jobs j LEFT JOIN documents d ON d.id = j.document_id
+    WHERE j.id IN (?)`, [claimed.map((j) => j.id)])
+  for (const [i, job] of claimed.entries()) {
+    const r = rows.find((x) => x.id === job.id)
+    if (i === 2) {
+      assert.equal(r.status, 'running', 'the lost claim did not finish the job')
+      assert.equal(r.document_id, null)
+      continue
+    }
+    assert.equal(r.status, 'succeeded')
+    assert.equal(r.run_id, runs[i].id)
+    assert.equal(Buffer.from(r.content).toString(), `pdf${i}`, 'each job got its own document')
+  }
+  const [runRows] = await db.query<any[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
+  assert.deepEqual(new Set(runRows.map((r) => r.id)), new Set(runs.filter((_, i) => i !== 2).map((r) => r.id)), 'no run for the lost claim')
+  const [events] = await db.query<any[]>('SELECT payload FROM events WHERE workspace_id = ?', [workspaceId])
+  assert.equal(events.length, 1, 'only the winning claim that asked for an event wrote one')
+  assert.equal(JSON.parse(events[0].payload).data.jobId, claimed[0].id)
+  const [docs] = await db.query<any[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id IN (?)', [claimed.map((j) => j.id)])
+  assert.equal(Number(docs[0].n), 4)
+})

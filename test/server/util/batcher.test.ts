@@ -1,0 +1,74 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { batcher, isolating, ItemFailed } from '../../../server/util/batcher.js'
+
+const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+test('the first item is written at once; items arriving during a write go together in the next one', async () => {
+  const writes: number[][] = []
+  let release: () => void = () => {}
+  const b = batcher<number, string>(async (items) => {
+    writes.push(items)
+    await new Promise<void>((resolve) => { release = resolve })
+    return items.map((i) => `done ${i}`)
+  })
+  const first = b.push(1)
+  await tick()
+  assert.deepEqual(writes, [[1]], 'no waiting for company when idle')
+  const later = [b.push(2), b.push(3), b.push(4)]
+  assert.equal(b.size(), 4)
+  release()
+  assert.equal(await first, 'done 1')
+  await tick()
+  assert.deepEqual(writes, [[1], [2, 3, 4]])
+  release()
+  assert.deepEqual(await Promise.all(later), ['done 2', 'done 3', 'done 4'])
+  assert.equal(b.size(), 0)
+})
+
+test('batches respect the item and weight limits; a single heavy item still goes alone', async () => {
+  const writes: number[][] = []
+  let gate: Promise<void> | undefined = new Promise<void>((resolve) => setTimeout(resolve, 20))
+  const b = batcher<number, number>(async (items) => {
+    writes.push(items)
+    if (gate !== undefined) { await gate; gate = undefined }
+    return items
+  }, { maxItems: 3, maxWeight: 10, weigh: (n) => n })
+  const all = [b.push(1), b.push(2), b.push(2), b.push(2), b.push(2), b.push(50), b.push(4), b.push(4), b.push(4)]
+  assert.deepEqual(await Promise.all(all), [1, 2, 2, 2, 2, 50, 4, 4, 4])
+  assert.deepEqual(writes, [[1], [2, 2, 2], [2], [50], [4, 4], [4]])
+})
+
+test('a failed write rejects its whole batch; the next batch is written normally', async () => {
+  let calls = 0
+  let release: () => void = () => {}
+  const b = batcher<number, number>(async (items) => {
+    calls++
+    if (calls === 1) { await new Promise<void>((resolve) => { release = resolve }); return items }
+    if (calls === 2) throw new Error('database down')
+    return items.map((i) => i * 10)
+  })
+  const first = b.push(1)
+  await tick()
+  const failing = [b.push(2), b.push(3)].map(async (p) => await p.then(() => 'ok', (e: Error) => e.message))
+  release()
+  assert.equal(await first, 1)
+  assert.deepEqual(await Promise.all(failing), ['database down', 'database down'])
+  assert.equal(await b.push(4), 40)
+})
+
+test('isolating: when a batch fails, each item is written alone, so one bad item fails alone', async () => {
+  const seen: number[][] = []
+  const write = isolating<number, number>(async (items) => {
+    seen.push(items)
+    if (items.includes(13)) throw new Error('bad row')
+    return items.map((i) => i + 1)
+  })
+  const out = await write([1, 13, 2])
+  assert.equal(out[0], 2)
+  assert.ok(out[1] instanceof ItemFailed)
+  assert.equal(((out[1] as ItemFailed).error as Error).message, 'bad row')
+  assert.equal(out[2], 3)
+  assert.deepEqual(seen, [[1, 13, 2], [1], [13], [2]])
+  await assert.rejects(write([13]), /bad row/, 'a batch of one fails as itself')
+})
