@@ -115,7 +115,7 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_MAX_ROWS: '100000',
   SVC_RENDER_MAX_LABELS: '20000',
   SVC_JOBS: 'true',
-  SVC_JOB_CONCURRENCY: '(4 × SVC_RENDER_THREADS)',
+  SVC_JOB_CONCURRENCY: '(16 × SVC_RENDER_THREADS)',
   SVC_JOB_LEASE: '30s',
   SVC_JOB_MAX_ATTEMPTS: '3',
   SVC_JOB_POLL: '250ms',
@@ -191,7 +191,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     },
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),
-      concurrency: int(e, 'SVC_JOB_CONCURRENCY', threads * 4, 1, 1024),
+      concurrency: int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024),
       leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
       maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
       pollMs: duration(e, 'SVC_JOB_POLL', '250ms')

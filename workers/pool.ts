@@ -14,6 +14,8 @@ export interface RenderPoolOptions {
   maxQueue?: number
   /** A render (waiting + running) taking longer is aborted with RENDER_TIMEOUT. */
   timeoutMs: number
+  /** A batch render waiting longer than this goes before interactive ones; default timeoutMs. */
+  batchMaxWaitMs?: number
 }
 
 export interface RenderPoolStats {
@@ -27,8 +29,17 @@ export interface RenderPoolStats {
   definitionsResent: number
 }
 
+/**
+ * `interactive` (a caller waits on the connection: sync renders) goes first and is bounded by
+ * maxQueue and by the time limit; `batch` (queued jobs) waits behind it without either bound,
+ * since the job loop's concurrency already bounds it, so jobs never fill the waiting room and
+ * turn sync callers away with RENDER_BUSY. A batch render that has waited longer than the time
+ * limit (batchMaxWaitMs) goes before interactive ones, so sustained sync load cannot starve jobs.
+ */
+export type RenderLane = 'interactive' | 'batch'
+
 export interface RenderPool {
-  render (input: RenderInput): Promise<RenderResult>
+  render (input: RenderInput, lane?: RenderLane): Promise<RenderResult>
   stats (): RenderPoolStats
   close (): Promise<void>
 }
@@ -36,6 +47,7 @@ export interface RenderPool {
 export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const threads = options.threads ?? availableParallelism()
   const maxQueue = options.maxQueue ?? threads * 4
+  const batchMaxWaitMs = options.batchMaxWaitMs ?? options.timeoutMs
   // Resolved next to this module: dist/workers/render-task.js once compiled.
   const filename = new URL('./render-task.js', import.meta.url).href
   const pool = new Piscina<RenderTaskInput, RenderTaskResult>({ filename, minThreads: threads, maxThreads: threads, maxQueue: maxQueue + threads, stricterFIFO: true, concurrentTasksPerWorker: 1,
@@ -50,6 +62,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   // is capacity (503, retry), never a property of the document (422).
   let running = 0
   const waiting: Array<() => void> = []
+  const batchWaiting: Array<{ since: number, wake: () => void }> = []
   let busy = 0
   let timeouts = 0
   // Version keys some worker has compiled: later tasks leave the definition out (see
@@ -76,14 +89,30 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     })
   }
 
+  function acquireBatch (): Promise<void> | undefined {
+    if (running < threads && waiting.length === 0 && batchWaiting.length === 0) { running++; return }
+    return new Promise<void>((resolve) => {
+      batchWaiting.push({ since: performance.now(), wake: () => { running++; resolve() } })
+    })
+  }
+
   function releaseThread (): void {
     running--
+    const batch = batchWaiting[0]
+    if (batch !== undefined && (waiting.length === 0 || performance.now() - batch.since > batchMaxWaitMs)) {
+      batchWaiting.shift()
+      batch.wake()
+      return
+    }
     waiting.shift()?.()
   }
 
-  async function render (input: RenderInput): Promise<RenderResult> {
-    if (running + waiting.length >= threads + maxQueue) return full()
-    if (!await acquire()) {
+  async function render (input: RenderInput, lane: RenderLane = 'interactive'): Promise<RenderResult> {
+    if (lane === 'batch') {
+      await acquireBatch()
+    } else if (running + waiting.length >= threads + maxQueue) {
+      return full()
+    } else if (!await acquire()) {
       busy++
       return { ok: false, code: 'RENDER_BUSY', message: `no render thread became free within ${options.timeoutMs} ms` }
     }
@@ -119,7 +148,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   return {
     render,
-    stats: () => ({ threads, queued: waiting.length, completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
+    stats: () => ({ threads, queued: waiting.length + batchWaiting.length, completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
     close: async () => { await pool.destroy() }
   }
 }

@@ -2,6 +2,7 @@
 // order, before any query runs), read the datasets, hand the engine its input, record the run.
 import { randomUUID } from 'node:crypto'
 import type { RenderSuccess } from '../../workers/types.js'
+import type { RenderLane } from '../../workers/pool.js'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
 import { assertEnvironmentAllowed } from '../services/api-keys.js'
@@ -90,9 +91,9 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** Datasets, then the engine in the pool. Throws the problem of the first failure. */
-  async function produce (resolved: ResolvedTemplate, env: Environment, parameters: Record<string, unknown>, context: Record<string, unknown>): Promise<RenderSuccess> {
+  async function produce (resolved: ResolvedTemplate, env: Environment, parameters: Record<string, unknown>, context: Record<string, unknown>, lane: RenderLane): Promise<RenderSuccess> {
     const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
-    const result = await deps.pool.render({ versionKey: resolved.versionKey, definition: resolved.definitionJson, parameters, context, datasets, limits })
+    const result = await deps.pool.render({ versionKey: resolved.versionKey, definition: resolved.definitionJson, parameters, context, datasets, limits }, lane)
     if (!result.ok) throw engineProblem(result)
     return result
   }
@@ -171,7 +172,7 @@ export function renderService (deps: RenderDeps) {
     }
     let result: RenderSuccess
     try {
-      result = await produce(p.resolved, p.env, p.parameters, p.context)
+      result = await produce(p.resolved, p.env, p.parameters, p.context, 'interactive')
     } catch (err) {
       let failure = asProblem(err)
       // A sync render past the time limit is a limit of this document (422); async rendering
@@ -214,7 +215,7 @@ export function renderService (deps: RenderDeps) {
       }
       const { resolved, environment: env } = await lookup
       if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
-      outcome = successOutcome(await produce(resolved, env, job.parameters, job.context))
+      outcome = successOutcome(await produce(resolved, env, job.parameters, job.context, 'batch'))
     } catch (err) {
       const failure = asProblem(err)
       const transient = failure.code === 'DATA_SOURCE_UNAVAILABLE' || failure.code === 'RENDER_BUSY' || failure.code === 'INTERNAL_ERROR'

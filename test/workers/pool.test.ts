@@ -45,6 +45,47 @@ test('a template error comes back as RENDER_FAILED with its message', async () =
   assert.ok(!r.ok && r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
 })
 
+test('batch renders (jobs) wait behind interactive ones and never take the waiting room', async () => {
+  const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
+  pools.push(pool)
+  const order: string[] = []
+  const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
+  const running = track('running', pool.render(huge(), 'batch'))
+  const batches = Array.from({ length: 5 }, (_, i) => track(`batch${i}`, pool.render(small(), 'batch')))
+  // Five jobs wait, yet the one interactive place is free: a sync render is not turned away.
+  const interactive = track('interactive', pool.render(small()))
+  const rest = await Promise.all([running, interactive, ...batches]) as Array<{ ok: boolean }>
+  assert.ok(rest.every((r) => r.ok))
+  assert.deepEqual(order, ['running', 'interactive', 'batch0', 'batch1', 'batch2', 'batch3', 'batch4'])
+  assert.equal(pool.stats().busy, 0)
+})
+
+test('a batch render that waited longer than the time limit goes before interactive ones (no starvation)', async () => {
+  const pool = createRenderPool({ threads: 1, maxQueue: 2, timeoutMs: 30_000, batchMaxWaitMs: 300 })
+  pools.push(pool)
+  assert.ok((await pool.render(small())).ok) // warm the worker
+  let stop = false
+  const guard = setTimeout(() => { stop = true }, 8000)
+  // Two clients keep an interactive render waiting at every moment (one runs, one waits).
+  const load = Promise.all([0, 1].map(async () => {
+    while (!stop) {
+      const r = await pool.render(small())
+      if (!r.ok) await new Promise((resolve) => setImmediate(resolve)) // never spin on microtasks
+    }
+  }))
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const t0 = performance.now()
+  const batch = await pool.render(small(), 'batch')
+  const waited = performance.now() - t0
+  const starved = stop
+  stop = true
+  clearTimeout(guard)
+  await load
+  assert.ok(batch.ok, JSON.stringify(batch))
+  assert.equal(starved, false, 'the batch render ran while interactive load went on')
+  assert.ok(waited >= 290, `it waited its turn behind interactive renders first (${waited.toFixed(0)} ms)`)
+})
+
 test('a full queue answers RENDER_BUSY without queueing', async () => {
   const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
   pools.push(pool)
