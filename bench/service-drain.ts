@@ -5,9 +5,16 @@
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../server/store/db.js'
 import { createClient } from '../cli/bench/http.js'
+import type { CpuSplit } from './service-cpu.js'
 
 export interface DrainOptions { url: string, key: string, ca: Buffer, template: string, parameters: Array<Record<string, unknown>>, jobs: number, connections: number, timeoutMs: number }
-export interface DrainResult { jobs: number, submitted: number, submitErrors: Record<string, number>, succeeded: number, failed: number, submitSeconds: number, seconds: number, rate: number }
+export interface DrainResult {
+  jobs: number, submitted: number, submitErrors: Record<string, number>, succeeded: number, failed: number, submitSeconds: number, seconds: number, rate: number
+  /** The job loop working through the queue once submission is over: jobs, seconds, jobs/s. */
+  queueJobs: number, queueSeconds: number, queueRate: number
+  /** Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per job. */
+  cpu?: CpuSplit, statements?: number, serverCpuMsPerJob?: number
+}
 
 export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult> {
   const [[before]] = await db.query<RowDataPacket[]>('SELECT COALESCE(MAX(seq), 0) AS seq FROM render_jobs')
@@ -38,7 +45,17 @@ export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult>
     const done = Number(row.ok ?? 0) + Number(row.bad ?? 0)
     if (done >= Number(row.n) || Date.now() > deadline) {
       const seconds = Number(row.us ?? 0) / 1e6
-      return { jobs: o.jobs, submitted, submitErrors: errors, succeeded: Number(row.ok ?? 0), failed: Number(row.bad ?? 0), submitSeconds, seconds, rate: seconds > 0 ? Number(row.ok ?? 0) / seconds : 0 }
+      // The queue alone: from the last job created (submission over, the queue at its fullest)
+      // to the last completed, the job loop is the only work; jobs finished in that window ÷ its length.
+      const [[tail]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, TIMESTAMPDIFF(MICROSECOND, MAX(t.last), MAX(j.completed_at)) AS us
+        FROM render_jobs j JOIN (SELECT MAX(created_at) AS last FROM render_jobs WHERE seq > ?) t
+        WHERE j.seq > ? AND j.status = 'succeeded' AND j.completed_at > t.last`, [fromSeq, fromSeq])
+      const queueSeconds = Number(tail.us ?? 0) / 1e6
+      return {
+        jobs: o.jobs, submitted, submitErrors: errors, succeeded: Number(row.ok ?? 0), failed: Number(row.bad ?? 0), submitSeconds, seconds,
+        rate: seconds > 0 ? Number(row.ok ?? 0) / seconds : 0,
+        queueJobs: Number(tail.n), queueSeconds, queueRate: queueSeconds > 0 ? Number(tail.n) / queueSeconds : 0
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -124,9 +124,14 @@ for (let run = 1; run <= RUNS; run++) {
     log(`run ${run}: labels raw ${r.rate.toFixed(0)}/s, service ${s.result.requestsPerSec.toFixed(0)} req/s`)
   }
   if (want('drain')) {
+    const q0 = await questions()
+    const sample = cpu.start()
     const d: DrainResult = await asyncDrain(ctx.db, { url: demo.baseUrl, key: demo.keys.live.key, ca, template: 'invoice', parameters: invoiceParams, jobs: JOBS, connections: C, timeoutMs: 300_000 })
+    d.cpu = sample.stop()
+    d.statements = (await questions() - q0) / Math.max(1, d.succeeded)
+    d.serverCpuMsPerJob = d.cpu.server * d.cpu.cores * d.cpu.wallMs / Math.max(1, d.succeeded)
     report.drain.push(d)
-    log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s (submitted in ${d.submitSeconds.toFixed(2)} s)`)
+    log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s (submitted in ${d.submitSeconds.toFixed(2)} s; queue alone ${d.queueJobs} in ${d.queueSeconds.toFixed(2)} s = ${d.queueRate.toFixed(0)} jobs/s), ${d.statements.toFixed(1)} statements/job, server CPU ${d.serverCpuMsPerJob.toFixed(2)} ms/job, split ${JSON.stringify(d.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
   }
 }
 await pool.close()
