@@ -40,6 +40,9 @@ export interface Prepared {
   fileName: string
 }
 
+/** A template + environment read already made (with the key's row), its checks still to run. */
+type Found = () => ReturnType<ResolveWithEnvironment>
+
 /** Template + environment lookups shared by the jobs of one claim (they are read at claim time either way). */
 export type ClaimBatch = Map<string, ReturnType<ResolveWithEnvironment>>
 type ResolveWithEnvironment = RenderDeps['templates']['resolveWithEnvironment']
@@ -66,10 +69,13 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** Template → environment → format → parameters; the first failure is the answer. */
-  async function prepare (auth: AuthContext, body: RenderBody): Promise<Prepared> {
-    // One round trip reads both; the template's problems still come before the environment's.
+  async function prepare (auth: AuthContext, body: RenderBody, found?: Found): Promise<Prepared> {
+    // One round trip reads both (with the key too, when the route deferred auth: `found`); the
+    // template's problems still come before the environment's.
     const envKey = body.environment ?? auth.defaultEnvironment
-    const { resolved, environment } = await deps.templates.resolveWithEnvironment(auth.workspaceId, body.template, body.version, envKey)
+    const { resolved, environment } = found !== undefined
+      ? await found()
+      : await deps.templates.resolveWithEnvironment(auth.workspaceId, body.template, body.version, envKey)
     const env = environmentFor(auth, envKey, environment)
     if (body.format !== undefined && body.format !== resolved.outputFormat) {
       throw problem('FORMAT_MISMATCH', `Template "${resolved.code}" renders ${resolved.outputFormat}, not ${body.format}`)
@@ -248,7 +254,11 @@ export function renderService (deps: RenderDeps) {
     deps.recorder.record(run)
   }
 
-  return { prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
+  /** The key's row, template and environment in one query; see templates.resolveForKey. */
+  const lookup = (keyId: string, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
+    deps.templates.resolveForKey(keyId, body.template, body.version, envKey)
+
+  return { lookup, prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
 }
 export type RenderService = ReturnType<typeof renderService>
 

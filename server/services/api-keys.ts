@@ -2,7 +2,7 @@
 // per-request authentication (spec Part 5).
 import { problem } from '../errors.js'
 import { generateApiKey, keyPrefix, parseApiKey, SCOPES, defaultEnvironment } from '../auth/api-key-format.js'
-import type { KeyMode, Scope } from '../auth/api-key-format.js'
+import type { KeyMode, ParsedKey, Scope } from '../auth/api-key-format.js'
 import { safeEqual, sha256 } from '../util/crypto.js'
 import type { ApiKeysRepo, ApiKeyRow } from '../store/repos/api-keys.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
@@ -116,26 +116,38 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
 
     /** Resolves a bearer token to its key, or throws the 401 problem of Part 5/7. */
     async authenticate (token: string | undefined): Promise<AuthContext> {
-      if (token === undefined) throw problem('API_KEY_INVALID', 'An API key is required: Authorization: Bearer <API_KEY>')
-      const parsed = parseApiKey(token)
-      if (parsed === undefined) throw problem('API_KEY_INVALID', 'The API key is malformed')
-      const row = await keys.get(parsed.keyId)
-      // Compare digests in constant time; an unknown id is answered exactly like a wrong secret.
-      if (row === undefined || row.mode !== parsed.mode || !safeEqual(row.secretHash, sha256(parsed.secret))) {
-        throw problem('API_KEY_INVALID', 'The API key is not known')
-      }
-      if (row.revokedAt !== null) throw problem('API_KEY_REVOKED', 'The API key was revoked')
-      if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw problem('API_KEY_EXPIRED', `The API key expired at ${row.expiresAt.toISOString()}`)
-      return {
-        keyId: row.id,
-        prefix: keyPrefix(row.mode, row.id),
-        name: row.name,
-        mode: row.mode,
-        scopes: new Set(row.scopes),
-        workspaceId: row.workspaceId,
-        defaultEnvironment: defaultEnvironment(row.mode)
-      }
-    }
+      const parsed = parseToken(token)
+      return verifyKey(parsed, await keys.get(parsed.keyId))
+    },
+    parseToken,
+    verifyKey
+  }
+}
+
+/** The key's form alone (no query): a missing or malformed key is answered before anything is read. */
+export function parseToken (token: string | undefined): ParsedKey {
+  if (token === undefined) throw problem('API_KEY_INVALID', 'An API key is required: Authorization: Bearer <API_KEY>')
+  const parsed = parseApiKey(token)
+  if (parsed === undefined) throw problem('API_KEY_INVALID', 'The API key is malformed')
+  return parsed
+}
+
+/** The key's row (read per request, never cached: revocation is immediate) against the token's secret. */
+export function verifyKey (parsed: ParsedKey, row: ApiKeyRow | undefined): AuthContext {
+  // Compare digests in constant time; an unknown id is answered exactly like a wrong secret.
+  if (row === undefined || row.id !== parsed.keyId || row.mode !== parsed.mode || !safeEqual(row.secretHash, sha256(parsed.secret))) {
+    throw problem('API_KEY_INVALID', 'The API key is not known')
+  }
+  if (row.revokedAt !== null) throw problem('API_KEY_REVOKED', 'The API key was revoked')
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw problem('API_KEY_EXPIRED', `The API key expired at ${row.expiresAt.toISOString()}`)
+  return {
+    keyId: row.id,
+    prefix: keyPrefix(row.mode, row.id),
+    name: row.name,
+    mode: row.mode,
+    scopes: new Set(row.scopes),
+    workspaceId: row.workspaceId,
+    defaultEnvironment: defaultEnvironment(row.mode)
   }
 }
 export type ApiKeysService = ReturnType<typeof apiKeysService>

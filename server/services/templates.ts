@@ -9,7 +9,8 @@ import { validateAndCompile } from '../../workers/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import { templatesRepo } from '../store/repos/templates.js'
-import type { RecordRow, TemplateFormat } from '../store/repos/templates.js'
+import type { RecordRow, ResolveRow, TemplateFormat } from '../store/repos/templates.js'
+import type { ApiKeyRow } from '../store/repos/api-keys.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { Outbox } from '../webhooks/outbox.js'
 import { problem } from '../errors.js'
@@ -115,6 +116,7 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
   // Per (workspace, code, requested version): the version the last resolve returned. Sent as a
   // hint so the query leaves out the definition text when it is still the version in force.
   const hints = new LRUCache<string, ResolvedTemplate>({ max: 20000 })
+  const keyWorkspaces = new LRUCache<string, string>({ max: 20000 })
 
   function prepare (templateId: string, code: string, version: number, format: TemplateFormat, text: string): ResolvedTemplate {
     const definition = JSON.parse(text) as TemplateDefinition
@@ -138,9 +140,17 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
    */
   async function resolveRow (workspaceId: string, code: string, version: number | undefined, envKey: string | undefined): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     const hintKey = `${workspaceId}/${code}/${version ?? ''}`
+    const row = await repo.resolve(workspaceId, code, version, knownFor(hintKey), envKey)
+    return await finish(row, code, version, hintKey)
+  }
+
+  /** The version the last resolve of hintKey returned, if this process still holds it. */
+  function knownFor (hintKey: string): ResolvedTemplate | undefined {
     const hint = hints.get(hintKey)
-    const known = hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
-    const row = await repo.resolve(workspaceId, code, version, known, envKey)
+    return hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
+  }
+
+  async function finish (row: ResolveRow | undefined, code: string, version: number | undefined, hintKey: string): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
     if (row.currentVersion === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
     if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
@@ -154,7 +164,7 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
       resolved = prepare(row.templateId, code, row.version, row.format, text)
       versions.set(versionKey, resolved)
     }
-    if (hint !== resolved) hints.set(hintKey, resolved)
+    if (hints.get(hintKey) !== resolved) hints.set(hintKey, resolved)
     return { resolved, environment: row.environment }
   }
 
@@ -216,6 +226,21 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
      */
     async resolveWithEnvironment (workspaceId: string, code: string, version: number | undefined, envKey: string): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
       return await resolveRow(workspaceId, code, version, envKey)
+    },
+
+    /**
+     * The render's first read (POST /v1/render): the API key's row, the template and the
+     * environment in ONE query. The caller verifies `key` first (a bad key is a 401 whatever the
+     * template), then calls `resolve()` for the template's problems in the spec's order.
+     */
+    async resolveForKey (keyId: string, code: string, version: number | undefined, envKey: string): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> }> {
+      // A key's workspace never changes: remembered only to send the version hint.
+      const workspaceId = keyWorkspaces.get(keyId)
+      const hintKey = workspaceId === undefined ? undefined : `${workspaceId}/${code}/${version ?? ''}`
+      const found = await repo.resolveForKey(keyId, code, version, hintKey === undefined ? undefined : knownFor(hintKey), envKey)
+      if (found === undefined) return { key: undefined, resolve: async () => { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) } }
+      keyWorkspaces.set(keyId, found.key.workspaceId)
+      return { key: found.key, resolve: async () => await finish(found.template, code, version, `${found.key.workspaceId}/${code}/${version ?? ''}`) }
     },
 
     /** Published, active templates ordered by code (read API). */

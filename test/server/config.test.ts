@@ -29,7 +29,7 @@ test('defaults without any variable', () => {
   assert.equal(c.rateLimit.perMinute, 600)
   assert.equal(c.bodyLimitBytes, 1_048_576)
   assert.deepEqual(c.render, { threads: 3, maxQueue: 256, timeoutMs: 30_000, maxPages: 2000, maxBytes: 52_428_800, maxRows: 100_000, maxLabels: 20_000 })
-  assert.deepEqual(c.jobs, { enabled: true, concurrency: 12, leaseMs: 30_000, maxAttempts: 3, pollMs: 250 }, 'job concurrency: 4 per render thread')
+  assert.deepEqual(c.jobs, { enabled: true, concurrency: 48, leaseMs: 30_000, maxAttempts: 3, pollMs: 250 }, 'job concurrency: 16 per render thread')
   assert.deepEqual(c.documents, { linkTtlMs: 15 * 60_000, ttlMs: 24 * 3_600_000, sweepMs: 60_000 })
   assert.deepEqual(c.datasources, { connectTimeoutMs: 5000, queryTimeoutMs: 30_000, maxPools: 64, poolSize: 4 })
   assert.deepEqual(c.webhooks.retrySchedule, [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000])
@@ -38,7 +38,7 @@ test('defaults without any variable', () => {
   assert.equal(c.webhooks.timeoutMs, 5000)
   assert.equal(c.webhooks.concurrency, 64)
   assert.equal(String(c.webhooks.concurrency), CONFIG_DEFAULTS.SVC_WEBHOOK_CONCURRENCY)
-  assert.equal(loadConfig({ SVC_RENDER_THREADS: '5' }, {}, 3).jobs.concurrency, 20, 'follows SVC_RENDER_THREADS')
+  assert.equal(loadConfig({ SVC_RENDER_THREADS: '5' }, {}, 3).jobs.concurrency, 80, 'follows SVC_RENDER_THREADS')
   assert.ok(Object.isFrozen(c))
 })
 

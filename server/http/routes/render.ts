@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify'
 import type { RenderService, RenderBody } from '../../render/service.js'
 import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
+import { defaultEnvironment } from '../../auth/api-key-format.js'
+import type { ParsedKey } from '../../auth/api-key-format.js'
 
 const bodySchema = {
   type: 'object',
@@ -31,7 +33,7 @@ export function contentDisposition (fileName: string): string {
 
 export function renderRoute (api: FastifyInstance, deps: { render: RenderService }): void {
   api.post<{ Body: RenderBody }>('/render', {
-    config: { scope: 'render' },
+    config: { scope: 'render', deferAuth: true },
     schema: {
       tags: ['render'],
       summary: 'Render a published template (sync: the document; async: a job)',
@@ -45,9 +47,13 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
     }
   }, async (request, reply) => {
     const started = Date.now()
+    // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
+    const key = request.apiKey as ParsedKey
+    const found = await deps.render.lookup(key.keyId, request.body, request.body.environment ?? defaultEnvironment(key.mode))
+    request.completeAuth(reply, found.key)
     let prepared
     try {
-      prepared = await deps.render.prepare(request.auth, request.body)
+      prepared = await deps.render.prepare(request.auth, request.body, found.resolve)
     } catch (err) {
       if (err instanceof Problem) deps.render.recordRejected(request.auth, request.body, err, request.id, started)
       throw err

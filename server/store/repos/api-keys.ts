@@ -15,22 +15,26 @@ export interface ApiKeyRow {
   createdAt: Date
 }
 
-function toKey (r: RowDataPacket): ApiKeyRow {
+/** A key row from columns named as in the table, or with a prefix (`key_id` …) when read in a join. */
+export function toKey (r: RowDataPacket, p = ''): ApiKeyRow {
   return {
-    id: r.id,
-    workspaceId: r.workspace_id,
-    name: r.name,
-    mode: r.mode,
-    scopes: (r.scopes as string).split(',').filter(Boolean) as Scope[],
-    secretHash: r.secret_hash,
-    expiresAt: r.expires_at,
-    revokedAt: r.revoked_at,
-    lastUsedAt: r.last_used_at,
-    createdAt: r.created_at
+    id: r[`${p}id`],
+    workspaceId: r[`${p}workspace_id`],
+    name: r[`${p}name`],
+    mode: r[`${p}mode`],
+    scopes: (r[`${p}scopes`] as string).split(',').filter(Boolean) as Scope[],
+    secretHash: r[`${p}secret_hash`],
+    expiresAt: r[`${p}expires_at`],
+    revokedAt: r[`${p}revoked_at`],
+    lastUsedAt: r[`${p}last_used_at`],
+    createdAt: r[`${p}created_at`]
   }
 }
 
-const COLUMNS = 'id, workspace_id, name, mode, scopes, secret_hash, expires_at, revoked_at, last_used_at, created_at'
+const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at']
+const COLUMNS = NAMES.join(', ')
+/** The key's columns of table alias `a`, each named `<p><column>`, for a join. */
+export const keyColumns = (a: string, p: string): string => NAMES.map((n) => `${a}.${n} AS ${p}${n}`).join(', ')
 
 export function apiKeysRepo (db: Db) {
   return {
@@ -45,7 +49,7 @@ export function apiKeysRepo (db: Db) {
     },
     async list (workspaceId: string): Promise<ApiKeyRow[]> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])
-      return rows.map(toKey)
+      return rows.map((r) => toKey(r))
     },
     async revoke (id: string): Promise<boolean> {
       const [result] = await db.execute<import('mysql2').ResultSetHeader>(

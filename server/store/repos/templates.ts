@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 import { environmentColumns, toEnvironment } from './environments.js'
+import { keyColumns, toKey } from './api-keys.js'
+import type { ApiKeyRow } from './api-keys.js'
 import type { Environment } from './environments.js'
 
 export type TemplateFormat = 'document' | 'label'
@@ -12,6 +14,18 @@ export type TemplateFormat = 'document' | 'label'
 export interface LockedTemplate { id: string, format: TemplateFormat, currentVersion: number | null, maxVersion: number }
 
 /** What a resolve needs: ids, state and (only when asked for) the definition text. */
+function toResolveRow (r: RowDataPacket, withEnvironment: boolean): ResolveRow {
+  return {
+    templateId: r.id,
+    format: r.format,
+    disabled: r.disabled === 1,
+    currentVersion: r.current_version,
+    version: r.version,
+    definition: r.definition,
+    environment: !withEnvironment || r.env_id === null ? undefined : toEnvironment(r, 'env_')
+  }
+}
+
 export interface ResolveRow {
   templateId: string
   format: TemplateFormat
@@ -107,17 +121,27 @@ export function templatesRepo (db: Db) {
       envKey === undefined
         ? [known?.templateId ?? '', known?.version ?? 0, version ?? null, workspaceId, code]
         : [known?.templateId ?? '', known?.version ?? 0, version ?? null, envKey, workspaceId, code])
+      return rows.length === 0 ? undefined : toResolveRow(rows[0], envKey !== undefined)
+    },
+
+    /**
+     * resolve() with the environment AND the API key of the request in one round trip (the sync
+     * render's hot path: key, template, version and environment were two queries). The key's
+     * row comes back whatever the template; the caller checks the key first (401 before 404).
+     * undefined: no key of that id.
+     */
+    async resolveForKey (keyId: string, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${keyColumns('k', 'key_')}, t.id, t.format, t.disabled, t.current_version, v.version,
+          IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
+        FROM api_keys k
+        LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
+        LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
+        LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ?
+        WHERE k.id = ?`,
+      [known?.templateId ?? '', known?.version ?? 0, code, version ?? null, envKey, keyId])
       if (rows.length === 0) return undefined
       const r = rows[0]
-      return {
-        templateId: r.id,
-        format: r.format,
-        disabled: r.disabled === 1,
-        currentVersion: r.current_version,
-        version: r.version,
-        definition: r.definition,
-        environment: envKey === undefined || r.env_id === null ? undefined : toEnvironment(r, 'env_')
-      }
+      return { key: toKey(r, 'key_'), template: r.id === null ? undefined : toResolveRow(r, true) }
     },
 
     /** The definition of one version (after a cache eviction raced the resolve query). */

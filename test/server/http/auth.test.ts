@@ -151,3 +151,65 @@ test('last use of a key is recorded without a write per request', async () => {
   const afterClose = (await server.context.services.apiKeys.list(workspace.id)).find((k) => k.id === key.id)
   assert.ok(afterClose?.lastUsedAt !== null && afterClose?.lastUsedAt !== undefined)
 })
+
+// POST /v1/render reads the key's row in the same query as the template (deferred auth): the
+// order of answers must stay the spec's whatever the body: key (401) → rate limit → workspace →
+// scope → validation → template.
+test('POST /v1/render: a bad key is a 401 whatever the body (unknown template, invalid, unparsable, not JSON)', async () => {
+  const { key } = await workspaceWithKey(server.context)
+  const wrongSecret = key.key.slice(0, -1) + (key.key.endsWith('a') ? 'b' : 'a')
+  const keys: Array<Record<string, string>> = [
+    {},
+    { authorization: 'Bearer not-a-key' },
+    { authorization: 'Bearer svc_live_zzzzzzzzzzzz_' + 'a'.repeat(40) },
+    { authorization: `Bearer ${wrongSecret}` },
+    { authorization: `Bearer ${key.key.replace('svc_live_', 'svc_test_')}` }
+  ]
+  const bodies: Array<{ body?: unknown, rawBody?: string, headers?: Record<string, string> }> = [
+    { body: { template: 'no-such-template' } },
+    { body: { template: 'x', unknownMember: 1 } },
+    { rawBody: '{"template": ', headers: { 'content-type': 'application/json' } },
+    { rawBody: 'template=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+  ]
+  for (const headers of keys) {
+    for (const b of bodies) {
+      const res = await server.fetch('POST', '/api/v1/render', { headers: { ...headers, ...b.headers }, body: b.body, rawBody: b.rawBody })
+      assertProblem(res, 401, 'API_KEY_INVALID')
+      assert.equal(res.headers['www-authenticate'], 'Bearer', JSON.stringify({ headers, b }))
+    }
+  }
+})
+
+test('POST /v1/render: revoked and expired keys, missing scope and another workspace come before body and template errors', async () => {
+  const revoked = (await workspaceWithKey(server.context)).key
+  await server.context.services.apiKeys.revoke(revoked.prefix)
+  const expired = (await workspaceWithKey(server.context)).key
+  await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), expired.id])
+  const readOnly = (await workspaceWithKey(server.context, { scopes: ['templates.read'] })).key
+  const { key, workspace } = await workspaceWithKey(server.context)
+  const { workspace: another } = await workspaceWithKey(server.context)
+  const invalid = { template: 'x', unknownMember: 1 }
+  const unknown = { template: 'no-such-template' }
+  for (const body of [invalid, unknown]) {
+    assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(revoked.key), body }), 401, 'API_KEY_REVOKED')
+    assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(expired.key), body }), 401, 'API_KEY_EXPIRED')
+    const scoped = assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(readOnly.key), body }), 403, 'SCOPE_MISSING')
+    assert.match(scoped.detail, /render/)
+    assertProblem(await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key.key), 'svc-workspace': another.id }, body }), 403, 'WORKSPACE_MISMATCH')
+  }
+  // With a good key the body and then the template are checked.
+  assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body: invalid }), 400, 'VALIDATION_FAILED')
+  const res = await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key.key), 'svc-workspace': workspace.id }, body: unknown })
+  assertProblem(res, 404, 'TEMPLATE_NOT_FOUND')
+  assert.ok(res.headers['ratelimit-remaining'] !== undefined, 'the rate limit was applied')
+})
+
+test('POST /v1/render: a key revoked by another process is refused on the next render of this one', async () => {
+  const { key } = await workspaceWithKey(server.context)
+  const body = { template: 'no-such-template' }
+  assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 404, 'TEMPLATE_NOT_FOUND')
+  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+    env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
+  })
+  assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 401, 'API_KEY_REVOKED')
+})

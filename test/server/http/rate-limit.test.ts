@@ -113,3 +113,15 @@ test('HTTP: with SVC_RATE_LIMIT=5 the 6th request gets 429 RATE_LIMITED with Ret
   // An invalid key is answered 401 before the limiter: it cannot drain a real key's bucket.
   assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: bearer(first.slice(0, -1) + (first.endsWith('a') ? 'b' : 'a')) })).status, 401)
 })
+
+test('HTTP: POST /v1/render is limited like every route, before its body is looked at', async () => {
+  const key = (await workspaceWithKey(server.context)).key.key
+  for (let i = 1; i <= 5; i++) {
+    const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(key), body: { template: 'no-such-template' } })
+    assert.equal(res.status, 404, `request ${i}`)
+    assert.equal(res.headers['ratelimit-remaining'], String(5 - i))
+  }
+  const limited = await server.fetch('POST', '/api/v1/render', { headers: bearer(key), body: { template: 'x', unknownMember: 1 } })
+  assert.equal(limited.status, 429)
+  assert.equal(limited.json().errorCode, 'RATE_LIMITED')
+})
