@@ -34,7 +34,8 @@ export interface RenderPoolStats {
  * maxQueue and by the time limit; `batch` (queued jobs) waits behind it without either bound,
  * since the job loop's concurrency already bounds it, so jobs never fill the waiting room and
  * turn sync callers away with RENDER_BUSY. A batch render that has waited longer than the time
- * limit (batchMaxWaitMs) goes before interactive ones, so sustained sync load cannot starve jobs.
+ * limit (batchMaxWaitMs) goes before interactive ones (every other turn at most), so sustained
+ * sync load cannot starve jobs.
  */
 export type RenderLane = 'interactive' | 'batch'
 
@@ -96,10 +97,15 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     })
   }
 
+  // An aged batch render goes first at most every other release: when many jobs age together,
+  // interactive renders still get half the threads' turns instead of timing out behind them.
+  let lastWasAged = false
   function releaseThread (): void {
     running--
     const batch = batchWaiting[0]
-    if (batch !== undefined && (waiting.length === 0 || performance.now() - batch.since > batchMaxWaitMs)) {
+    const aged = batch !== undefined && waiting.length > 0 && performance.now() - batch.since > batchMaxWaitMs && !lastWasAged
+    lastWasAged = aged
+    if (batch !== undefined && (waiting.length === 0 || aged)) {
       batchWaiting.shift()
       batch.wake()
       return

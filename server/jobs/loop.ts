@@ -2,6 +2,7 @@
 // never take the same job), keep their leases alive while rendering, requeue or abandon jobs
 // whose process died, and sweep expired documents.
 import { randomUUID } from 'node:crypto'
+import { gate } from '../util/gate.js'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { JobsRepo, JobRow } from '../store/repos/jobs.js'
@@ -22,6 +23,11 @@ export interface JobLoop {
 export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, render: RenderService, log: Logger }): JobLoop {
   const owner = randomUUID()
   const { concurrency, leaseMs, maxAttempts, pollMs } = config.jobs
+  // Claimed jobs wait here before reading data: many claimed jobs keep the pipeline full (claim,
+  // read, render, group commit), while at most 4 per render thread hold rows and data-source
+  // connections at once. quiesce() hands the waiting ones back at once, so a shutdown waits only
+  // for the jobs already past this point.
+  const stage = gate(Math.min(concurrency, 4 * config.render.threads))
   // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may
   // hold a stale claim and a new claim of the same job at once.
   const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()
@@ -53,7 +59,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
         // go back to the queue with their attempt refunded instead of dying with the render pool.
         if (!accepting) { await handBack(jobs); break }
         const batch: ClaimBatch = new Map()
-        for (const job of jobs) run(job, () => deps.render.executeJob(job, owner, batch))
+        for (const job of jobs) run(job, () => deps.render.executeJob(job, owner, batch, stage))
         if (jobs.length === free) again = true
       } while (again && accepting)
     } catch (err) {
@@ -130,10 +136,12 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     quiesce () {
       accepting = false
       clearTimeout(timer)
+      stage.close()
     },
     async close () {
       accepting = false
       clearTimeout(timer)
+      stage.close()
       await claiming
       // Let running renders finish, their leases renewed meanwhile (an expired lease would let
       // another process render the job again). A maintenance pass in flight may add one.

@@ -18,6 +18,7 @@ import type { Outcome } from './outcome.js'
 import { jobView } from './job-view.js'
 import { completions } from './completions.js'
 import { jobInserts } from './job-inserts.js'
+import type { Gate } from '../util/gate.js'
 
 export interface RenderBody {
   template: string
@@ -207,31 +208,46 @@ export function renderService (deps: RenderDeps) {
   const wanted = (workspaceId: string, outcome: Outcome): Promise<boolean> =>
     deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed')
 
-  /** Runs one claimed job to its outcome (called by the job loop). Transient failures requeue. */
-  async function executeJob (job: JobRow, owner: string, batch?: ClaimBatch): Promise<void> {
+  async function produceJob (job: JobRow, batch: ClaimBatch | undefined): Promise<RenderSuccess> {
+    // Jobs claimed together mostly share template, version and environment: one read serves them all.
+    const key = `${job.workspaceId}\n${job.templateCode}\n${job.version}\n${job.environment}`
+    let lookup = batch?.get(key)
+    if (lookup === undefined) {
+      lookup = deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
+      // A failed read is not shared with jobs that look later (a blip must not fail them all).
+      if (batch !== undefined) { batch.set(key, lookup); lookup.catch(() => batch.delete(key)) }
+    }
+    const { resolved, environment: env } = await lookup
+    if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
+    return await produce(resolved, env, job.parameters, job.context, 'batch')
+  }
+
+  /**
+   * Runs one claimed job to its outcome (called by the job loop). Transient failures requeue.
+   * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
+   * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
+   */
+  async function executeJob (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
+    if (stage !== undefined && !await stage.enter()) {
+      await deps.jobs.unclaim(job.id, owner, job.attempts)
+      return
+    }
     const started = Date.now()
     let outcome: Outcome
     try {
-      // Jobs claimed together mostly share template, version and environment: one read serves them all.
-      const key = `${job.workspaceId}\n${job.templateCode}\n${job.version}\n${job.environment}`
-      let lookup = batch?.get(key)
-      if (lookup === undefined) {
-        lookup = deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
-        batch?.set(key, lookup)
-      }
-      const { resolved, environment: env } = await lookup
-      if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
-      outcome = successOutcome(await produce(resolved, env, job.parameters, job.context, 'batch'))
+      outcome = successOutcome(await produceJob(job, batch))
     } catch (err) {
       const failure = asProblem(err)
       const transient = failure.code === 'DATA_SOURCE_UNAVAILABLE' || failure.code === 'RENDER_BUSY' || failure.code === 'INTERNAL_ERROR'
       if (transient && job.attempts < deps.config.jobs.maxAttempts) {
+        stage?.leave()
         // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
         await deps.jobs.release(job.id, owner, job.attempts, retryDelayMs(job.attempts))
         return
       }
       outcome = failureOutcome(failure.code === 'INTERNAL_ERROR' ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
     }
+    stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
     const run = runOf(job, 'async', job.id, started, outcome)
     await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
   }

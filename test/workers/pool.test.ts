@@ -86,6 +86,22 @@ test('a batch render that waited longer than the time limit goes before interact
   assert.ok(waited >= 290, `it waited its turn behind interactive renders first (${waited.toFixed(0)} ms)`)
 })
 
+test('aged batch renders take every other turn, not all of them: interactive renders keep going', async () => {
+  // batchMaxWaitMs 0: every batch waiter counts as aged at once.
+  const pool = createRenderPool({ threads: 1, maxQueue: 8, timeoutMs: 30_000, batchMaxWaitMs: 0 })
+  pools.push(pool)
+  assert.ok((await pool.render(small())).ok) // warm the worker
+  const order: string[] = []
+  const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
+  const first = track('running', pool.render(huge()))
+  const all = [first]
+  for (let i = 0; i < 4; i++) all.push(track(`b${i}`, pool.render(small(), 'batch')))
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  for (let i = 0; i < 2; i++) all.push(track(`i${i}`, pool.render(small())))
+  assert.ok((await Promise.all(all) as Array<{ ok: boolean }>).every((r) => r.ok))
+  assert.deepEqual(order, ['running', 'b0', 'i0', 'b1', 'i1', 'b2', 'b3'])
+})
+
 test('a full queue answers RENDER_BUSY without queueing', async () => {
   const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
   pools.push(pool)

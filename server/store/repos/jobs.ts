@@ -173,8 +173,10 @@ export function jobsRepo (db: Db) {
      * a derived table on the same fencing token (id, lease owner, attempts, still running).
      * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
      */
-    async finishMany (conn: Conn, claims: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>): Promise<boolean[]> {
-      if (claims.length === 0) return []
+    async finishMany (conn: Conn, unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>): Promise<boolean[]> {
+      if (unordered.length === 0) return []
+      // Rows are locked in id order, as renewLeases (id IN …) locks them: no deadlock between the two.
+      const claims = [...unordered].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : a.attempts - b.attempts)
       const rows = claims.map(() => 'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message')
       const args = claims.flatMap(({ id, owner, attempts, outcome: o }) => [id, owner, attempts, o.status, o.runId, o.documentId, o.pageCount, o.labelCount,
         o.outputBytes, o.errorCode, o.errorMessage?.slice(0, 2000) ?? null])
@@ -183,11 +185,11 @@ export function jobsRepo (db: Db) {
         SET j.status = v.status, j.run_id = v.run_id, j.document_id = v.document_id, j.page_count = v.page_count, j.label_count = v.label_count,
         j.output_bytes = v.output_bytes, j.error_code = v.error_code, j.error_message = v.error_message, j.completed_at = UTC_TIMESTAMP(3),
         j.lease_owner = NULL, j.lease_expires_at = NULL`, args)
-      if (res.affectedRows === claims.length) return claims.map(() => true)
+      if (res.affectedRows === claims.length) return unordered.map(() => true)
       // Some lost their lease (rare): the run id each claim wrote tells which ones won.
       const [won] = await conn.query<RowDataPacket[]>('SELECT run_id FROM render_jobs WHERE id IN (?)', [claims.map((c) => c.id)])
       const runs = new Set(won.map((r) => r.run_id as string | null))
-      return claims.map((c) => runs.has(c.outcome.runId))
+      return unordered.map((c) => runs.has(c.outcome.runId))
     },
 
     /**

@@ -92,3 +92,39 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
   const [failed] = await db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
   assert.equal(Number(failed[0].n), 0, 'no job failed (RENDER_FAILED from a closed pool)')
 })
+
+test('closing a server with more jobs claimed than may read data at once: those waiting at the stage are handed back unstarted', async () => {
+  // 1 render thread: at most 4 jobs read data and render at once; 8 may be claimed.
+  const fx = await renderFixture('shutstage', { SVC_JOB_CONCURRENCY: '8', SVC_RENDER_THREADS: '1', SVC_JOB_LEASE: '5s', SVC_JOB_POLL: '50ms' })
+  cleanups.push(() => fx.close())
+  const slow = await readExample('invoice') as any
+  slow.code = 'slow-invoice'
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(1) AS pause, ')
+  await fx.server.context.services.templates.publish(fx.ws.workspace.id, slow, {})
+  const ids: string[] = []
+  for (let i = 0; i < 8; i++) {
+    const res = await fx.server.fetch('POST', '/api/v1/render', { headers: bearer(fx.ws.key.key), body: { template: 'slow-invoice', parameters: { invoiceId: 1 }, async: true } })
+    assert.equal(res.status, 202)
+    ids.push(res.json().jobId)
+  }
+  const db = fx.database.db
+  let running = 0
+  for (let i = 0; i < 200 && running < 5; i++) {
+    running = [...(await jobRows(db, ids)).values()].filter((r) => r.status === 'running').length
+    if (running < 5) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  // Four of them are inside their 1 s dataset query, the fifth waits at the stage (the loop claims
+  // again only when half its places are free).
+  assert.equal(running, 5, 'five jobs were claimed')
+  await fx.server.close()
+  const rows = [...(await jobRows(db, ids)).values()]
+  const succeeded = rows.filter((r) => r.status === 'succeeded')
+  const queued = rows.filter((r) => r.status === 'queued')
+  assert.equal(succeeded.length, 4, 'the four jobs past the stage finished, the one waiting at it did not start')
+  assert.equal(queued.length, 4, 'the one handed back and the three never claimed are queued')
+  for (const r of queued) {
+    assert.equal(r.attempts, 0, 'their attempt refunded')
+    assert.equal(r.lease_owner, null)
+  }
+  assert.equal(rows.filter((r) => r.status === 'failed').length, 0)
+})

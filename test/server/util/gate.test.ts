@@ -1,0 +1,34 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { gate } from '../../../server/util/gate.js'
+
+test('at most `limit` holders; waiters enter in arrival order as places are left', async () => {
+  const g = gate(2)
+  assert.equal(await g.enter(), true)
+  assert.equal(await g.enter(), true)
+  const order: number[] = []
+  const third = g.enter().then((ok) => { order.push(3); return ok })
+  const fourth = g.enter().then((ok) => { order.push(4); return ok })
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(g.stats(), { active: 2, waiting: 2 })
+  assert.deepEqual(order, [])
+  g.leave()
+  assert.equal(await third, true)
+  assert.deepEqual(order, [3])
+  g.leave()
+  assert.equal(await fourth, true)
+  assert.deepEqual(order, [3, 4])
+  g.leave(); g.leave()
+  assert.deepEqual(g.stats(), { active: 0, waiting: 0 })
+})
+
+test('close() turns away the waiters and every later caller; holders leave normally', async () => {
+  const g = gate(1)
+  assert.equal(await g.enter(), true)
+  const waiter = g.enter()
+  g.close()
+  assert.equal(await waiter, false)
+  assert.equal(await g.enter(), false)
+  g.leave()
+  assert.deepEqual(g.stats(), { active: 0, waiting: 0 })
+})
