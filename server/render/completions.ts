@@ -63,6 +63,6 @@ export function completions (deps: RenderDeps, maxItems = 64): Completions {
       await deps.outbox.append(conn, { workspaceId: c.job.workspaceId, ...eventData(deps, c.job, c.run.id, c.outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
     }
     return won
-  })), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0 })
+  })), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0, maxWriters: 2 })
   return { commit: writer.push }
 }

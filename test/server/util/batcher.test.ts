@@ -72,3 +72,22 @@ test('isolating: when a batch fails, each item is written alone, so one bad item
   assert.deepEqual(seen, [[1, 13, 2], [1], [13], [2]])
   await assert.rejects(write([13]), /bad row/, 'a batch of one fails as itself')
 })
+
+test('maxWriters: up to that many writes in flight; items arriving meanwhile wait for the first free one', async () => {
+  const started: number[][] = []
+  const releases: Array<() => void> = []
+  const b = batcher<number, number>(async (items) => {
+    started.push(items)
+    await new Promise<void>((resolve) => releases.push(resolve))
+    return items
+  }, { maxWriters: 2 })
+  const all = [b.push(1), b.push(2), b.push(3), b.push(4)]
+  await tick()
+  assert.deepEqual(started, [[1], [2]], 'two writes at once, each started as its item came')
+  releases[1]() // the second write ends first
+  await tick(); await tick()
+  assert.deepEqual(started, [[1], [2], [3, 4]], 'the waiting items go together into the freed writer')
+  releases[0](); releases[2]()
+  assert.deepEqual(await Promise.all(all), [1, 2, 3, 4])
+  assert.equal(b.size(), 0)
+})
