@@ -19,6 +19,8 @@ import { jobView } from './job-view.js'
 import { completions } from './completions.js'
 import { jobInserts } from './job-inserts.js'
 import type { Gate } from '../util/gate.js'
+import { sha256 } from '../util/crypto.js'
+import type { ParsedKey } from '../auth/api-key-format.js'
 
 export interface RenderBody {
   template: string
@@ -271,8 +273,8 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** The key's row, template and environment in one query; see templates.resolveForKey. */
-  const lookup = (keyId: string, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
-    deps.templates.resolveForKey(keyId, body.template, body.version, envKey)
+  const lookup = (key: ParsedKey, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
+    deps.templates.resolveForKey({ keyId: key.keyId, mode: key.mode, secretHash: sha256(key.secret) }, body.template, body.version, envKey)
 
   return { lookup, prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
 }

@@ -233,13 +233,13 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
      * environment in ONE query. The caller verifies `key` first (a bad key is a 401 whatever the
      * template), then calls `resolve()` for the template's problems in the spec's order.
      */
-    async resolveForKey (keyId: string, code: string, version: number | undefined, envKey: string): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> }> {
+    async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, envKey: string): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> }> {
       // A key's workspace never changes: remembered only to send the version hint.
-      const workspaceId = keyWorkspaces.get(keyId)
+      const workspaceId = keyWorkspaces.get(key.keyId)
       const hintKey = workspaceId === undefined ? undefined : `${workspaceId}/${code}/${version ?? ''}`
-      const found = await repo.resolveForKey(keyId, code, version, hintKey === undefined ? undefined : knownFor(hintKey), envKey)
+      const found = await repo.resolveForKey(key, code, version, hintKey === undefined ? undefined : knownFor(hintKey), envKey)
       if (found === undefined) return { key: undefined, resolve: async () => { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) } }
-      keyWorkspaces.set(keyId, found.key.workspaceId)
+      keyWorkspaces.set(key.keyId, found.key.workspaceId)
       return { key: found.key, resolve: async () => await finish(found.template, code, version, `${found.key.workspaceId}/${code}/${version ?? ''}`) }
     },
 

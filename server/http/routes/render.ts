@@ -49,7 +49,7 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
     const started = Date.now()
     // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
     const key = request.apiKey as ParsedKey
-    const found = await deps.render.lookup(key.keyId, request.body, request.body.environment ?? defaultEnvironment(key.mode))
+    const found = await deps.render.lookup(key, request.body, request.body.environment ?? defaultEnvironment(key.mode))
     request.completeAuth(reply, found.key)
     let prepared
     try {

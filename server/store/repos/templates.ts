@@ -130,15 +130,20 @@ export function templatesRepo (db: Db) {
      * row comes back whatever the template; the caller checks the key first (401 before 404).
      * undefined: no key of that id.
      */
-    async resolveForKey (keyId: string, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
+    async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
+      // Template, version and environment are joined only for a key that is valid (digest, mode,
+      // not revoked, not expired): a bad key reads the key's row alone, so neither the answer nor
+      // its time tells a caller without a working key whether a template, version or environment
+      // exists. The caller still verifies the key itself (constant-time, verifyKey).
+      const valid = 'k.secret_hash = ? AND k.mode = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > UTC_TIMESTAMP(3))'
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${keyColumns('k', 'key_')}, t.id, t.format, t.disabled, t.current_version, v.version,
           IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
         FROM api_keys k
-        LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
+        LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ? AND ${valid}
         LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
-        LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ?
+        LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ? AND t.id IS NOT NULL
         WHERE k.id = ?`,
-      [known?.templateId ?? '', known?.version ?? 0, code, version ?? null, envKey, keyId])
+      [known?.templateId ?? '', known?.version ?? 0, code, key.secretHash, key.mode, version ?? null, envKey, key.keyId])
       if (rows.length === 0) return undefined
       const r = rows[0]
       return { key: toKey(r, 'key_'), template: r.id === null ? undefined : toResolveRow(r, true) }

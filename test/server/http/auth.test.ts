@@ -16,6 +16,10 @@ import { startChildServer } from '../../helpers/child-server.js'
 import type { ChildServer } from '../../helpers/child-server.js'
 import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
 import { projectRoot } from '../../../server/util/paths.js'
+import { readExample } from '../../helpers/render-data.js'
+import { templatesRepo } from '../../../server/store/repos/templates.js'
+import { parseApiKey } from '../../../server/auth/api-key-format.js'
+import { sha256 } from '../../../server/util/crypto.js'
 
 const run = promisify(execFile)
 const masterKey = randomBytes(32).toString('hex')
@@ -197,6 +201,11 @@ test('POST /v1/render: revoked and expired keys, missing scope and another works
     assert.match(scoped.detail, /render/)
     assertProblem(await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key.key), 'svc-workspace': another.id }, body }), 403, 'WORKSPACE_MISMATCH')
   }
+  // A body past the size limit: the key's problem still comes first; with a good key it is a 413.
+  const huge = JSON.stringify({ template: 'x', parameters: { pad: 'x'.repeat(2 * 1024 * 1024) } })
+  const json = { 'content-type': 'application/json' }
+  assertProblem(await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(revoked.key), ...json }, rawBody: huge }), 401, 'API_KEY_REVOKED')
+  assert.equal((await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key.key), ...json }, rawBody: huge })).status, 413)
   // With a good key the body and then the template are checked.
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body: invalid }), 400, 'VALIDATION_FAILED')
   const res = await server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key.key), 'svc-workspace': workspace.id }, body: unknown })
@@ -212,4 +221,44 @@ test('POST /v1/render: a key revoked by another process is refused on the next r
     env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
   })
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 401, 'API_KEY_REVOKED')
+})
+
+test('POST /v1/render: templates and environments of another workspace do not exist for a key', async () => {
+  const a = await workspaceWithKey(server.context)
+  const b = await workspaceWithKey(server.context)
+  const invoice = await readExample('invoice')
+  await server.context.services.templates.publish(a.workspace.id, { ...invoice, code: 'inv-a' })
+  await server.context.services.templates.publish(b.workspace.id, { ...invoice, code: 'inv-b' })
+  await server.context.services.environments.create({ workspaceId: a.workspace.id, key: 'production' })
+  await server.context.services.environments.create({ workspaceId: b.workspace.id, key: 'production' })
+  await server.context.services.environments.create({ workspaceId: b.workspace.id, key: 'only-b' })
+  const post = (body: Record<string, unknown>): Promise<TestResponse> => server.fetch('POST', '/api/v1/render', { headers: bearer(a.key.key), body })
+  assertProblem(await post({ template: 'inv-b', parameters: { invoiceId: 1 } }), 404, 'TEMPLATE_NOT_FOUND')
+  assertProblem(await post({ template: 'inv-a', environment: 'only-b', parameters: { invoiceId: 1 } }), 404, 'ENVIRONMENT_NOT_FOUND')
+  // Its own template and environment are found (the environment has no data source: 503 from the data step, not a 404).
+  assertProblem(await post({ template: 'inv-a', parameters: { invoiceId: 1 } }), 503, 'DATA_SOURCE_UNAVAILABLE')
+})
+
+test('the render lookup reads template and environment only for a valid key (no existence oracle for bad keys)', async () => {
+  const { key, workspace } = await workspaceWithKey(server.context)
+  await server.context.services.templates.publish(workspace.id, { ...await readExample('invoice'), code: 'inv-o' })
+  await server.context.services.environments.create({ workspaceId: workspace.id, key: 'production' })
+  const parsed = parseApiKey(key.key)
+  assert.ok(parsed !== undefined)
+  const repo = templatesRepo(server.context.db)
+  const lookup = async (over: Partial<{ mode: string, secretHash: Buffer }> = {}): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
+    await repo.resolveForKey({ keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over }, 'inv-o', undefined, undefined, 'production')
+  const good = await lookup()
+  assert.equal(good?.key.id, key.id)
+  assert.ok(good?.template !== undefined && good.template.environment !== undefined, 'a valid key gets template and environment')
+  const wrong = await lookup({ secretHash: sha256('x'.repeat(40)) })
+  assert.equal(wrong?.key.id, key.id, 'the key row comes back (verifyKey answers 401)')
+  assert.equal(wrong?.template, undefined, 'but nothing about the template')
+  assert.equal((await lookup({ mode: 'test' }))?.template, undefined, 'nor for the other mode')
+  await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), key.id])
+  assert.equal((await lookup())?.template, undefined, 'nor for an expired key')
+  await server.context.db.execute('UPDATE api_keys SET expires_at = NULL WHERE id = ?', [key.id])
+  assert.ok((await lookup())?.template !== undefined)
+  await server.context.services.apiKeys.revoke(key.prefix)
+  assert.equal((await lookup())?.template, undefined, 'nor for a revoked key')
 })
