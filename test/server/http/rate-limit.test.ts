@@ -116,9 +116,11 @@ test('HTTP: with SVC_RATE_LIMIT=5 the 6th request gets 429 RATE_LIMITED with Ret
 
 test('HTTP: POST /v1/render is limited like every route, before its body is looked at', async () => {
   const key = (await workspaceWithKey(server.context)).key.key
+  // Template errors and body errors alike take exactly one token each.
   for (let i = 1; i <= 5; i++) {
-    const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(key), body: { template: 'no-such-template' } })
-    assert.equal(res.status, 404, `request ${i}`)
+    const body = i % 2 === 0 ? { template: 'x', unknownMember: 1 } : { template: 'no-such-template' }
+    const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(key), body })
+    assert.equal(res.status, i % 2 === 0 ? 400 : 404, `request ${i}`)
     assert.equal(res.headers['ratelimit-remaining'], String(5 - i))
   }
   const limited = await server.fetch('POST', '/api/v1/render', { headers: bearer(key), body: { template: 'x', unknownMember: 1 } })
