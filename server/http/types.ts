@@ -7,8 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every route that declares `config.scope`. */
     auth: AuthContext
-    /** The key's parsed form, on routes with `config.deferAuth` (checked in full by completeAuth). */
-    apiKey: ParsedKey | null
+    /** The key's parsed form and secret digest, on routes with `config.deferAuth` (checked in full by completeAuth). */
+    apiKey: (ParsedKey & { secretHash: Buffer }) | null
     /** Deferred auth: verifies the key's row read by the route, then rate limit, workspace, scope. */
     completeAuth: (reply: FastifyReply, row: ApiKeyRow | undefined) => void
   }

@@ -2,14 +2,13 @@
 // flight goes into the next one, so N jobs cost one transaction (one fenced UPDATE, one
 // multi-row INSERT of documents and one of runs) instead of N transactions of four
 // statements. Each job's document, run, state and event still commit together, atomically
-// with its finish; a claim that lost its lease writes nothing (as commitOutcome does).
-import { randomUUID } from 'node:crypto'
+// with its finish; a claim that lost its lease writes nothing.
 import { batcher, isolating } from '../util/batcher.js'
 import { transaction } from '../store/db.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from './deps.js'
-import { eventData } from './outcome.js'
+import { documentRow, eventData, jobOutcomeOf, newDocument } from './outcome.js'
 import type { Outcome } from './outcome.js'
 
 export interface Completion { job: JobRow, owner: string, run: RunRecord, outcome: Outcome, event: boolean }
@@ -24,34 +23,16 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 
 export function completions (deps: RenderDeps, maxItems = 64): Completions {
   const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn) => {
-    const ttl = deps.config.documents.ttlMs
-    const docs = items.map((c) => c.outcome.ok && c.outcome.bytes !== undefined
-      ? { id: randomUUID(), expiresAt: new Date(Date.now() + ttl) }
-      : null)
+    const docs = items.map((c) => newDocument(deps, c.outcome))
     const won = await deps.jobs.finishMany(conn, items.map((c, i) => ({
-      id: c.job.id,
-      owner: c.owner,
-      attempts: c.job.attempts,
-      outcome: {
-        status: c.outcome.ok ? 'succeeded' : 'failed',
-        runId: c.run.id,
-        documentId: docs[i]?.id ?? null,
-        pageCount: c.outcome.pageCount,
-        labelCount: c.outcome.labelCount,
-        outputBytes: c.outcome.bytes?.length ?? null,
-        errorCode: c.outcome.errorCode,
-        errorMessage: c.outcome.errorMessage
-      }
+      id: c.job.id, owner: c.owner, attempts: c.job.attempts, outcome: jobOutcomeOf(c.outcome, c.run.id, docs[i]?.id ?? null)
     })))
     const stored = []
     const runs = []
     for (let i = 0; i < items.length; i++) {
       if (!won[i]) continue
-      const { job, outcome } = items[i]
       const doc = docs[i]
-      if (doc !== null) {
-        stored.push({ id: doc.id, workspaceId: job.workspaceId, jobId: job.id, contentType: outcome.contentType ?? 'application/octet-stream', fileName: job.fileName, content: outcome.bytes as Buffer, expiresAt: doc.expiresAt })
-      }
+      if (doc !== null) stored.push(documentRow(items[i].job, items[i].outcome, doc))
       runs.push(items[i].run)
     }
     await deps.documents.insertMany(conn, stored)

@@ -1,6 +1,6 @@
-// Turning engine and data failures into the problems of spec Part 7, and recording outcomes:
-// the run (batched unless an event must be written with it) and, when an endpoint subscribes,
-// the job row, stored document and outbox event in ONE transaction.
+// Turning engine and data failures into the problems of spec Part 7, and what recording an
+// outcome writes (job row fields, stored document, event), shared by sync renders with a
+// subscriber (commitSyncOutcome) and group-committed jobs (completions.ts).
 import { randomUUID } from 'node:crypto'
 import type { RenderFailure } from '../../workers/types.js'
 import { problem, Problem } from '../errors.js'
@@ -8,7 +8,7 @@ import type { ErrorCode } from '../errors.js'
 import { transaction } from '../store/db.js'
 import type { Conn } from '../store/db.js'
 import type { RunRecord } from '../store/repos/runs.js'
-import type { JobRow } from '../store/repos/jobs.js'
+import type { JobOutcome, JobRow } from '../store/repos/jobs.js'
 import type { RenderDeps } from './deps.js'
 
 /** The problem for an engine failure. RENDER_TIMEOUT stays a job code; sync callers map it. */
@@ -53,43 +53,43 @@ export function eventData (deps: RenderDeps, job: Pick<JobRow, 'id' | 'templateC
   return { type: 'document.failed', data: { ...common, errorCode: outcome.errorCode, message: outcome.errorMessage, correlationId: job.correlationId, apiKey } }
 }
 
-/**
- * Writes a finished render's job (when `existing` is false, a job row is created so the event's
- * jobId can be read back), its document, run and event in one transaction.
- */
-export async function commitOutcome (deps: RenderDeps, job: JobRow | (Omit<JobRow, 'seq'> & { seq?: number }), run: RunRecord, outcome: Outcome,
-  options: { owner: string | null, createJob: boolean, event: boolean }): Promise<boolean> {
-  return await transaction(deps.db, async (conn: Conn) => {
-    if (options.createJob) await deps.jobs.insert(conn, job, 'running', job.createdAt, { attempts: job.attempts, startedAt: job.startedAt })
-    let documentId: string | null = null
-    let documentExpiresAt: Date | null = null
-    if (outcome.ok && outcome.bytes !== undefined) {
-      documentId = randomUUID()
-      documentExpiresAt = new Date(Date.now() + deps.config.documents.ttlMs)
-      await deps.documents.insert(conn, { id: documentId, workspaceId: job.workspaceId, jobId: job.id, contentType: outcome.contentType ?? 'application/octet-stream', fileName: job.fileName, content: outcome.bytes, expiresAt: documentExpiresAt })
-    }
-    const finished = await deps.jobs.finish(conn, job.id, options.owner, job.attempts, {
-      status: outcome.ok ? 'succeeded' : 'failed',
-      runId: run.id,
-      documentId,
-      pageCount: outcome.pageCount,
-      labelCount: outcome.labelCount,
-      outputBytes: outcome.bytes?.length ?? null,
-      errorCode: outcome.errorCode,
-      errorMessage: outcome.errorMessage
-    })
-    // Lost the lease (another process took the job over): undo everything, it will finish there.
-    if (!finished) throw new LeaseLost()
-    await deps.runs.insertMany(conn, [run])
-    if (options.event) {
-      const e = eventData(deps, job, run.id, outcome, documentId, documentExpiresAt)
-      await deps.outbox.append(conn, { workspaceId: job.workspaceId, ...e })
-    }
-    return true
-  }).catch((err: unknown) => {
-    if (err instanceof LeaseLost) return false
-    throw err
-  })
+/** A document row to store for a successful outcome: a new id and its expiry. */
+export function newDocument (deps: RenderDeps, outcome: Outcome): { id: string, expiresAt: Date } | null {
+  return outcome.ok && outcome.bytes !== undefined ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) } : null
 }
 
-class LeaseLost extends Error {}
+/** What finishing a job writes into its row. */
+export function jobOutcomeOf (outcome: Outcome, runId: string, documentId: string | null): JobOutcome {
+  return {
+    status: outcome.ok ? 'succeeded' : 'failed',
+    runId,
+    documentId,
+    pageCount: outcome.pageCount,
+    labelCount: outcome.labelCount,
+    outputBytes: outcome.bytes?.length ?? null,
+    errorCode: outcome.errorCode,
+    errorMessage: outcome.errorMessage
+  }
+}
+
+/** The stored document's row for a job (see newDocument). */
+export function documentRow (job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'>, outcome: Outcome, doc: { id: string, expiresAt: Date }) {
+  return { id: doc.id, workspaceId: job.workspaceId, jobId: job.id, contentType: outcome.contentType ?? 'application/octet-stream', fileName: job.fileName, content: outcome.bytes as Buffer, expiresAt: doc.expiresAt }
+}
+
+/**
+ * A sync render whose event an endpoint subscribes to: a job row (so the event has a jobId),
+ * its document (for the documentUrl), the run and the event, written in ONE transaction.
+ * Job outcomes go through completions.ts instead.
+ */
+export async function commitSyncOutcome (deps: RenderDeps, job: Omit<JobRow, 'seq'> & { seq?: number }, run: RunRecord, outcome: Outcome): Promise<void> {
+  await transaction(deps.db, async (conn: Conn) => {
+    await deps.jobs.insert(conn, job, 'running', job.createdAt, { attempts: job.attempts, startedAt: job.startedAt })
+    const doc = newDocument(deps, outcome)
+    if (doc !== null) await deps.documents.insert(conn, documentRow(job, outcome, doc))
+    // The row was written just above in this transaction, owned by nobody: the finish cannot miss.
+    await deps.jobs.finish(conn, job.id, null, job.attempts, jobOutcomeOf(outcome, run.id, doc?.id ?? null))
+    await deps.runs.insertMany(conn, [run])
+    await deps.outbox.append(conn, { workspaceId: job.workspaceId, ...eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
+  })
+}

@@ -13,13 +13,12 @@ import type { JobRow, JobStatus, NewJob } from '../store/repos/jobs.js'
 import { retryDelayMs } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from './deps.js'
-import { asProblem, commitOutcome, engineProblem } from './outcome.js'
+import { asProblem, commitSyncOutcome, engineProblem } from './outcome.js'
 import type { Outcome } from './outcome.js'
 import { jobView } from './job-view.js'
 import { completions } from './completions.js'
 import { jobInserts } from './job-inserts.js'
 import type { Gate } from '../util/gate.js'
-import { sha256 } from '../util/crypto.js'
 import type { ParsedKey } from '../auth/api-key-format.js'
 
 export interface RenderBody {
@@ -72,13 +71,10 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** Template → environment → format → parameters; the first failure is the answer. */
-  async function prepare (auth: AuthContext, body: RenderBody, found?: Found): Promise<Prepared> {
-    // One round trip reads both (with the key too, when the route deferred auth: `found`); the
-    // template's problems still come before the environment's.
+  async function prepare (auth: AuthContext, body: RenderBody, found: Found): Promise<Prepared> {
+    // `found` was read with the key (lookup); the template's problems come before the environment's.
     const envKey = body.environment ?? auth.defaultEnvironment
-    const { resolved, environment } = found !== undefined
-      ? await found()
-      : await deps.templates.resolveWithEnvironment(auth.workspaceId, body.template, body.version, envKey)
+    const { resolved, environment } = await found()
     const env = environmentFor(auth, envKey, environment)
     if (body.format !== undefined && body.format !== resolved.outputFormat) {
       throw problem('FORMAT_MISMATCH', `Template "${resolved.code}" renders ${resolved.outputFormat}, not ${body.format}`)
@@ -172,7 +168,7 @@ export function renderService (deps: RenderDeps) {
         if (await deps.outbox.hasSubscriber(job.workspaceId, type)) {
           run.jobId = job.id
           // The row is written as one attempt that started with the render.
-          await commitOutcome(deps, jobRowOf(job, 'running', 1, new Date(started)), run, outcome, { owner: null, createJob: true, event: true })
+          await commitSyncOutcome(deps, jobRowOf(job, 'running', 1, new Date(started)), run, outcome)
         } else {
           deps.recorder.record(run)
         }
@@ -273,8 +269,8 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** The key's row, template and environment in one query; see templates.resolveForKey. */
-  const lookup = (key: ParsedKey, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
-    deps.templates.resolveForKey({ keyId: key.keyId, mode: key.mode, secretHash: sha256(key.secret) }, body.template, body.version, envKey)
+  const lookup = (key: ParsedKey & { secretHash: Buffer }, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
+    deps.templates.resolveForKey(key, body.template, body.version, envKey)
 
   return { lookup, prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
 }

@@ -118,9 +118,7 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
     async authenticate (token: string | undefined): Promise<AuthContext> {
       const parsed = parseToken(token)
       return verifyKey(parsed, await keys.get(parsed.keyId))
-    },
-    parseToken,
-    verifyKey
+    }
   }
 }
 
@@ -132,10 +130,13 @@ export function parseToken (token: string | undefined): ParsedKey {
   return parsed
 }
 
-/** The key's row (read per request, never cached: revocation is immediate) against the token's secret. */
-export function verifyKey (parsed: ParsedKey, row: ApiKeyRow | undefined): AuthContext {
+/**
+ * The key's row (read per request, never cached: revocation is immediate) against the token's
+ * secret. `secretHash` is sha256(parsed.secret) when the caller has it already.
+ */
+export function verifyKey (parsed: ParsedKey, row: ApiKeyRow | undefined, secretHash = sha256(parsed.secret)): AuthContext {
   // Compare digests in constant time; an unknown id is answered exactly like a wrong secret.
-  if (row === undefined || row.id !== parsed.keyId || row.mode !== parsed.mode || !safeEqual(row.secretHash, sha256(parsed.secret))) {
+  if (row === undefined || row.id !== parsed.keyId || row.mode !== parsed.mode || !safeEqual(row.secretHash, secretHash)) {
     throw problem('API_KEY_INVALID', 'The API key is not known')
   }
   if (row.revokedAt !== null) throw problem('API_KEY_REVOKED', 'The API key was revoked')

@@ -138,8 +138,10 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
    * Reads the version in force at call time (a publish is visible to the very next render);
    * one query, which carries the definition text only when this process has not got it yet.
    */
+  const hintKeyOf = (workspaceId: string, code: string, version: number | undefined): string => `${workspaceId}/${code}/${version ?? ''}`
+
   async function resolveRow (workspaceId: string, code: string, version: number | undefined, envKey: string | undefined): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
-    const hintKey = `${workspaceId}/${code}/${version ?? ''}`
+    const hintKey = hintKeyOf(workspaceId, code, version)
     const row = await repo.resolve(workspaceId, code, version, knownFor(hintKey), envKey)
     return await finish(row, code, version, hintKey)
   }
@@ -236,11 +238,10 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
     async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, envKey: string): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> }> {
       // A key's workspace never changes: remembered only to send the version hint.
       const workspaceId = keyWorkspaces.get(key.keyId)
-      const hintKey = workspaceId === undefined ? undefined : `${workspaceId}/${code}/${version ?? ''}`
-      const found = await repo.resolveForKey(key, code, version, hintKey === undefined ? undefined : knownFor(hintKey), envKey)
+      const found = await repo.resolveForKey(key, code, version, workspaceId === undefined ? undefined : knownFor(hintKeyOf(workspaceId, code, version)), envKey)
       if (found === undefined) return { key: undefined, resolve: async () => { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) } }
       keyWorkspaces.set(key.keyId, found.key.workspaceId)
-      return { key: found.key, resolve: async () => await finish(found.template, code, version, `${found.key.workspaceId}/${code}/${version ?? ''}`) }
+      return { key: found.key, resolve: async () => await finish(found.template, code, version, hintKeyOf(found.key.workspaceId, code, version)) }
     },
 
     /** Published, active templates ordered by code (read API). */

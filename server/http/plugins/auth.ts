@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { problem } from '../../errors.js'
 import { parseToken, verifyKey } from '../../services/api-keys.js'
+import { sha256 } from '../../util/crypto.js'
 import type { ApiKeysService, AuthContext } from '../../services/api-keys.js'
 import type { LastUsedRecorder } from '../../services/last-used.js'
 import type { ApiKeyRow } from '../../store/repos/api-keys.js'
@@ -55,7 +56,9 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
 
   function formOnly (): preHandlerAsyncHookHandler {
     return async function checkKeyForm (request) {
-      request.apiKey = parseToken(bearer(request))
+      const parsed = parseToken(bearer(request))
+      // Digested once: the route's query and verifyKey both use it.
+      request.apiKey = { ...parsed, secretHash: sha256(parsed.secret) }
     }
   }
 
@@ -64,7 +67,7 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
     const parsed = this.apiKey
     if (parsed === null || scope === undefined) throw new Error('completeAuth on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
-    admit(this, reply, verifyKey(parsed, row), scope)
+    admit(this, reply, verifyKey(parsed, row, parsed.secretHash), scope)
   })
 
   app.addHook('onRoute', (route) => {

@@ -5,7 +5,6 @@ import type { RenderService, RenderBody } from '../../render/service.js'
 import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
 import { defaultEnvironment } from '../../auth/api-key-format.js'
-import type { ParsedKey } from '../../auth/api-key-format.js'
 
 const bodySchema = {
   type: 'object',
@@ -48,7 +47,7 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
   }, async (request, reply) => {
     const started = Date.now()
     // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
-    const key = request.apiKey as ParsedKey
+    const key = request.apiKey as NonNullable<typeof request.apiKey>
     const found = await deps.render.lookup(key, request.body, request.body.environment ?? defaultEnvironment(key.mode))
     request.completeAuth(reply, found.key)
     let prepared

@@ -15,26 +15,32 @@ export interface ApiKeyRow {
   createdAt: Date
 }
 
-/** A key row from columns named as in the table, or with a prefix (`key_id` …) when read in a join. */
-export function toKey (r: RowDataPacket, p = ''): ApiKeyRow {
+const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at'] as const
+type Names = Record<typeof NAMES[number], string>
+const prefixed = (p: string): Names => Object.fromEntries(NAMES.map((n) => [n, p + n])) as Names
+const PLAIN = prefixed('')
+/** Column names with the prefix used when the key is read in a join (`key_id` …), built once. */
+export const KEY_JOIN = prefixed('key_')
+
+/** A key row from columns named as in the table, or as in `c` (KEY_JOIN) when read in a join. */
+export function toKey (r: RowDataPacket, c: Names = PLAIN): ApiKeyRow {
   return {
-    id: r[`${p}id`],
-    workspaceId: r[`${p}workspace_id`],
-    name: r[`${p}name`],
-    mode: r[`${p}mode`],
-    scopes: (r[`${p}scopes`] as string).split(',').filter(Boolean) as Scope[],
-    secretHash: r[`${p}secret_hash`],
-    expiresAt: r[`${p}expires_at`],
-    revokedAt: r[`${p}revoked_at`],
-    lastUsedAt: r[`${p}last_used_at`],
-    createdAt: r[`${p}created_at`]
+    id: r[c.id],
+    workspaceId: r[c.workspace_id],
+    name: r[c.name],
+    mode: r[c.mode],
+    scopes: (r[c.scopes] as string).split(',').filter(Boolean) as Scope[],
+    secretHash: r[c.secret_hash],
+    expiresAt: r[c.expires_at],
+    revokedAt: r[c.revoked_at],
+    lastUsedAt: r[c.last_used_at],
+    createdAt: r[c.created_at]
   }
 }
 
-const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at']
 const COLUMNS = NAMES.join(', ')
-/** The key's columns of table alias `a`, each named `<p><column>`, for a join. */
-export const keyColumns = (a: string, p: string): string => NAMES.map((n) => `${a}.${n} AS ${p}${n}`).join(', ')
+/** The key's columns of table alias `a`, named as in KEY_JOIN, for a join. */
+export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS ${KEY_JOIN[n]}`).join(', ')
 
 export function apiKeysRepo (db: Db) {
   return {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 import { environmentColumns, toEnvironment } from './environments.js'
-import { keyColumns, toKey } from './api-keys.js'
+import { KEY_JOIN, keyColumns, toKey } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
 import type { Environment } from './environments.js'
 
@@ -14,6 +14,22 @@ export type TemplateFormat = 'document' | 'label'
 export interface LockedTemplate { id: string, format: TemplateFormat, currentVersion: number | null, maxVersion: number }
 
 /** What a resolve needs: ids, state and (only when asked for) the definition text. */
+/**
+ * The render's first read (resolveForKey), built once. Template, version and environment are
+ * joined only for a key that is valid (digest, mode, not revoked, not expired): a bad key reads
+ * the key's row alone, so neither the answer nor its time tells a caller without a working key
+ * whether a template, version or environment exists. The caller still verifies the key itself
+ * (constant-time, verifyKey).
+ */
+const RESOLVE_FOR_KEY = `SELECT ${keyColumns('k')}, t.id, t.format, t.disabled, t.current_version, v.version,
+    IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
+  FROM api_keys k
+  LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
+    AND k.secret_hash = ? AND k.mode = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > UTC_TIMESTAMP(3))
+  LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
+  LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ? AND t.id IS NOT NULL
+  WHERE k.id = ?`
+
 function toResolveRow (r: RowDataPacket, withEnvironment: boolean): ResolveRow {
   return {
     templateId: r.id,
@@ -131,22 +147,11 @@ export function templatesRepo (db: Db) {
      * undefined: no key of that id.
      */
     async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
-      // Template, version and environment are joined only for a key that is valid (digest, mode,
-      // not revoked, not expired): a bad key reads the key's row alone, so neither the answer nor
-      // its time tells a caller without a working key whether a template, version or environment
-      // exists. The caller still verifies the key itself (constant-time, verifyKey).
-      const valid = 'k.secret_hash = ? AND k.mode = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > UTC_TIMESTAMP(3))'
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${keyColumns('k', 'key_')}, t.id, t.format, t.disabled, t.current_version, v.version,
-          IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
-        FROM api_keys k
-        LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ? AND ${valid}
-        LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
-        LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ? AND t.id IS NOT NULL
-        WHERE k.id = ?`,
+      const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY,
       [known?.templateId ?? '', known?.version ?? 0, code, key.secretHash, key.mode, version ?? null, envKey, key.keyId])
       if (rows.length === 0) return undefined
       const r = rows[0]
-      return { key: toKey(r, 'key_'), template: r.id === null ? undefined : toResolveRow(r, true) }
+      return { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }
     },
 
     /** The definition of one version (after a cache eviction raced the resolve query). */
