@@ -83,13 +83,13 @@ export function documentRow (job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'
  * Job outcomes go through completions.ts instead.
  */
 export async function commitSyncOutcome (deps: RenderDeps, job: Omit<JobRow, 'seq'> & { seq?: number }, run: RunRecord, outcome: Outcome): Promise<void> {
-  await transaction(deps.db, async (conn: Conn) => {
+  await transaction(deps.db, async (conn: Conn, tx) => {
     await deps.jobs.insert(conn, job, 'running', job.createdAt, { attempts: job.attempts, startedAt: job.startedAt })
     const doc = newDocument(deps, outcome)
     if (doc !== null) await deps.documents.insert(conn, documentRow(job, outcome, doc))
     // The row was written just above in this transaction, owned by nobody: the finish cannot miss.
     await deps.jobs.finish(conn, job.id, null, job.attempts, jobOutcomeOf(outcome, run.id, doc?.id ?? null))
     await deps.runs.insertMany(conn, [run])
-    await deps.outbox.append(conn, { workspaceId: job.workspaceId, ...eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
+    await deps.outbox.append(tx, { workspaceId: job.workspaceId, ...eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
   })
 }

@@ -7,11 +7,11 @@ import type { Config } from '../config.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { SecretBox } from '../util/crypto.js'
-import { deliveriesRepo } from '../store/repos/webhooks-deliveries.js'
+import type { Repos } from '../store/repos/index.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
 import type { Resolver } from './address-guard.js'
 import { fanOut } from './fanout.js'
-import { outboxSignal } from './outbox.js'
+import type { Outbox } from './outbox.js'
 import { createSender } from './sender.js'
 import { signatureHeader } from './signature.js'
 
@@ -25,6 +25,9 @@ export interface DispatcherDeps {
   db: Db
   box: SecretBox
   logger: Logger
+  repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>
+  /** This process's outbox: its appends (after commit) wake the dispatcher. */
+  outbox: Pick<Outbox, 'onAppend'>
   /** Injected in tests to swap DNS answers. */
   resolver?: Resolver
   /** Default: longer than any attempt can last (3 × timeout + 1 s). */
@@ -38,12 +41,12 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const wh = config.webhooks
   const maxAttempts = wh.retrySchedule.length + 1
   const leaseMs = deps.leaseMs ?? leaseFor(wh.timeoutMs)
-  const deliveries = deliveriesRepo(db)
-  const fanOutOnce = fanOut(db)
+  const deliveries = deps.repos.deliveries
+  const fanOutOnce = fanOut(db, deps.repos)
   const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN) })
 
   let running = false
-  let lateWake = false
+  let unsubscribe: (() => void) | undefined
   let ticking = false
   let again = false
   let fanOutWanted = true
@@ -55,15 +58,10 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   let flushing: Promise<void> | undefined
   let closing: Promise<void> | undefined
 
-  // append runs inside the caller's transaction, which may not have committed yet: look now and
-  // once more shortly after (the poll is the backstop).
+  // The outbox calls this after the appending transaction has committed: the rows are visible.
   const onAppend = (): void => {
     fanOutWanted = true
     wake()
-    if (!lateWake) {
-      lateWake = true
-      setTimeout(() => { lateWake = false; fanOutWanted = true; wake() }, 30).unref()
-    }
   }
 
   function wake (): void {
@@ -197,7 +195,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
 
   async function drain (): Promise<void> {
     running = false
-    outboxSignal.off('append', onAppend)
+    unsubscribe?.()
     if (timer !== undefined) clearTimeout(timer)
     while (ticking) await new Promise((resolve) => setTimeout(resolve, 5))
     await Promise.allSettled([...sends])
@@ -209,7 +207,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     start (): void {
       if (running) return
       running = true
-      outboxSignal.on('append', onAppend)
+      unsubscribe = deps.outbox.onAppend(onAppend)
       wake()
     },
     get inFlight (): number { return inFlight },

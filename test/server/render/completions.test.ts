@@ -11,6 +11,7 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { runsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord } from '../../../server/store/repos/runs.js'
 import { outbox } from '../../../server/webhooks/outbox.js'
+import { createRepos } from '../../../server/store/repos/index.js'
 import { documentLinks } from '../../../server/documents/links.js'
 import { completions } from '../../../server/render/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
@@ -44,7 +45,7 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
     jobs,
     documents: documentsRepo(db),
     runs: runsRepo(db),
-    outbox: outbox(db),
+    outbox: outbox(createRepos(db)),
     links: documentLinks(Buffer.alloc(32, 7), 60_000),
     baseUrl: () => 'https://svc.test'
   } as unknown as RenderDeps
