@@ -19,6 +19,9 @@ import { documentLinks } from './documents/links.js'
 import { renderService } from './render/service.js'
 import { jobLoop } from './jobs/loop.js'
 import { webhookDispatcher } from './webhooks/dispatcher.js'
+import { authenticator } from './auth/authenticate.js'
+import { lastUsedRecorder } from './auth/last-used.js'
+import { tokenBuckets } from './http/plugins/rate-limit.js'
 
 export interface ServerOptions {
   logger?: Logger
@@ -57,7 +60,10 @@ export async function createServer (config: Config, options: ServerOptions = {})
 
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
   const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs })
-  const recorder = runRecorder(repos.runs, context.db, { onError: (err) => logger.error({ err }, 'could not write run history') })
+  const recorder = runRecorder(repos.runs, context.db, {
+    onError: (err) => logger.error({ err }, 'could not write run history'),
+    onDrop: (run, err) => logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
+  })
   const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
   const render = renderService({
     config,
@@ -79,11 +85,15 @@ export async function createServer (config: Config, options: ServerOptions = {})
     ? webhookDispatcher(config, { db: context.db, box: context.box, repos, outbox: context.services.outbox, logger: logger.child({ component: 'webhooks' }) })
     : undefined
   const loop = jobLoop(config, { jobs: repos.jobs, documents: repos.documents, render, log: logger.child({ component: 'jobs' }) })
+  const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
+  const buckets = tokenBuckets(config.rateLimit.perMinute)
+  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission: { admit: (keyId) => buckets.take(keyId) }, lastUsed })
   const app = await buildApp({
     config,
     context,
     logger,
     https: { cert: tls.cert, key: tls.key },
+    auth,
     api: { render: { service: render, jobs: repos.jobs, documents: repos.documents, links } },
     extend: options.extend
   })
@@ -94,6 +104,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
     // Claims stop first, so no job starts while requests drain; running jobs finish in loop.close().
     quiesce()
     await app.close()
+    await lastUsed.close()
     await loop.close()
     await webhooks?.close()
     await recorder.close()

@@ -5,8 +5,8 @@ import type { RenderSuccess } from '../../workers/types.js'
 import type { RenderLane } from '../../workers/pool.js'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
-import { assertEnvironmentAllowed } from '../services/api-keys.js'
-import type { AuthContext } from '../services/api-keys.js'
+import { assertEnvironmentAllowed } from '../auth/keys.js'
+import type { AuthContext } from '../auth/keys.js'
 import type { ResolvedTemplate } from '../services/templates.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { JobRow, JobStatus, NewJob } from '../store/repos/jobs.js'
@@ -19,7 +19,6 @@ import { jobView } from './job-view.js'
 import { completions } from './completions.js'
 import { jobInserts } from './job-inserts.js'
 import type { Gate } from '../util/gate.js'
-import type { ParsedKey } from '../auth/api-key-format.js'
 
 export interface RenderBody {
   template: string
@@ -268,11 +267,7 @@ export function renderService (deps: RenderDeps) {
     deps.recorder.record(run)
   }
 
-  /** The key's row, template and environment in one query; see templates.resolveForKey. */
-  const lookup = (key: ParsedKey & { secretHash: Buffer }, body: RenderBody, envKey: string): ReturnType<RenderDeps['templates']['resolveForKey']> =>
-    deps.templates.resolveForKey(key, body.template, body.version, envKey)
-
-  return { lookup, prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
+  return { prepare, renderSync, enqueue, executeJob, abandonJob, recordRejected, jobView: (job: JobRow) => jobView(deps, job) }
 }
 export type RenderService = ReturnType<typeof renderService>
 

@@ -45,6 +45,17 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
   return pool
 }
 
+/**
+ * True when the database refused a statement for the values of one row (out of range, too long,
+ * a duplicate or missing reference): writing that row again will fail again, while the other
+ * rows of its batch can be written. Anything else (connection lost, timeout) is an outage.
+ */
+export function isRowFault (err: unknown): boolean {
+  const e = err as { sqlState?: string, errno?: number } | null
+  const state = e?.sqlState ?? ''
+  return state.startsWith('22') || state.startsWith('23') || e?.errno === 1366 || e?.errno === 1292
+}
+
 /** The transaction in progress: its connection, and work that must wait until it has committed. */
 export interface Tx {
   conn: Conn

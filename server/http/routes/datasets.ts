@@ -5,7 +5,7 @@
 // even those this dataset's query does not use. The SQL never appears in an answer.
 import type { FastifyInstance } from 'fastify'
 import { problem } from '../../errors.js'
-import { assertEnvironmentAllowed } from '../../services/api-keys.js'
+import { assertEnvironmentAllowed } from '../../auth/keys.js'
 import type { ApiDeps } from './index.js'
 
 export const MAX_ROWS = 10_000

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { RenderService, RenderBody } from '../../render/service.js'
 import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
-import { defaultEnvironment } from '../../auth/api-key-format.js'
 
 const bodySchema = {
   type: 'object',
@@ -47,12 +46,10 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
   }, async (request, reply) => {
     const started = Date.now()
     // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
-    const key = request.apiKey as NonNullable<typeof request.apiKey>
-    const found = await deps.render.lookup(key, request.body, request.body.environment ?? defaultEnvironment(key.mode))
-    request.completeAuth(reply, found.key)
+    const { auth, found } = await request.authenticateForRender(reply, request.body)
     let prepared
     try {
-      prepared = await deps.render.prepare(request.auth, request.body, found.resolve)
+      prepared = await deps.render.prepare(auth, request.body, found)
     } catch (err) {
       if (err instanceof Problem) deps.render.recordRejected(request.auth, request.body, err, request.id, started)
       throw err
