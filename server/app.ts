@@ -23,8 +23,8 @@ export interface AppOptions {
   https?: { cert: Buffer, key: Buffer }
   /** Authentication of every route that declares a scope (built by the composition root). */
   auth: Authenticator
-  /** Services that later layers add (render pool, jobs, documents …); see routes/index.ts. */
-  api?: Omit<ApiDeps, 'context'>
+  /** What the /api/v1 routes call (see routes/index.ts). */
+  api: ApiDeps
   /** Extra /api/v1 routes (tests use it to exercise error paths). */
   extend?: (api: FastifyInstance) => void | Promise<void>
 }
@@ -80,6 +80,6 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
 
   healthRoutes(app, { db: context.db })
   openapiRoute(app)
-  await app.register(async (api) => { await apiRoutes(api, { context, ...options.api }); await options.extend?.(api) }, { prefix: '/api/v1' })
+  await app.register(async (api) => { await apiRoutes(api, options.api); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app
 }

@@ -16,7 +16,9 @@ import { buildApp } from './app.js'
 import { createRenderPool } from '../workers/pool.js'
 import { runRecorder } from './render/run-recorder.js'
 import { documentLinks } from './documents/links.js'
-import { renderService } from './render/service.js'
+import { renderPipeline } from './render/pipeline.js'
+import { syncRenders } from './render/sync.js'
+import { jobsService } from './jobs/service.js'
 import { jobLoop } from './jobs/loop.js'
 import { webhookDispatcher } from './webhooks/dispatcher.js'
 import { authenticator } from './auth/authenticate.js'
@@ -59,13 +61,16 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const { repos } = context
 
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
-  const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs })
+  const { threads, maxQueue, timeoutMs } = config.render
+  const pool = createRenderPool({ threads, maxQueue, timeoutMs })
   const recorder = runRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
-    onDrop: (run, err) => logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
+    onDrop: (run, err) => {
+      logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
+    }
   })
   const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
-  const render = renderService({
+  const renderDeps = {
     config,
     db: context.db,
     pool,
@@ -78,23 +83,30 @@ export async function createServer (config: Config, options: ServerOptions = {})
     recorder,
     outbox: context.services.outbox,
     links,
-    baseUrl: () => baseUrl,
-    jobQueued: () => { loop.wake() }
-  })
+    baseUrl: () => baseUrl
+  }
+  const pipeline = renderPipeline(renderDeps)
+  const sync = syncRenders(renderDeps, pipeline)
+  const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
-    ? webhookDispatcher(config, { db: context.db, box: context.box, repos, outbox: context.services.outbox, logger: logger.child({ component: 'webhooks' }) })
+    ? webhookDispatcher(config, {
+      db: context.db, box: context.box, repos, outbox: context.services.outbox, logger: logger.child({ component: 'webhooks' })
+    })
     : undefined
-  const loop = jobLoop(config, { jobs: repos.jobs, documents: repos.documents, render, log: logger.child({ component: 'jobs' }) })
+  const loop = jobLoop(config, {
+    jobs: repos.jobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
+  })
   const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
   const buckets = tokenBuckets(config.rateLimit.perMinute)
-  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission: { admit: (keyId) => buckets.take(keyId) }, lastUsed })
+  const admission = { admit: (keyId: string) => buckets.take(keyId) }
+  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed })
   const app = await buildApp({
     config,
     context,
     logger,
     https: { cert: tls.cert, key: tls.key },
     auth,
-    api: { render: { service: render, jobs: repos.jobs, documents: repos.documents, links } },
+    api: { templates: context.services.templates, pipeline, sync, jobs, documents: repos.documents, links },
     extend: options.extend
   })
 

@@ -33,9 +33,17 @@ type Found = Awaited<ReturnType<TemplatesService['resolveForKey']>>
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function authenticator (deps: { keys: Pick<ApiKeysRepo, 'get'>, templates: Pick<TemplatesService, 'resolveForKey'>, admission: Admission, lastUsed: Pick<LastUsedRecorder, 'record'> }) {
+export interface AuthDeps {
+  keys: Pick<ApiKeysRepo, 'get'>
+  templates: Pick<TemplatesService, 'resolveForKey'>
+  admission: Admission
+  lastUsed: Pick<LastUsedRecorder, 'record'>
+}
+type Route = { scope: Scope }
+
+export function authenticator (deps: AuthDeps) {
   /** Everything after the key's row was read; throws the first refusal. */
-  function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: { scope: Scope }, hooks: AuthHooks): AuthContext {
+  function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route, hooks: AuthHooks): AuthContext {
     const auth = verifyKey(key, row)
     hooks.identified?.(auth)
     const rate = deps.admission.admit(auth.keyId)
@@ -46,7 +54,8 @@ export function authenticator (deps: { keys: Pick<ApiKeysRepo, 'get'>, templates
     }
     const workspace = request.headers['svc-workspace']
     // UUIDs compare canonically: the key's own workspace id in upper case is the same workspace.
-    if (workspace !== undefined && !(typeof workspace === 'string' && UUID.test(workspace) && workspace.toLowerCase() === auth.workspaceId.toLowerCase())) {
+    const same = typeof workspace === 'string' && UUID.test(workspace) && workspace.toLowerCase() === auth.workspaceId.toLowerCase()
+    if (workspace !== undefined && !same) {
       throw problem('WORKSPACE_MISMATCH', 'Svc-Workspace names another workspace than the key\'s')
     }
     if (!auth.scopes.has(route.scope)) throw problem('SCOPE_MISSING', `This endpoint needs the scope "${route.scope}"`)
@@ -62,7 +71,7 @@ export function authenticator (deps: { keys: Pick<ApiKeysRepo, 'get'>, templates
     },
 
     /** The whole check: the key's row by primary key, then rate limit, workspace, scope. */
-    async authenticate (request: AuthRequest, route: { scope: Scope }, hooks: AuthHooks = {}, key?: PresentedKey): Promise<AuthContext> {
+    async authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {}, key?: PresentedKey): Promise<AuthContext> {
       const presented = key ?? parseToken(bearer(request.headers.authorization))
       return check(presented, await deps.keys.get(presented.keyId), request, route, hooks)
     },
@@ -72,7 +81,8 @@ export function authenticator (deps: { keys: Pick<ApiKeysRepo, 'get'>, templates
      * in the key's query (only for a usable key; see templates.resolveForKey). `found` answers
      * the template's problems in the spec's order, after the key's.
      */
-    async authenticateForRender (request: AuthRequest, route: { scope: Scope }, target: RenderTarget, key: PresentedKey, hooks: AuthHooks = {}): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
+    async authenticateForRender (request: AuthRequest, route: Route, target: RenderTarget, key: PresentedKey,
+      hooks: AuthHooks = {}): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
       const envKey = target.environment ?? defaultEnvironment(key.mode)
       const read = await deps.templates.resolveForKey(key, target.template, target.version, envKey)
       return { auth: check(key, read.key, request, route, hooks), found: read.resolve }

@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyTypeProvider } from 'fastify'
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { AuthContext, PresentedKey } from '../auth/keys.js'
 import type { Authenticator, RenderTarget } from '../auth/authenticate.js'
 import type { Scope } from '../auth/api-key-format.js'
@@ -10,7 +11,8 @@ declare module 'fastify' {
     /** The key's parsed form and secret digest, on routes with `config.deferAuth` until it is checked in full. */
     apiKey: PresentedKey | null
     /** Deferred auth: the key's row read with the render's template and environment, then every check. */
-    authenticateForRender: (reply: FastifyReply, target: RenderTarget) => ReturnType<Authenticator['authenticateForRender']>
+    authenticateForRender: (reply: FastifyReply, target: RenderTarget)
+      => ReturnType<Authenticator['authenticateForRender']>
   }
   interface FastifyContextConfig {
     /** The scope a route needs (spec Part 5); routes without it need no key. */
@@ -18,4 +20,14 @@ declare module 'fastify' {
     /** The route reads the key's row itself, in its first query (see plugins/auth.ts). */
     deferAuth?: boolean
   }
+}
+
+/**
+ * Request types (body, params, querystring, headers) derived from each route's JSON schema, so
+ * the schema that validates a request is the one source of its type. Answers stay as the
+ * modules type them (the response schemas serialise them); `api.withTypeProvider<SchemaTypes>()`.
+ */
+export interface SchemaTypes extends FastifyTypeProvider {
+  validator: this['schema'] extends JSONSchema ? FromSchema<this['schema']> : unknown
+  serializer: unknown
 }

@@ -11,6 +11,8 @@ export type { EventType } from './events.js'
 
 const SUBSCRIBER_TTL_MS = 1000
 
+export interface NewEvent { workspaceId: string, type: EventType, data: Record<string, unknown> }
+
 export function serializeEnvelope (id: string, type: EventType, workspaceId: string, data: Record<string, unknown>, createdAt: Date): string {
   const envelope: Envelope = { id, type, createdAt: createdAt.toISOString(), workspaceId, data }
   return JSON.stringify(envelope)
@@ -31,16 +33,17 @@ export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
      * Inserts the event (envelope id = new UUID) inside the caller's transaction (or alone, on the
      * pool); returns the event id. Listeners are woken once the row is committed.
      */
-    async append (target: Tx | Db, event: { workspaceId: string, type: EventType, data: Record<string, unknown> }): Promise<string> {
+    async append (target: Tx | Db, event: NewEvent): Promise<string> {
       const id = randomUUID()
       const createdAt = new Date()
       // The envelope is serialised once: every attempt and redelivery sends exactly these bytes.
       const payload = serializeEnvelope(id, event.type, event.workspaceId, event.data, createdAt)
+      const row = { id, workspaceId: event.workspaceId, type: event.type, payload, createdAt }
       if ('afterCommit' in target) {
-        await repos.events.insert(target.conn, { id, workspaceId: event.workspaceId, type: event.type, payload, createdAt })
+        await repos.events.insert(target.conn, row)
         target.afterCommit(notify)
       } else {
-        await repos.events.insert(target, { id, workspaceId: event.workspaceId, type: event.type, payload, createdAt })
+        await repos.events.insert(target, row)
         notify()
       }
       return id

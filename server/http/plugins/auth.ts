@@ -25,7 +25,8 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
   app.decorateRequest('auth', null as unknown as FastifyRequest['auth'])
   app.decorateRequest('apiKey', null)
 
-  app.decorateRequest('authenticateForRender', async function (this: FastifyRequest, reply: FastifyReply, target: RenderTarget) {
+  app.decorateRequest('authenticateForRender', async function (this: FastifyRequest, reply: FastifyReply,
+    target: RenderTarget) {
     const scope = this.routeOptions.config.scope
     const key = this.apiKey
     if (key === null || scope === undefined) throw new Error('authenticateForRender on a route without deferred auth')
