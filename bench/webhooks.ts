@@ -82,13 +82,13 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
     const stats = async (): Promise<Stats> => await new Promise((resolve) => { w.once('message', resolve); w.postMessage('stats') })
 
     for (let i = 0; i < EVENTS; i += 500) {
-      await transaction(db, async (conn) => {
+      await transaction(db, async (_conn, tx) => {
         for (let j = i; j < Math.min(EVENTS, i + 500); j++) {
-          await ctx.services.outbox.append(conn, { workspaceId: ws, type: 'document.generated', data: { template: 'invoice', version: 1, pageCount: 1, outputBytes: 3200, runId: `run-${j}`, correlationId: `bench-${j}` } })
+          await ctx.services.outbox.append(tx, { workspaceId: ws, type: 'document.generated', data: { template: 'invoice', version: 1, pageCount: 1, outputBytes: 3200, runId: `run-${j}`, correlationId: `bench-${j}` } })
         }
       })
     }
-    const dispatcher = webhookDispatcher(config, { db, box: ctx.box, logger: pino({ level: 'silent' }) })
+    const dispatcher = webhookDispatcher(config, { db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }) })
     const started = performance.now()
     dispatcher.start()
     let s: Stats

@@ -1,24 +1,11 @@
 // The process around the app: the only place that listens, handles signals and exits.
-import { buildApp } from '../server/app.js'
 import type { Config } from '../server/config.js'
-import { createContext } from '../server/context.js'
-import { createLogger } from '../server/logger.js'
-import { loadTls } from '../server/http/tls.js'
-import { migrate } from '../server/store/migrate.js'
-import { createServices } from '../server/services/runtime.js'
+import { createServer } from '../server/main.js'
 
 export async function serve (config: Config, print: (line: string) => void = console.log): Promise<void> {
-  const logger = createLogger(config)
-  const context = await createContext(config, { logger })
-  await migrate(context.db)
-  const tls = await loadTls(config)
-  const runtime = await createServices(config, context, logger)
-  const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api })
-  await app.listen({ host: config.host, port: config.port })
-  const address = app.server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : config.port
-  const base = config.publicUrl ?? `https://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
-  runtime.start(base)
+  const server = await createServer(config, { migrate: true })
+  const { logger, tls } = server
+  const base = await server.listen()
   print(`svc listening on ${base}/api/v1 (health: ${base}/healthz)`)
   if (tls.selfSigned) print(`self-signed certificate: ${tls.certFile} (curl --cacert ${tls.certFile} …)`)
 
@@ -31,11 +18,7 @@ export async function serve (config: Config, print: (line: string) => void = con
     const timer = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 30_000)
     timer.unref()
     try {
-      // Claims stop first, so no job starts while requests drain; running jobs finish in close().
-      runtime.quiesce()
-      await app.close()
-      await runtime.close()
-      await context.close()
+      await server.close()
       logger.flush?.()
       process.exit(0)
     } catch (err) {

@@ -10,8 +10,7 @@ import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
 import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
-import { tokenBuckets } from './http/plugins/rate-limit.js'
-import { lastUsedRecorder } from './services/last-used.js'
+import type { Authenticator } from './auth/authenticate.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
 import { apiRoutes } from './http/routes/index.js'
@@ -22,8 +21,10 @@ export interface AppOptions {
   context: Context
   logger: Logger
   https?: { cert: Buffer, key: Buffer }
-  /** Services that later layers add (render pool, jobs, documents …); see routes/index.ts. */
-  api?: Omit<ApiDeps, 'context'>
+  /** Authentication of every route that declares a scope (built by the composition root). */
+  auth: Authenticator
+  /** What the /api/v1 routes call (see routes/index.ts). */
+  api: ApiDeps
   /** Extra /api/v1 routes (tests use it to exercise error paths). */
   extend?: (api: FastifyInstance) => void | Promise<void>
 }
@@ -75,12 +76,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     }
   })
   problemsPlugin(app, () => routes)
-  const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
-  app.addHook('onClose', async () => { await lastUsed.close() })
-  authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, buckets: tokenBuckets(config.rateLimit.perMinute) })
+  authPlugin(app, { auth: options.auth })
 
   healthRoutes(app, { db: context.db })
   openapiRoute(app)
-  await app.register(async (api) => { await apiRoutes(api, { context, ...options.api }); await options.extend?.(api) }, { prefix: '/api/v1' })
+  await app.register(async (api) => { await apiRoutes(api, options.api); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app
 }

@@ -1,14 +1,13 @@
-// Composition root shared by the HTTP app and the CLI: the database, repositories and services
-// built once from the Config. The CLI reuses these services, never the HTTP routes.
+// The part of the composition root that the HTTP server and the CLI share: the database, every
+// repository (built once, here) and the services over them, from the Config. The CLI reuses these
+// services, never the HTTP routes; server/main.ts adds the long-lived parts of a server process.
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
 import { readInstanceInfo } from './store/instance.js'
 import { loadMasterKey, secretBox } from './util/crypto.js'
-import { workspacesRepo } from './store/repos/workspaces.js'
-import { environmentsRepo } from './store/repos/environments.js'
-import { apiKeysRepo } from './store/repos/api-keys.js'
+import { createRepos } from './store/repos/index.js'
 import { workspacesService } from './services/workspaces.js'
 import { environmentsService } from './services/environments.js'
 import { apiKeysService } from './services/api-keys.js'
@@ -29,19 +28,15 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
   const masterKey = await loadMasterKey(config.home, config.masterKey)
   const box = secretBox(masterKey)
-  const repos = {
-    workspaces: workspacesRepo(db),
-    environments: environmentsRepo(db),
-    apiKeys: apiKeysRepo(db)
-  }
-  const events = outbox(db)
+  const repos = createRepos(db)
+  const events = outbox(repos)
   const services = {
     workspaces: workspacesService(repos.workspaces),
     environments: environmentsService(repos.environments, repos.workspaces, box),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
-    templates: templatesService(db, events),
+    templates: templatesService(db, repos.templates, events),
     outbox: events,
-    webhooks: webhooksService(db, box, config)
+    webhooks: webhooksService({ db, box, config, repos, outbox: events })
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.

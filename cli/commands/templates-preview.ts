@@ -1,5 +1,6 @@
 // `svc templates preview`: renders a template file locally with rows from a JSON file. No server,
-// no database: the same engine entry the render pool runs (renderResult), on this thread.
+// no database: the render pipeline's own checks (server/render/checks.ts) and the same engine
+// entry the render pool runs (renderResult), on this thread.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -10,7 +11,8 @@ import { renderResult } from '../../workers/render-task.js'
 import { compileParameterCheck } from '../../workers/template/parameters.js'
 import type { TemplateDefinition } from '../../workers/template/definition.js'
 import type { DatasetValues, RenderLimits, Row } from '../../workers/types.js'
-import { problem } from '../../server/errors.js'
+import { checkFormat, checkParameters } from '../../server/render/checks.js'
+import { engineProblem } from '../../server/render/outcome.js'
 import { UsageError } from '../io.js'
 
 export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
@@ -80,13 +82,9 @@ async function documentPng (pdf: Uint8Array): Promise<Buffer> {
 export async function preview (def: TemplateDefinition, text: string, options: PreviewOptions, limits: RenderLimits): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
   if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') throw new UsageError('-o: the file name must end in .pdf, .zpl or .png')
-  const own = def.format === 'label' ? '.zpl' : '.pdf'
-  if (ext !== '.png' && ext !== own) throw problem('FORMAT_MISMATCH', `template ${def.code} is a ${def.format}: it renders ${own.slice(1)}, not ${ext.slice(1)}`)
-  const checked = compileParameterCheck(def)(parseJsonOption('parameters', options.parameters))
-  if (!checked.ok) {
-    const [name, messages] = Object.entries(checked.errors)[0]
-    throw problem('PARAMETER_INVALID', `${name}: ${messages[0]}`, { errors: checked.errors })
-  }
+  // A .png is a picture of either format; otherwise the file names the format, as `format` does in a render.
+  if (ext !== '.png') checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1))
+  const parameters = checkParameters(compileParameterCheck(def), parseJsonOption('parameters', options.parameters))
   let data: unknown = {}
   if (options.data !== undefined) {
     try { data = JSON.parse(await readFile(options.data, 'utf8')) } catch (err) { throw new UsageError(`--data: ${(err as Error).message}`) }
@@ -95,12 +93,12 @@ export async function preview (def: TemplateDefinition, text: string, options: P
     // Content-addressed: an edited file never hits a stale compiled entry.
     versionKey: `preview:${createHash('sha256').update(text).digest('hex')}`,
     definition: text,
-    parameters: checked.values,
+    parameters,
     context: parseJsonOption('context', options.context),
     datasets: datasetsFromFile(def, data),
     limits
   })
-  if (!result.ok) throw problem(result.code === 'RENDER_LIMIT_EXCEEDED' ? 'RENDER_LIMIT_EXCEEDED' : 'RENDER_FAILED', result.message)
+  if (!result.ok) throw engineProblem(result)
   let bytes: Uint8Array = result.bytes
   if (ext === '.png') bytes = def.format === 'label' ? await labelPng(def, Buffer.from(bytes).toString('utf8')) : await documentPng(bytes)
   await writeFile(options.output, bytes)

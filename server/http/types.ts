@@ -1,16 +1,18 @@
-import type { FastifyReply } from 'fastify'
-import type { AuthContext } from '../services/api-keys.js'
-import type { ParsedKey, Scope } from '../auth/api-key-format.js'
-import type { ApiKeyRow } from '../store/repos/api-keys.js'
+import type { FastifyReply, FastifyTypeProvider } from 'fastify'
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { AuthContext, PresentedKey } from '../auth/keys.js'
+import type { Authenticator, RenderTarget } from '../auth/authenticate.js'
+import type { Scope } from '../auth/api-key-format.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook on every route that declares `config.scope`. */
     auth: AuthContext
-    /** The key's parsed form and secret digest, on routes with `config.deferAuth` (checked in full by completeAuth). */
-    apiKey: (ParsedKey & { secretHash: Buffer }) | null
-    /** Deferred auth: verifies the key's row read by the route, then rate limit, workspace, scope. */
-    completeAuth: (reply: FastifyReply, row: ApiKeyRow | undefined) => void
+    /** The key's parsed form and secret digest, on routes with `config.deferAuth` until it is checked in full. */
+    apiKey: PresentedKey | null
+    /** Deferred auth: the key's row read with the render's template and environment, then every check. */
+    authenticateForRender: (reply: FastifyReply, target: RenderTarget)
+      => ReturnType<Authenticator['authenticateForRender']>
   }
   interface FastifyContextConfig {
     /** The scope a route needs (spec Part 5); routes without it need no key. */
@@ -18,4 +20,14 @@ declare module 'fastify' {
     /** The route reads the key's row itself, in its first query (see plugins/auth.ts). */
     deferAuth?: boolean
   }
+}
+
+/**
+ * Request types (body, params, querystring, headers) derived from each route's JSON schema, so
+ * the schema that validates a request is the one source of its type. Answers stay as the
+ * modules type them (the response schemas serialise them); `api.withTypeProvider<SchemaTypes>()`.
+ */
+export interface SchemaTypes extends FastifyTypeProvider {
+  validator: this['schema'] extends JSONSchema ? FromSchema<this['schema']> : unknown
+  serializer: unknown
 }

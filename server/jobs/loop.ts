@@ -3,11 +3,13 @@
 // whose process died, and sweep expired documents.
 import { randomUUID } from 'node:crypto'
 import { gate } from '../util/gate.js'
+import { claimLoop } from '../util/claim-loop.js'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { JobsRepo, JobRow } from '../store/repos/jobs.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
-import type { ClaimBatch, RenderService } from '../render/service.js'
+import type { ClaimBatch } from '../render/pipeline.js'
+import type { JobsService } from './service.js'
 
 export interface JobLoop {
   start (): void
@@ -20,7 +22,7 @@ export interface JobLoop {
   inFlight (): number
 }
 
-export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, render: RenderService, log: Logger }): JobLoop {
+export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, run: Pick<JobsService, 'execute' | 'abandon'>, log: Logger }): JobLoop {
   const owner = randomUUID()
   const { concurrency, leaseMs, maxAttempts, pollMs } = config.jobs
   // Claimed jobs wait here before reading data: many claimed jobs keep the pipeline full (claim,
@@ -32,40 +34,24 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   // hold a stale claim and a new claim of the same job at once.
   const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()
   let started = false
-  let accepting = false // claims allowed: false before start and from quiesce() on
-  let timer: NodeJS.Timeout | undefined
-  let claiming: Promise<void> | undefined
   let maintaining: Promise<void> | undefined
-  let again = false
   const intervals: NodeJS.Timeout[] = []
 
-  function tick (): Promise<void> {
-    if (!accepting) return Promise.resolve()
-    if (claiming !== undefined) { again = true; return claiming }
-    claiming = claimLoop().finally(() => { claiming = undefined; schedule(pollMs) })
-    return claiming
+  /** One claim; true when it was full (more is probably waiting). */
+  async function claimOnce (): Promise<boolean> {
+    const free = concurrency - running.size
+    // A claim is a transaction of its own: while work is running, wait until half the slots
+    // are free so one claim serves several jobs; when idle, claim at once (no added latency).
+    if (free <= 0 || (running.size > 0 && free < Math.ceil(concurrency / 2))) return false
+    const jobs = await deps.jobs.claim(owner, free, leaseMs)
+    // quiesce() came while the claim was in flight: these jobs were never started, so they
+    // go back to the queue with their attempt refunded instead of dying with the render pool.
+    if (!loop.accepting) { await handBack(jobs); return false }
+    const batch: ClaimBatch = new Map()
+    for (const job of jobs) run(job, () => deps.run.execute(job, owner, batch, stage))
+    return jobs.length === free
   }
-
-  async function claimLoop (): Promise<void> {
-    try {
-      do {
-        again = false
-        const free = concurrency - running.size
-        // A claim is a transaction of its own: while work is running, wait until half the slots
-        // are free so one claim serves several jobs; when idle, claim at once (no added latency).
-        if (free <= 0 || (running.size > 0 && free < Math.ceil(concurrency / 2))) break
-        const jobs = await deps.jobs.claim(owner, free, leaseMs)
-        // quiesce() came while the claim was in flight: these jobs were never started, so they
-        // go back to the queue with their attempt refunded instead of dying with the render pool.
-        if (!accepting) { await handBack(jobs); break }
-        const batch: ClaimBatch = new Map()
-        for (const job of jobs) run(job, () => deps.render.executeJob(job, owner, batch, stage))
-        if (jobs.length === free) again = true
-      } while (again && accepting)
-    } catch (err) {
-      deps.log.warn({ err }, 'job claim failed')
-    }
-  }
+  const loop = claimLoop(claimOnce, { pollMs, onError: (err) => { deps.log.warn({ err }, 'job claim failed') } })
 
   async function handBack (jobs: JobRow[]): Promise<void> {
     for (const job of jobs) {
@@ -81,15 +67,8 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     const key = `${job.id}:${job.attempts}`
     const done = work()
       .catch((err: unknown) => { deps.log.error({ err, jobId: job.id }, 'job failed unexpectedly; its lease will expire and it will be retried') })
-      .finally(() => { running.delete(key); if (accepting) void tick() })
+      .finally(() => { running.delete(key); loop.wake() })
     running.set(key, { id: job.id, attempts: job.attempts, done })
-  }
-
-  function schedule (ms: number): void {
-    if (!accepting) return
-    clearTimeout(timer)
-    timer = setTimeout(() => { void tick() }, ms)
-    timer.unref()
   }
 
   function maintain (): void {
@@ -101,11 +80,11 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     try {
       // Renewal goes on while a shutdown drains: a long job must keep its lease to the end.
       await deps.jobs.renewLeases(owner, [...running.values()], leaseMs)
-      if (!accepting) return
+      if (!loop.accepting) return
       const requeued = await deps.jobs.requeueExpired(maxAttempts)
-      if (requeued > 0) { deps.log.warn({ requeued }, 'requeued jobs whose lease expired'); void tick() }
+      if (requeued > 0) { deps.log.warn({ requeued }, 'requeued jobs whose lease expired'); loop.wake() }
       // Abandoning is cheap and finishes the job, so jobs claimed just as quiesce() came still run.
-      for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) run(job, () => deps.render.abandonJob(job, owner))
+      for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) run(job, () => deps.run.abandon(job, owner))
     } catch (err) {
       deps.log.warn({ err }, 'job maintenance failed')
     }
@@ -126,23 +105,19 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     start () {
       if (started) return
       started = true
-      accepting = true
       intervals.push(setInterval(maintain, Math.max(50, Math.floor(leaseMs / 3))))
       intervals.push(setInterval(() => { void sweep() }, config.documents.sweepMs))
       for (const i of intervals) i.unref()
-      void tick()
+      loop.start()
     },
-    wake () { if (accepting) void tick() },
+    wake () { loop.wake() },
     quiesce () {
-      accepting = false
-      clearTimeout(timer)
+      loop.quiesce()
       stage.close()
     },
     async close () {
-      accepting = false
-      clearTimeout(timer)
       stage.close()
-      await claiming
+      await loop.close()
       // Let running renders finish, their leases renewed meanwhile (an expired lease would let
       // another process render the job again). A maintenance pass in flight may add one.
       while (running.size > 0 || maintaining !== undefined) {

@@ -1,4 +1,5 @@
-// What the render service needs, built once per process by services/runtime.ts.
+// What the render pipeline, sync renders and the jobs module need, built once per process by
+// server/main.ts (each takes the part it uses).
 import type { Config } from '../config.js'
 import type { Db } from '../store/db.js'
 import type { RenderPool } from '../../workers/pool.js'
@@ -27,6 +28,4 @@ export interface RenderDeps {
   links: DocumentLinks
   /** Absolute base URL of this service (https://host:port), for statusUrl and documentUrl. */
   baseUrl: () => string
-  /** Wakes this process's job loop after an enqueue. */
-  jobQueued: () => void
 }

@@ -1,12 +1,10 @@
-// Turning engine and data failures into the problems of spec Part 7, and what recording an
-// outcome writes (job row fields, stored document, event), shared by sync renders with a
-// subscriber (commitSyncOutcome) and group-committed jobs (completions.ts).
+// The outcome of a render: engine and data failures as the problems of spec Part 7, and what
+// recording an outcome writes (run record, job row fields, stored document, event), shared by
+// sync renders (sync.ts) and group-committed jobs (jobs/completions.ts).
 import { randomUUID } from 'node:crypto'
-import type { RenderFailure } from '../../workers/types.js'
+import type { RenderFailure, RenderSuccess } from '../../workers/types.js'
 import { problem, Problem } from '../errors.js'
 import type { ErrorCode } from '../errors.js'
-import { transaction } from '../store/db.js'
-import type { Conn } from '../store/db.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { JobOutcome, JobRow } from '../store/repos/jobs.js'
 import type { RenderDeps } from './deps.js'
@@ -31,7 +29,55 @@ export interface Outcome {
   errorMessage: string | null
 }
 
-export function eventData (deps: RenderDeps, job: Pick<JobRow, 'id' | 'templateCode' | 'version' | 'environment' | 'format' | 'fileName' | 'correlationId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName'>, runId: string, outcome: Outcome, documentId: string | null, documentExpiresAt: Date | null): { type: 'document.generated' | 'document.failed', data: Record<string, unknown> } {
+const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
+
+export function successOutcome (r: RenderSuccess): Outcome {
+  const bytes = Buffer.isBuffer(r.bytes) ? r.bytes : Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
+  return {
+    ok: true,
+    bytes,
+    contentType: CONTENT_TYPES[r.format],
+    pageCount: r.format === 'pdf' ? r.pageCount : r.labelCount,
+    labelCount: r.format === 'zpl' ? r.labelCount : null,
+    errorCode: null,
+    errorMessage: null
+  }
+}
+
+export const failureOutcome = (p: Problem): Outcome => ({ ok: false, pageCount: null, labelCount: null, errorCode: p.code, errorMessage: p.message })
+
+/** What a run record says about who rendered what (a job row has all of it). */
+export type RunSubject = Pick<JobRow, 'workspaceId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName' | 'correlationId' | 'templateCode' | 'version' | 'environment'> & { format: string }
+
+/** The run history row of one render, sync or async, success or failure. */
+export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | null, startedAt: number, outcome: Outcome, runId = randomUUID()): RunRecord {
+  const completed = Date.now()
+  return {
+    id: runId,
+    workspaceId: p.workspaceId,
+    apiKeyId: p.apiKeyId,
+    apiKeyPrefix: p.apiKeyPrefix,
+    apiKeyName: p.apiKeyName,
+    correlationId: p.correlationId,
+    mode,
+    jobId,
+    templateCode: p.templateCode,
+    version: p.version,
+    environment: p.environment,
+    format: p.format,
+    status: outcome.ok ? 'succeeded' : 'failed',
+    errorCode: outcome.errorCode,
+    errorMessage: outcome.errorMessage,
+    durationMs: completed - startedAt,
+    pageCount: outcome.pageCount,
+    labelCount: outcome.labelCount,
+    outputBytes: outcome.bytes?.length ?? null,
+    startedAt: new Date(startedAt),
+    completedAt: new Date(completed)
+  }
+}
+
+export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pick<JobRow, 'id' | 'templateCode' | 'version' | 'environment' | 'format' | 'fileName' | 'correlationId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName'>, runId: string, outcome: Outcome, documentId: string | null, documentExpiresAt: Date | null): { type: 'document.generated' | 'document.failed', data: Record<string, unknown> } {
   const apiKey = { id: job.apiKeyId, prefix: job.apiKeyPrefix, name: job.apiKeyName }
   const common = { template: job.templateCode, version: job.version, environment: job.environment, format: job.format, jobId: job.id, runId }
   if (outcome.ok && documentId !== null && documentExpiresAt !== null) {
@@ -54,7 +100,7 @@ export function eventData (deps: RenderDeps, job: Pick<JobRow, 'id' | 'templateC
 }
 
 /** A document row to store for a successful outcome: a new id and its expiry. */
-export function newDocument (deps: RenderDeps, outcome: Outcome): { id: string, expiresAt: Date } | null {
+export function newDocument (deps: Pick<RenderDeps, 'config'>, outcome: Outcome): { id: string, expiresAt: Date } | null {
   return outcome.ok && outcome.bytes !== undefined ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) } : null
 }
 
@@ -75,21 +121,4 @@ export function jobOutcomeOf (outcome: Outcome, runId: string, documentId: strin
 /** The stored document's row for a job (see newDocument). */
 export function documentRow (job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'>, outcome: Outcome, doc: { id: string, expiresAt: Date }) {
   return { id: doc.id, workspaceId: job.workspaceId, jobId: job.id, contentType: outcome.contentType ?? 'application/octet-stream', fileName: job.fileName, content: outcome.bytes as Buffer, expiresAt: doc.expiresAt }
-}
-
-/**
- * A sync render whose event an endpoint subscribes to: a job row (so the event has a jobId),
- * its document (for the documentUrl), the run and the event, written in ONE transaction.
- * Job outcomes go through completions.ts instead.
- */
-export async function commitSyncOutcome (deps: RenderDeps, job: Omit<JobRow, 'seq'> & { seq?: number }, run: RunRecord, outcome: Outcome): Promise<void> {
-  await transaction(deps.db, async (conn: Conn) => {
-    await deps.jobs.insert(conn, job, 'running', job.createdAt, { attempts: job.attempts, startedAt: job.startedAt })
-    const doc = newDocument(deps, outcome)
-    if (doc !== null) await deps.documents.insert(conn, documentRow(job, outcome, doc))
-    // The row was written just above in this transaction, owned by nobody: the finish cannot miss.
-    await deps.jobs.finish(conn, job.id, null, job.attempts, jobOutcomeOf(outcome, run.id, doc?.id ?? null))
-    await deps.runs.insertMany(conn, [run])
-    await deps.outbox.append(conn, { workspaceId: job.workspaceId, ...eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
-  })
 }

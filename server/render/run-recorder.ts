@@ -1,42 +1,43 @@
-// Run history off the hot path: sync runs are buffered and written in one multi-row INSERT
-// every flushMs (or when the buffer fills). close() flushes, so a clean shutdown loses nothing;
-// a failed write is retried on the next flush; a crash can lose at most one interval of
-// sync-run history, never a job or a document.
+// Run history off the hot path: runs are buffered and written in one multi-row INSERT every
+// flushMs (or when maxBuffer wait), through the one batcher (util/batcher.ts). close() flushes,
+// so a clean shutdown loses nothing. A batch refused for one row's values (a version above the
+// column's range …) is written row by row: the good rows go in, a bad row is dropped and logged
+// with its correlation id, so one request can never stop everyone's run history. A batch that
+// failed for any other reason (the database away) is kept for the next write, bounded; a crash
+// can lose at most one interval of sync-run history, never a job or a document.
+import { isRowFault } from '../store/db.js'
+import { background, batcher, isolating } from '../util/batcher.js'
 import type { RunRecord, RunsRepo } from '../store/repos/runs.js'
 
-export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0], options: { flushMs?: number, maxBuffer?: number, maxKept?: number, onError?: (err: unknown) => void } = {}) {
-  const flushMs = options.flushMs ?? 250
-  const maxBuffer = options.maxBuffer ?? 500
-  const maxKept = options.maxKept ?? 50_000
-  let buffer: RunRecord[] = []
-  let flushing: Promise<void> = Promise.resolve()
+export interface RunRecorderOptions {
+  flushMs?: number
+  maxBuffer?: number
+  maxKept?: number
+  onError?: (err: unknown) => void
+  /** A run the database refuses (logged by the caller with its correlation id), never retried. */
+  onDrop?: (run: RunRecord, err: unknown) => void
+}
 
-  const flush = (): Promise<void> => {
-    if (buffer.length === 0) return flushing
-    const batch = buffer
-    buffer = []
-    flushing = flushing.then(async () => {
-      try {
-        await runs.insertMany(db, batch)
-      } catch (err) {
-        options.onError?.(err)
-        // Keep the runs for the next flush (the database may be back by then), bounded so a
-        // long outage cannot grow memory without end: past the bound the oldest are dropped.
-        buffer = batch.concat(buffer).slice(-maxKept)
-      }
-    })
-    return flushing
-  }
-  const timer = setInterval(() => { void flush() }, flushMs)
-  timer.unref()
-
-  return {
-    record (run: RunRecord): void {
-      buffer.push(run)
-      if (buffer.length >= maxBuffer) void flush()
-    },
-    flush,
-    async close (): Promise<void> { clearInterval(timer); await flush() }
-  }
+export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
+  options: RunRecorderOptions = {}) {
+  const write = isolating<RunRecord, undefined>(async (batch) => {
+    try {
+      await runs.insertMany(db, batch)
+    } catch (err) {
+      options.onError?.(err)
+      throw err
+    }
+    return batch.map(() => undefined)
+  }, { isItemFault: isRowFault, onDrop: options.onDrop })
+  const writer = batcher<RunRecord, undefined>(write, {
+    lingerMs: options.flushMs ?? 250,
+    maxItems: options.maxBuffer ?? 500
+  })
+  // Past maxKept (a long outage) new runs are dropped, so memory stays bounded.
+  return background(writer, {
+    isItemFault: isRowFault,
+    maxKept: options.maxKept ?? 50_000,
+    onFull: () => options.onError?.(new Error('run history buffer full; run dropped'))
+  })
 }
 export type RunRecorder = ReturnType<typeof runRecorder>

@@ -1,23 +1,13 @@
-// API keys: creation (the full key is returned once), listing with state, revocation, and the
-// per-request authentication (spec Part 5).
+// API keys: creation (the full key is returned once), listing with state, revocation. The
+// per-request authentication is server/auth/.
 import { problem } from '../errors.js'
-import { generateApiKey, keyPrefix, parseApiKey, SCOPES, defaultEnvironment } from '../auth/api-key-format.js'
-import type { KeyMode, ParsedKey, Scope } from '../auth/api-key-format.js'
-import { safeEqual, sha256 } from '../util/crypto.js'
-import type { ApiKeysRepo, ApiKeyRow } from '../store/repos/api-keys.js'
+import { generateApiKey, keyPrefix, SCOPES } from '../auth/api-key-format.js'
+import type { KeyMode, Scope } from '../auth/api-key-format.js'
+import { keyState } from '../store/repos/api-keys.js'
+import type { ApiKeysRepo, ApiKeyRow, KeyState } from '../store/repos/api-keys.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 
-export interface AuthContext {
-  keyId: string
-  prefix: string
-  name: string
-  mode: KeyMode
-  scopes: ReadonlySet<Scope>
-  workspaceId: string
-  defaultEnvironment: string
-}
-
-export type KeyState = 'active' | 'revoked' | 'expired'
+export type { KeyState } from '../store/repos/api-keys.js'
 
 export interface KeyView {
   id: string
@@ -61,12 +51,6 @@ export function parseScopes (text: string): Scope[] {
   return [...new Set(scopes)] as Scope[]
 }
 
-function stateOf (k: ApiKeyRow, now: number): KeyState {
-  if (k.revokedAt !== null) return 'revoked'
-  if (k.expiresAt !== null && k.expiresAt.getTime() <= now) return 'expired'
-  return 'active'
-}
-
 function view (k: ApiKeyRow, now: number): KeyView {
   return {
     id: k.id,
@@ -74,7 +58,7 @@ function view (k: ApiKeyRow, now: number): KeyView {
     name: k.name,
     mode: k.mode,
     scopes: k.scopes,
-    state: stateOf(k, now),
+    state: keyState(k, now),
     expiresAt: k.expiresAt?.toISOString() ?? null,
     lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
     createdAt: k.createdAt.toISOString(),
@@ -112,50 +96,8 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
       if (row === undefined) throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}`)
       await keys.revoke(row.id)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
-    },
-
-    /** Resolves a bearer token to its key, or throws the 401 problem of Part 5/7. */
-    async authenticate (token: string | undefined): Promise<AuthContext> {
-      const parsed = parseToken(token)
-      return verifyKey(parsed, await keys.get(parsed.keyId))
     }
-  }
-}
-
-/** The key's form alone (no query): a missing or malformed key is answered before anything is read. */
-export function parseToken (token: string | undefined): ParsedKey {
-  if (token === undefined) throw problem('API_KEY_INVALID', 'An API key is required: Authorization: Bearer <API_KEY>')
-  const parsed = parseApiKey(token)
-  if (parsed === undefined) throw problem('API_KEY_INVALID', 'The API key is malformed')
-  return parsed
-}
-
-/**
- * The key's row (read per request, never cached: revocation is immediate) against the token's
- * secret. `secretHash` is sha256(parsed.secret) when the caller has it already.
- */
-export function verifyKey (parsed: ParsedKey, row: ApiKeyRow | undefined, secretHash = sha256(parsed.secret)): AuthContext {
-  // Compare digests in constant time; an unknown id is answered exactly like a wrong secret.
-  if (row === undefined || row.id !== parsed.keyId || row.mode !== parsed.mode || !safeEqual(row.secretHash, secretHash)) {
-    throw problem('API_KEY_INVALID', 'The API key is not known')
-  }
-  if (row.revokedAt !== null) throw problem('API_KEY_REVOKED', 'The API key was revoked')
-  if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw problem('API_KEY_EXPIRED', `The API key expired at ${row.expiresAt.toISOString()}`)
-  return {
-    keyId: row.id,
-    prefix: keyPrefix(row.mode, row.id),
-    name: row.name,
-    mode: row.mode,
-    scopes: new Set(row.scopes),
-    workspaceId: row.workspaceId,
-    defaultEnvironment: defaultEnvironment(row.mode)
   }
 }
 export type ApiKeysService = ReturnType<typeof apiKeysService>
 
-/** Part 5.4: test keys may not use a production environment. */
-export function assertEnvironmentAllowed (auth: AuthContext, env: { key: string, isProduction: boolean }): void {
-  if (auth.mode === 'test' && env.isProduction) {
-    throw problem('ENVIRONMENT_NOT_ALLOWED', `Test keys may not use the production environment "${env.key}"`)
-  }
-}

@@ -40,6 +40,12 @@ function view (e: Environment): EnvironmentView {
   }
 }
 
+/** The one place ENVIRONMENT_NOT_FOUND is raised: renders, jobs, dataset runs and the admin CLI. */
+export function requireEnvironment<E> (key: string, env: E | undefined): E {
+  if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${key}" in this workspace`)
+  return env
+}
+
 export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: SecretBox) {
   const seal = (ds: DataSourceConfig | null): DataSourceRow | null => ds === null
     ? null
@@ -56,8 +62,7 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
       return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(ds)))
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
-      const env = await envs.get(workspaceId, key)
-      if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `no environment ${key}`)
+      const env = requireEnvironment(key, await envs.get(workspaceId, key))
       await envs.setDataSource(env.id, seal(dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
       return view((await envs.get(workspaceId, key)) as Environment)
     },

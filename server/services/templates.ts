@@ -8,8 +8,7 @@ import { TEMPLATE_CODE } from '../../workers/template/schema.js'
 import { validateAndCompile } from '../../workers/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
-import { templatesRepo } from '../store/repos/templates.js'
-import type { RecordRow, ResolveRow, TemplateFormat } from '../store/repos/templates.js'
+import type { RecordRow, ResolveRow, TemplateFormat, TemplatesRepo } from '../store/repos/templates.js'
 import type { ApiKeyRow } from '../store/repos/api-keys.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { Outbox } from '../webhooks/outbox.js'
@@ -108,8 +107,7 @@ function checkText (name: string, value: string | undefined, max: number): strin
 
 const isErrno = (err: unknown, errno: number): boolean => (err as { errno?: number } | null)?.errno === errno
 
-export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
-  const repo = templatesRepo(db)
+export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outbox, 'append'>) {
   // Published versions never change, so an entry never goes stale; the LRU bounds memory only
   // (sized by definition length: embedded fonts and images can make a file large).
   const versions = new LRUCache<string, ResolvedTemplate>({ max: 2000, maxSize: 128 * 1024 * 1024, sizeCalculation: (t) => t.definitionJson.length + 1 })
@@ -171,7 +169,7 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
   }
 
   async function storeVersion (workspaceId: string, def: TemplateDefinition, text: string, note: string | null, publishedBy: string | null): Promise<PublishResult> {
-    return await transaction(db, async (conn) => {
+    return await transaction(db, async (conn, tx) => {
       const t = await repo.lockForPublish(conn, workspaceId, def.code, def.format)
       if (t.format !== def.format) {
         throw problem('CONFLICT', `template ${def.code} is a ${t.format}; a new version cannot change its format to ${def.format}`,
@@ -189,7 +187,7 @@ export function templatesService (db: Db, outbox: Pick<Outbox, 'append'>) {
         publishedBy
       })
       const result: PublishResult = { templateId: t.id, code: def.code, version, previousVersion: t.currentVersion, format: def.format }
-      await outbox.append(conn, {
+      await outbox.append(tx, {
         workspaceId,
         type: 'template.published',
         data: { templateId: t.id, template: def.code, version, previousVersion: t.currentVersion, format: def.format, note, publishedBy }

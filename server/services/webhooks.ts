@@ -2,20 +2,18 @@
 // secrets shown once, enable/disable, rotation, test events, the delivery log and redelivery.
 // The CLI calls these; a management HTTP route would call the same functions.
 import { randomUUID } from 'node:crypto'
-import type { RowDataPacket } from 'mysql2/promise'
 import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { SecretBox } from '../util/crypto.js'
-import { webhooksRepo } from '../store/repos/webhooks.js'
 import type { EndpointRow } from '../store/repos/webhooks.js'
-import { deliveriesRepo } from '../store/repos/webhooks-deliveries.js'
 import type { DeliveryRow, DeliveryStatus } from '../store/repos/webhooks-deliveries.js'
+import type { Repos } from '../store/repos/index.js'
 import { AddressRefused, checkHost, systemResolver } from '../webhooks/address-guard.js'
 import type { Resolver } from '../webhooks/address-guard.js'
 import { SUBSCRIBABLE_EVENTS } from '../webhooks/events.js'
-import { endpointsChanged, outbox, outboxSignal } from '../webhooks/outbox.js'
+import type { Outbox } from '../webhooks/outbox.js'
 import { generateSecret } from '../webhooks/signature.js'
 
 export interface EndpointView {
@@ -98,10 +96,18 @@ export async function checkEndpointUrl (text: string, resolver: Resolver, allowP
   return url.href
 }
 
-export function webhooksService (db: Db, box: SecretBox, config: Config, options: { resolver?: Resolver } = {}) {
-  const endpoints = webhooksRepo(db)
-  const deliveries = deliveriesRepo(db)
-  const events = outbox(db)
+export interface WebhooksServiceDeps {
+  db: Db
+  box: SecretBox
+  config: Config
+  repos: Pick<Repos, 'webhooks' | 'deliveries' | 'workspaces'>
+  outbox: Outbox
+}
+
+export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?: Resolver } = {}) {
+  const { db, box, config, outbox: events } = deps
+  const endpoints = deps.repos.webhooks
+  const deliveries = deps.repos.deliveries
   const resolver = options.resolver ?? systemResolver
 
   async function mustGet (id: string): Promise<EndpointRow> {
@@ -112,8 +118,7 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
 
   return {
     async create (input: { workspaceId: string, url: string, events: string[], description?: string }): Promise<CreatedEndpoint> {
-      const [ws] = await db.execute<RowDataPacket[]>('SELECT 1 FROM workspaces WHERE id = ?', [input.workspaceId])
-      if (ws.length === 0) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
+      if (await deps.repos.workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
       const types = parseEventList(input.events)
       const description = input.description ?? ''
       if (description.length > 1000) throw invalid('description', 'at most 1000 characters')
@@ -121,7 +126,7 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
       const secret = generateSecret()
       const id = randomUUID()
       await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc: box.seal(secret) })
-      endpointsChanged(input.workspaceId)
+      events.endpointsChanged(input.workspaceId)
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), secret }
     },
     async list (workspaceId: string): Promise<EndpointView[]> {
@@ -137,7 +142,7 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
         await endpoints.setEnabled(conn, id, false)
         await deliveries.parkEndpoint(conn, id)
       })
-      endpointsChanged(row.workspaceId)
+      events.endpointsChanged(row.workspaceId)
       return endpointView((await endpoints.get(id)) as EndpointRow)
     },
     /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
@@ -147,14 +152,14 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
         await endpoints.setEnabled(conn, id, true)
         return await deliveries.resumeEndpoint(conn, id)
       })
-      endpointsChanged(row.workspaceId)
-      if (resumed > 0) outboxSignal.emit('append')
+      events.endpointsChanged(row.workspaceId)
+      if (resumed > 0) events.notify()
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), resumedDeliveries: resumed }
     },
     async delete (id: string): Promise<{ id: string, deleted: true }> {
       const row = await mustGet(id)
       await transaction(db, (conn) => endpoints.delete(conn, id))
-      endpointsChanged(row.workspaceId)
+      events.endpointsChanged(row.workspaceId)
       return { id, deleted: true }
     },
     /** The new secret signs every attempt from now on, retries of older deliveries included. */
@@ -169,14 +174,13 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
       const row = await mustGet(id)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
       const deliveryId = randomUUID()
-      const eventId = await transaction(db, async (conn) => {
-        const eventId = await events.append(conn, { workspaceId: row.workspaceId, type: 'webhook.test', data: { webhookId: id, url: row.url } })
+      const eventId = await transaction(db, async (conn, tx) => {
+        const eventId = await events.append(tx, { workspaceId: row.workspaceId, type: 'webhook.test', data: { webhookId: id, url: row.url } })
         // Fan-out skips webhook.test; its one delivery is made here, in the same transaction.
         await conn.execute('UPDATE events SET fanned_out = 1 WHERE id = ?', [eventId])
         await deliveries.insertMany(conn, [{ id: deliveryId, eventId, endpointId: id, workspaceId: row.workspaceId }])
         return eventId
       })
-      outboxSignal.emit('append')
       return { endpointId: id, eventId, deliveryId }
     },
     async deliveries (endpointId: string, options: { status?: DeliveryStatus, limit?: number } = {}): Promise<DeliveryView[]> {
@@ -200,7 +204,7 @@ export function webhooksService (db: Db, box: SecretBox, config: Config, options
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${row.id} is disabled: enable it first`)
       const id = randomUUID()
       await deliveries.insertMany(db, [{ id, eventId: d.eventId, endpointId: d.endpointId, workspaceId: d.workspaceId }])
-      outboxSignal.emit('append')
+      events.notify()
       return deliveryView((await deliveries.get(id)) as DeliveryRow)
     }
   }

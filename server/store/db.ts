@@ -46,18 +46,39 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
 }
 
 /**
- * Runs fn in a transaction on one connection; commits on success, rolls back on any error.
- * Connections of createDb() are READ COMMITTED already; other levels are set per transaction.
+ * True when the database refused a statement for the values of one row (out of range, too long,
+ * a duplicate or missing reference): writing that row again will fail again, while the other
+ * rows of its batch can be written. Anything else (connection lost, timeout) is an outage.
  */
-export async function transaction<T> (db: Db, fn: (conn: Conn) => Promise<T>, isolation?: 'READ COMMITTED' | 'REPEATABLE READ'): Promise<T> {
+export function isRowFault (err: unknown): boolean {
+  const e = err as { sqlState?: string, errno?: number } | null
+  const state = e?.sqlState ?? ''
+  return state.startsWith('22') || state.startsWith('23') || e?.errno === 1366 || e?.errno === 1292
+}
+
+/** The transaction in progress: its connection, and work that must wait until it has committed. */
+export interface Tx {
+  conn: Conn
+  /** Runs `fn` once the transaction has committed (never after a rollback), e.g. to wake a loop
+   * that will read the rows it wrote: before the commit it would not see them. */
+  afterCommit: (fn: () => void) => void
+}
+
+/**
+ * Runs fn in a transaction on one connection; commits on success, rolls back on any error, then
+ * runs the after-commit callbacks (only after a commit). Connections of createDb() are READ
+ * COMMITTED already; other levels are set per transaction.
+ */
+export async function transaction<T> (db: Db, fn: (conn: Conn, tx: Tx) => Promise<T>, isolation?: 'READ COMMITTED' | 'REPEATABLE READ'): Promise<T> {
   const conn = await db.getConnection()
+  const after: Array<() => void> = []
+  let result: T
   try {
     if (isolation !== undefined && isolation !== 'READ COMMITTED') await conn.query(`SET TRANSACTION ISOLATION LEVEL ${isolation}`)
     await conn.beginTransaction()
     try {
-      const result = await fn(conn)
+      result = await fn(conn, { conn, afterCommit: (cb) => { after.push(cb) } })
       await conn.commit()
-      return result
     } catch (err) {
       await conn.rollback().catch(() => {})
       throw err
@@ -65,4 +86,9 @@ export async function transaction<T> (db: Db, fn: (conn: Conn) => Promise<T>, is
   } finally {
     conn.release()
   }
+  // Callbacks are notifications (wake-ups): one that throws must not turn a commit into an error.
+  for (const cb of after) {
+    try { cb() } catch { /* a failed wake-up leaves the work to the poll */ }
+  }
+  return result
 }

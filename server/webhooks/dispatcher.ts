@@ -4,14 +4,16 @@
 // come due again when the lease expires and are sent again with the same event id (at least once).
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
-import { transaction } from '../store/db.js'
+import { isRowFault, transaction } from '../store/db.js'
+import { batcher, isolating } from '../util/batcher.js'
+import { claimLoop } from '../util/claim-loop.js'
 import type { Db } from '../store/db.js'
 import type { SecretBox } from '../util/crypto.js'
-import { deliveriesRepo } from '../store/repos/webhooks-deliveries.js'
+import type { Repos } from '../store/repos/index.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
 import type { Resolver } from './address-guard.js'
 import { fanOut } from './fanout.js'
-import { outboxSignal } from './outbox.js'
+import type { Outbox } from './outbox.js'
 import { createSender } from './sender.js'
 import { signatureHeader } from './signature.js'
 
@@ -25,6 +27,9 @@ export interface DispatcherDeps {
   db: Db
   box: SecretBox
   logger: Logger
+  repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>
+  /** This process's outbox: its appends (after commit) wake the dispatcher. */
+  outbox: Pick<Outbox, 'onAppend'>
   /** Injected in tests to swap DNS answers. */
   resolver?: Resolver
   /** Default: longer than any attempt can last (3 × timeout + 1 s). */
@@ -38,63 +43,52 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const wh = config.webhooks
   const maxAttempts = wh.retrySchedule.length + 1
   const leaseMs = deps.leaseMs ?? leaseFor(wh.timeoutMs)
-  const deliveries = deliveriesRepo(db)
-  const fanOutOnce = fanOut(db)
+  const deliveries = deps.repos.deliveries
+  const fanOutOnce = fanOut(db, deps.repos)
   const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN) })
 
-  let running = false
-  let lateWake = false
-  let ticking = false
-  let again = false
+  let unsubscribe: (() => void) | undefined
   let fanOutWanted = true
   let backlog = false
-  let timer: NodeJS.Timeout | undefined
   let inFlight = 0
   const sends = new Set<Promise<void>>()
-  let buffer: Completion[] = []
-  let flushing: Promise<void> | undefined
   let closing: Promise<void> | undefined
+  // Attempts and outcomes, group-committed through the one batcher; a row the database refuses
+  // is dropped alone (logged), the others of its batch are written.
+  const outcomes = batcher<Completion, undefined>(isolating(async (batch) => {
+    await transaction(db, (conn) => deliveries.complete(conn, batch))
+    return batch.map(() => undefined)
+  }, {
+    isItemFault: isRowFault,
+    onDrop: (c, err) => { logger.error({ err, delivery: c.id, attempt: c.attempt }, 'webhook attempt refused by the database; dropped') }
+  }))
+  const record = (c: Completion): void => {
+    // A record that could not be written: the lease expires and the delivery is attempted again (at least once).
+    outcomes.push(c).catch((err: unknown) => { logger.error({ err, delivery: c.id }, 'could not record webhook attempt') })
+  }
 
-  // append runs inside the caller's transaction, which may not have committed yet: look now and
-  // once more shortly after (the poll is the backstop).
+  /** One pass: fan out new events (when told of some), then claim and start due deliveries. */
+  async function pass (): Promise<boolean> {
+    let again = false
+    if (fanOutWanted) {
+      fanOutWanted = false
+      const r = await fanOutOnce()
+      if (r.events > 0) { again = true; fanOutWanted = true }
+    }
+    if (loop.accepting) await claimAndSend()
+    return again
+  }
+  // Poll: other processes' events and retries that came due.
+  const loop = claimLoop(pass, {
+    pollMs: wh.pollMs,
+    onPoll: () => { fanOutWanted = true },
+    onError: (err) => { logger.error({ err }, 'webhook dispatcher pass failed') }
+  })
+
+  // The outbox calls this after the appending transaction has committed: the rows are visible.
   const onAppend = (): void => {
     fanOutWanted = true
-    wake()
-    if (!lateWake) {
-      lateWake = true
-      setTimeout(() => { lateWake = false; fanOutWanted = true; wake() }, 30).unref()
-    }
-  }
-
-  function wake (): void {
-    if (!running) return
-    if (ticking) { again = true; return }
-    if (timer !== undefined) { clearTimeout(timer); timer = undefined }
-    void tick()
-  }
-
-  async function tick (): Promise<void> {
-    ticking = true
-    try {
-      do {
-        again = false
-        if (fanOutWanted) {
-          fanOutWanted = false
-          const r = await fanOutOnce()
-          if (r.events > 0) { again = true; fanOutWanted = true }
-        }
-        if (running) await claimAndSend()
-      } while (again && running)
-    } catch (err) {
-      logger.error({ err }, 'webhook dispatcher pass failed')
-    } finally {
-      ticking = false
-      if (running) {
-        // Poll: other processes' events and retries that came due.
-        timer = setTimeout(() => { timer = undefined; fanOutWanted = true; wake() }, wh.pollMs)
-        timer.unref()
-      }
-    }
+    loop.wake()
   }
 
   async function claimAndSend (): Promise<void> {
@@ -116,7 +110,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   /** Sending this delivery stopped its sender again and again (a crash each time): stop trying. */
   function abandonInterrupted (d: ClaimedDelivery): void {
     logger.error({ delivery: d.id, event: d.eventId }, 'webhook delivery abandoned: its sends were interrupted repeatedly')
-    buffer.push({
+    record({
       seq: d.seq,
       id: d.id,
       lease: d.lease,
@@ -129,7 +123,6 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       excerpt: null,
       error: `abandoned: ${MAX_INTERRUPTED_SENDS} sends were interrupted (the sending process stopped)`
     })
-    void flush()
   }
 
   function start (d: ClaimedDelivery): void {
@@ -139,7 +132,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
         inFlight--
         sends.delete(p)
         // Refill when half the slots are free and more are waiting, or at once when idle.
-        if (backlog && inFlight <= wh.concurrency / 2) wake()
+        if (backlog && inFlight <= wh.concurrency / 2) loop.wake()
       })
     sends.add(p)
   }
@@ -158,7 +151,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     }, d.payload)
     const attempt = d.attempts + 1
     const status = result.ok ? 'succeeded' : attempt >= maxAttempts ? 'abandoned' : 'failed'
-    buffer.push({
+    record({
       seq: d.seq,
       id: d.id,
       lease: d.lease,
@@ -172,45 +165,21 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       error: result.error
     })
     logger.debug({ delivery: d.id, event: d.eventId, attempt, status, httpStatus: result.httpStatus }, 'webhook attempt')
-    void flush()
-  }
-
-  // Group commit: while one batch is written, the next accumulates.
-  function flush (): Promise<void> {
-    if (flushing !== undefined) return flushing
-    flushing = (async () => {
-      try {
-        while (buffer.length > 0) {
-          const batch = buffer
-          buffer = []
-          await transaction(db, (conn) => deliveries.complete(conn, batch)).catch((err: unknown) => {
-            // The leases expire and the deliveries are attempted again: at least once.
-            logger.error({ err, count: batch.length }, 'could not record webhook attempts')
-          })
-        }
-      } finally {
-        flushing = undefined
-      }
-    })()
-    return flushing
   }
 
   async function drain (): Promise<void> {
-    running = false
-    outboxSignal.off('append', onAppend)
-    if (timer !== undefined) clearTimeout(timer)
-    while (ticking) await new Promise((resolve) => setTimeout(resolve, 5))
+    unsubscribe?.()
+    await loop.close()
     await Promise.allSettled([...sends])
-    await flush()
+    await outcomes.flush()
     await sender.close()
   }
 
   return {
     start (): void {
-      if (running) return
-      running = true
-      outboxSignal.on('append', onAppend)
-      wake()
+      if (loop.accepting || closing !== undefined) return
+      unsubscribe = deps.outbox.onAppend(onAppend)
+      loop.start()
     },
     get inFlight (): number { return inFlight },
     /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */

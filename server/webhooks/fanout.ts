@@ -4,14 +4,10 @@
 import { randomUUID } from 'node:crypto'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
-import { eventsRepo } from '../store/repos/events.js'
-import { webhooksRepo } from '../store/repos/webhooks.js'
-import { deliveriesRepo } from '../store/repos/webhooks-deliveries.js'
+import type { Repos } from '../store/repos/index.js'
 
-export function fanOut (db: Db) {
-  const events = eventsRepo()
-  const endpoints = webhooksRepo(db)
-  const deliveries = deliveriesRepo(db)
+export function fanOut (db: Db, repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>) {
+  const { events, webhooks: endpoints, deliveries } = repos
   /** Fans out up to `limit` events; returns how many events and deliveries it handled. */
   return async function fanOutOnce (limit = 500): Promise<{ events: number, deliveries: number }> {
     return await transaction(db, async (conn) => {

@@ -18,6 +18,7 @@ import { createContext } from '../../server/context.js'
 import type { Context } from '../../server/context.js'
 import type { Environment } from '../../server/store/repos/environments.js'
 import { projectRoot } from '../../server/util/paths.js'
+import { parseToken, verifyKey } from '../../server/auth/keys.js'
 
 const run = promisify(execFile)
 const prefix = `t${randomBytes(4).toString('hex')}_demo`
@@ -123,7 +124,8 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
 
   // Both keys have every scope.
   for (const k of [doc.keys.live.key, doc.keys.test.key]) {
-    const auth = await ctx.services.apiKeys.authenticate(k)
+    const presented = parseToken(k)
+    const auth = verifyKey(presented, await ctx.repos.apiKeys.get(presented.keyId))
     assert.equal(auth.workspaceId, doc.workspace.id)
     assert.deepEqual([...auth.scopes].sort(), ['datasets.execute', 'render', 'templates.read', 'templates.write'])
   }

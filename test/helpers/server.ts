@@ -9,12 +9,9 @@ import pino from 'pino'
 import type { Logger } from 'pino'
 import { loadConfig } from '../../server/config.js'
 import type { Config } from '../../server/config.js'
-import { createContext } from '../../server/context.js'
 import type { Context } from '../../server/context.js'
-import { buildApp } from '../../server/app.js'
-import { loadTls } from '../../server/http/tls.js'
-import { createServices } from '../../server/services/runtime.js'
-import type { Runtime } from '../../server/services/runtime.js'
+import { createServer } from '../../server/main.js'
+import type { Server } from '../../server/main.js'
 import type { FastifyInstance } from 'fastify'
 
 export interface TestServer {
@@ -22,7 +19,7 @@ export interface TestServer {
   config: Config
   context: Context
   app: FastifyInstance
-  runtime: Runtime
+  server: Server
   agent: Agent
   ca: Buffer
   fetch (method: string, path: string, options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }): Promise<TestResponse>
@@ -49,24 +46,18 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
     ...env
   }, 2)
   const logger = options.logger ?? pino({ level: config.logLevel })
-  const context = await createContext(config, { logger })
-  const tls = await loadTls(config)
-  const runtime = await createServices(config, context, logger)
-  const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api, extend })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  const address = app.server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : 0
-  const url = `https://127.0.0.1:${port}`
-  runtime.start(url)
-  const agent = new Agent({ connect: { ca: tls.cert } })
+  // The same composition root as `svc serve` (the test database is migrated already).
+  const server = await createServer(config, { logger, extend })
+  const url = await server.listen({ host: '127.0.0.1', port: 0 })
+  const agent = new Agent({ connect: { ca: server.tls.cert } })
   return {
     url,
     config,
-    context,
-    app,
-    runtime,
+    context: server.context,
+    app: server.app,
+    server,
     agent,
-    ca: tls.cert,
+    ca: server.tls.cert,
     async fetch (method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers }
       let body: string | undefined
@@ -86,9 +77,7 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
       }
     },
     async close () {
-      await app.close()
-      await runtime.close()
-      await context.close()
+      await server.close()
       await agent.close()
       if (ownHome) await rm(dir, { recursive: true, force: true })
     }

@@ -1,73 +1,37 @@
-// Authentication per spec Part 5, attached at registration to every route that declares
-// `config.scope`: key (401) → rate limit (429) → Svc-Workspace (403) → scope (403).
+// When authentication runs (what it checks is server/auth/authenticate.ts): attached at
+// registration to every route that declares `config.scope`, in onRequest, before the body is read.
 //
 // Routes with `config.deferAuth` (POST /v1/render, the hot path) read the key's row in the same
-// query as their own first read: onRequest checks only the key's form (missing or malformed →
-// 401 before the body is read), and the route calls request.completeAuth(reply, row) with the
-// row. The order of answers stays the spec's: an error raised before the route's handler (body
-// unparsable, too large, invalid) is answered only after the key has been checked in full, so
-// a bad key is still a 401 whatever the body.
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, preHandlerAsyncHookHandler } from 'fastify'
-import { problem } from '../../errors.js'
-import { parseToken, verifyKey } from '../../services/api-keys.js'
-import { sha256 } from '../../util/crypto.js'
-import type { ApiKeysService, AuthContext } from '../../services/api-keys.js'
-import type { LastUsedRecorder } from '../../services/last-used.js'
-import type { ApiKeyRow } from '../../store/repos/api-keys.js'
-import type { TokenBuckets } from './rate-limit.js'
-import type { Scope } from '../../auth/api-key-format.js'
+// query as their first read: onRequest checks only the key's form (missing or malformed → 401
+// before the body is read), and the route calls request.authenticateForRender(reply, target).
+// The order of answers stays the spec's: an error raised before the route's handler (body
+// unparsable, too large, invalid) is answered only after the key has been checked in full, so a
+// bad key is still a 401 whatever the body.
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { Authenticator, AuthHooks, RenderTarget } from '../../auth/authenticate.js'
 
-function bearer (request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization
-  if (header === undefined) return undefined
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-  // A header that is present but not a bearer token is a malformed key, not a missing one.
-  return match === null ? '' : match[1]
+function hooksFor (request: FastifyRequest, reply: FastifyReply): AuthHooks {
+  return {
+    identified (auth) {
+      request.auth = auth
+      request.log = request.log.child({ keyPrefix: auth.prefix })
+      reply.log = request.log
+    },
+    header (name, value) { reply.header(name, value) }
+  }
 }
 
-export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysService, lastUsed: LastUsedRecorder, buckets: TokenBuckets }): void {
+export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator }): void {
   app.decorateRequest('auth', null as unknown as FastifyRequest['auth'])
   app.decorateRequest('apiKey', null)
 
-  /** Everything after the key itself: rate limit, workspace header, scope. */
-  function admit (request: FastifyRequest, reply: FastifyReply, auth: AuthContext, scope: Scope): void {
-    request.auth = auth
-    request.log = request.log.child({ keyPrefix: auth.prefix })
-    reply.log = request.log
-    const rate = deps.buckets.take(auth.keyId)
-    reply.header('RateLimit-Remaining', rate.remaining)
-    if (!rate.allowed) {
-      throw problem('RATE_LIMITED', `Too many requests for this key; retry in ${rate.retryAfterSeconds} s`,
-        { headers: { 'Retry-After': String(rate.retryAfterSeconds) } })
-    }
-    deps.lastUsed.record(auth.keyId)
-    const workspace = request.headers['svc-workspace']
-    if (workspace !== undefined && workspace !== auth.workspaceId) {
-      throw problem('WORKSPACE_MISMATCH', 'Svc-Workspace names another workspace than the key\'s')
-    }
-    if (!auth.scopes.has(scope)) throw problem('SCOPE_MISSING', `This endpoint needs the scope "${scope}"`)
-  }
-
-  function guard (scope: Scope): preHandlerAsyncHookHandler {
-    return async function authenticate (request, reply) {
-      admit(request, reply, await deps.apiKeys.authenticate(bearer(request)), scope)
-    }
-  }
-
-  function formOnly (): preHandlerAsyncHookHandler {
-    return async function checkKeyForm (request) {
-      const parsed = parseToken(bearer(request))
-      // Digested once: the route's query and verifyKey both use it.
-      request.apiKey = { ...parsed, secretHash: sha256(parsed.secret) }
-    }
-  }
-
-  app.decorateRequest('completeAuth', function (this: FastifyRequest, reply: FastifyReply, row: ApiKeyRow | undefined): void {
+  app.decorateRequest('authenticateForRender', async function (this: FastifyRequest, reply: FastifyReply,
+    target: RenderTarget) {
     const scope = this.routeOptions.config.scope
-    const parsed = this.apiKey
-    if (parsed === null || scope === undefined) throw new Error('completeAuth on a route without deferred auth')
+    const key = this.apiKey
+    if (key === null || scope === undefined) throw new Error('authenticateForRender on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
-    admit(this, reply, verifyKey(parsed, row, parsed.secretHash), scope)
+    return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply))
   })
 
   app.addHook('onRoute', (route) => {
@@ -76,15 +40,24 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
     const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
     if (route.config?.deferAuth !== true) {
       // onRequest runs before the body is parsed: a bad key is answered without reading a large body.
-      route.onRequest = [...existing, guard(scope) as unknown as onRequestHookHandler]
+      const authenticate: onRequestHookHandler = async function authenticate (request, reply) {
+        await deps.auth.authenticate(request, { scope }, hooksFor(request, reply))
+      }
+      route.onRequest = [...existing, authenticate]
       return
     }
-    route.onRequest = [...existing, formOnly() as unknown as onRequestHookHandler]
-    const fullCheck = guard(scope)
+    const checkKeyForm: onRequestHookHandler = async function checkKeyForm (request) {
+      request.apiKey = deps.auth.presented(request)
+    }
+    route.onRequest = [...existing, checkKeyForm]
     // Errors before the handler (body, validation) fall through to here with the key unchecked:
     // check it first, so its problem (401/429/403) wins. Throwing hands over to the app's handler.
     route.errorHandler = async function deferredAuthFirst (error, request, reply) {
-      if (request.auth === null && request.apiKey !== null) await fullCheck.call(this, request, reply)
+      const key = request.apiKey
+      if (request.auth === null && key !== null) {
+        request.apiKey = null
+        await deps.auth.authenticate(request, { scope }, hooksFor(request, reply), key)
+      }
       throw error
     }
   })

@@ -4,15 +4,12 @@
 // declared parameter is checked as for a render (same schema as GET /v1/templates publishes),
 // even those this dataset's query does not use. The SQL never appears in an answer.
 import type { FastifyInstance } from 'fastify'
-import { problem } from '../../errors.js'
-import { assertEnvironmentAllowed } from '../../services/api-keys.js'
-import type { ApiDeps } from './index.js'
+import type { SchemaTypes } from '../types.js'
+import { DEFAULT_DATASET_ROWS } from '../../render/pipeline.js'
+import type { RenderPipeline } from '../../render/pipeline.js'
 
 export const MAX_ROWS = 10_000
-export const DEFAULT_ROWS = 1000
-
-interface ExecuteBody { parameters?: Record<string, unknown>, environment?: string, maxRows?: number, context?: Record<string, unknown> }
-interface ExecuteParams { template: string, dataset: string }
+export const DEFAULT_ROWS = DEFAULT_DATASET_ROWS
 
 const schema = {
   tags: ['datasets'],
@@ -56,31 +53,11 @@ const schema = {
   }
 } as const
 
-export function datasetsRoute (api: FastifyInstance, deps: ApiDeps): void {
-  const ctx = deps.context
-  api.post<{ Params: ExecuteParams, Body: ExecuteBody | undefined }>('/datasets/:template/:dataset/execute', {
+export function datasetsRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline }): void {
+  api.withTypeProvider<SchemaTypes>().post('/datasets/:template/:dataset/execute', {
     schema,
     config: { scope: 'datasets.execute' },
     // Every member is optional, so an absent body means "all defaults" rather than a 400.
-    preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }
-  }, async (request) => {
-    const auth = request.auth
-    const body = request.body ?? {}
-    const { template, dataset } = request.params
-    const resolved = await ctx.services.templates.resolve(auth.workspaceId, template)
-    if (resolved.definition.datasets?.some((d) => d.code === dataset) !== true) {
-      throw problem('DATASET_NOT_FOUND', `Template "${template}" has no dataset "${dataset}"`)
-    }
-    const envKey = body.environment ?? auth.defaultEnvironment
-    const env = await ctx.repos.environments.get(auth.workspaceId, envKey)
-    if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${envKey}" in this workspace`)
-    assertEnvironmentAllowed(auth, env)
-    const checked = resolved.checkParameters(body.parameters ?? {})
-    if (!checked.ok) {
-      const first = Object.entries(checked.errors)[0]
-      throw problem('PARAMETER_INVALID', first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`, { errors: checked.errors })
-    }
-    const result = await ctx.dataSources.execute(env, resolved.definition, dataset, checked.values, body.context ?? {}, body.maxRows ?? DEFAULT_ROWS)
-    return { template: resolved.code, version: resolved.version, dataset, environment: env.key, ...result }
-  })
+    preValidation: async (request) => { if ((request.body as unknown) === undefined || (request.body as unknown) === null) request.body = {} as typeof request.body }
+  }, async (request) => await deps.pipeline.executeDataset(request.auth, request.params, request.body ?? {}))
 }

@@ -1,18 +1,19 @@
 // GET /v1/documents/{token}: no API key; the signed token is the credential. Invalid, expired
 // or deleted → 404 DOCUMENT_NOT_FOUND (one answer, so a token reveals nothing).
 import type { FastifyInstance } from 'fastify'
+import type { SchemaTypes } from '../types.js'
 import { problem } from '../../errors.js'
 import type { DocumentLinks } from '../../documents/links.js'
 import type { DocumentsRepo } from '../../store/repos/documents.js'
 import { contentDisposition } from './render.js'
 
 export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLinks, documents: DocumentsRepo }): void {
-  api.get<{ Params: { token: string } }>('/documents/:token', {
+  api.withTypeProvider<SchemaTypes>().get('/documents/:token', {
     schema: {
       tags: ['documents'],
       summary: 'Download a stored document through a signed short-lived link',
       security: [],
-      params: { type: 'object', properties: { token: { type: 'string' } } },
+      params: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
       response: { 200: { type: 'string', format: 'binary' }, '4xx': { $ref: 'problem#' } }
     }
   }, async (request, reply) => {

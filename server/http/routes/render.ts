@@ -1,10 +1,12 @@
 // POST /v1/render (spec Part 4): sync answers the document with its headers; async answers
 // 202 with the job and Location = statusUrl.
 import type { FastifyInstance } from 'fastify'
-import type { RenderService, RenderBody } from '../../render/service.js'
+import type { SchemaTypes } from '../types.js'
+import type { RenderPipeline } from '../../render/pipeline.js'
+import type { SyncRenders } from '../../render/sync.js'
+import type { JobsService } from '../../jobs/service.js'
 import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
-import { defaultEnvironment } from '../../auth/api-key-format.js'
 
 const bodySchema = {
   type: 'object',
@@ -30,8 +32,9 @@ export function contentDisposition (fileName: string): string {
     : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
 }
 
-export function renderRoute (api: FastifyInstance, deps: { render: RenderService }): void {
-  api.post<{ Body: RenderBody }>('/render', {
+export function renderRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }): void {
+  // The request's type is derived from bodySchema (the type provider): one source of truth.
+  api.withTypeProvider<SchemaTypes>().post('/render', {
     config: { scope: 'render', deferAuth: true },
     schema: {
       tags: ['render'],
@@ -47,21 +50,19 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
   }, async (request, reply) => {
     const started = Date.now()
     // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
-    const key = request.apiKey as NonNullable<typeof request.apiKey>
-    const found = await deps.render.lookup(key, request.body, request.body.environment ?? defaultEnvironment(key.mode))
-    request.completeAuth(reply, found.key)
+    const { auth, found } = await request.authenticateForRender(reply, request.body)
     let prepared
     try {
-      prepared = await deps.render.prepare(request.auth, request.body, found.resolve)
+      prepared = await deps.pipeline.check(auth, request.body, found)
     } catch (err) {
-      if (err instanceof Problem) deps.render.recordRejected(request.auth, request.body, err, request.id, started)
+      if (err instanceof Problem) deps.sync.recordRejected(auth, request.body, err, request.id, started)
       throw err
     }
     if (request.body.async === true) {
-      const job = deps.render.jobView(await deps.render.enqueue(prepared, request.id))
+      const job = await deps.jobs.enqueue(prepared, request.id)
       return await reply.code(202).header('Location', job.statusUrl).send(job)
     }
-    const result = await deps.render.renderSync(prepared, request.id)
+    const result = await deps.sync.render(prepared, request.id)
     reply.code(200)
       .header('Content-Type', result.contentType)
       .header('Content-Length', result.bytes.length)

@@ -2,7 +2,8 @@
 // active templates with their parameters, parameter JSON Schema and datasets, never the SQL.
 // Paging (not fixed by the spec): `?limit=` 1..100 (default 50), `?cursor=` opaque; ordered by code.
 import type { FastifyInstance } from 'fastify'
-import type { ApiDeps } from './index.js'
+import type { SchemaTypes } from '../types.js'
+import type { TemplatesService } from '../../services/templates.js'
 
 const templateRecord = {
   type: 'object',
@@ -83,12 +84,13 @@ const getSchema = {
   response: { 200: templateRecord, '4xx': { $ref: 'problem#' } }
 } as const
 
-export function templatesRoutes (api: FastifyInstance, deps: ApiDeps): void {
-  const templates = deps.context.services.templates
-  api.get<{ Querystring: { limit?: string, cursor?: string } }>('/templates', { schema: listSchema, config: { scope: 'templates.read' } }, async (request) => {
+export function templatesRoutes (api: FastifyInstance, deps: { templates: TemplatesService }): void {
+  const templates = deps.templates
+  const typed = api.withTypeProvider<SchemaTypes>()
+  typed.get('/templates', { schema: listSchema, config: { scope: 'templates.read' } }, async (request) => {
     return await templates.list(request.auth.workspaceId, { limit: Number(request.query.limit ?? '50'), cursor: request.query.cursor })
   })
-  api.get<{ Params: { code: string } }>('/templates/:code', { schema: getSchema, config: { scope: 'templates.read' } }, async (request) => {
+  typed.get('/templates/:code', { schema: getSchema, config: { scope: 'templates.read' } }, async (request) => {
     return await templates.get(request.auth.workspaceId, request.params.code)
   })
 }

@@ -3,7 +3,6 @@
 // Any valid key may call it: it needs the `render` scope only because every key in practice
 // has one of the spec's scopes and this one reveals nothing beyond the key itself.
 import type { FastifyInstance } from 'fastify'
-import type { ApiDeps } from './index.js'
 
 const schema = {
   tags: ['keys'],
@@ -26,6 +25,6 @@ const schema = {
   }
 } as const
 
-export function whoamiRoute (api: FastifyInstance, _deps: ApiDeps): void {
+export function whoamiRoute (api: FastifyInstance): void {
   api.get('/whoami', { schema, config: { scope: 'render' } }, async (request) => ({ ...request.auth, scopes: [...request.auth.scopes] }))
 }

@@ -15,6 +15,20 @@ export interface ApiKeyRow {
   createdAt: Date
 }
 
+export type KeyState = 'active' | 'revoked' | 'expired'
+
+/**
+ * THE key-validity rule, in its two forms side by side (keep them equal): a key is usable unless
+ * it was revoked or its expiry has passed. keyState decides for a row in memory (verification,
+ * listings); usableKeySql filters in a query (the render's joined read, templates.ts).
+ */
+export function keyState (k: Pick<ApiKeyRow, 'revokedAt' | 'expiresAt'>, now: number): KeyState {
+  if (k.revokedAt !== null) return 'revoked'
+  if (k.expiresAt !== null && k.expiresAt.getTime() <= now) return 'expired'
+  return 'active'
+}
+export const usableKeySql = (a: string): string => `${a}.revoked_at IS NULL AND (${a}.expires_at IS NULL OR ${a}.expires_at > UTC_TIMESTAMP(3))`
+
 const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at'] as const
 type Names = Record<typeof NAMES[number], string>
 const prefixed = (p: string): Names => Object.fromEntries(NAMES.map((n) => [n, p + n])) as Names

@@ -52,10 +52,6 @@ const COLUMNS = `${JOB_COLUMNS}, d.expires_at AS document_expires_at`
 export const CLAIM_SQL = `SELECT ${JOB_COLUMNS}, NULL AS document_expires_at FROM render_jobs j
   WHERE j.status = 'queued' AND (j.not_before IS NULL OR j.not_before <= UTC_TIMESTAMP(3)) ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED`
 
-/** Backoff before retry n+1 after `attempts` claims: base, 2·base, 4·base … capped at 60 s. */
-export function retryDelayMs (attempts: number, baseMs = 1000): number {
-  return Math.min(60_000, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)))
-}
 const FROM = 'render_jobs j LEFT JOIN documents d ON d.id = j.document_id'
 
 function toJob (r: RowDataPacket): JobRow {
@@ -104,14 +100,27 @@ export interface JobOutcome {
 
 export function jobsRepo (db: Db) {
   return {
-    /** `started` is for a row written already claimed (a sync render's job): its attempts and start. */
-    async insert (conn: Conn | Db, job: NewJob, status: JobStatus = 'queued', createdAt = new Date(), started?: { attempts: number, startedAt: Date | null }): Promise<void> {
+    async insert (conn: Conn | Db, job: NewJob, createdAt = new Date()): Promise<void> {
       await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
-        environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts, started_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
       [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
-        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, status, createdAt,
-        started?.attempts ?? 0, started?.startedAt ?? null])
+        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, createdAt])
+    },
+
+    /**
+     * The record of a sync render whose event has a subscriber (the event names a jobId that
+     * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
+     */
+    async insertFinished (conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void> {
+      await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts, started_at, completed_at,
+        run_id, document_id, page_count, label_count, output_bytes, error_code, error_message)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(3), ?, ?, ?, ?, ?, ?, ?)`,
+      [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
+        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId,
+        outcome.status, startedAt, startedAt, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
+        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null])
     },
 
     /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 import { environmentColumns, toEnvironment } from './environments.js'
-import { KEY_JOIN, keyColumns, toKey } from './api-keys.js'
+import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
 import type { Environment } from './environments.js'
 
@@ -25,7 +25,7 @@ const RESOLVE_FOR_KEY = `SELECT ${keyColumns('k')}, t.id, t.format, t.disabled, 
     IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
   FROM api_keys k
   LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
-    AND k.secret_hash = ? AND k.mode = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > UTC_TIMESTAMP(3))
+    AND k.secret_hash = ? AND k.mode = ? AND ${usableKeySql('k')}
   LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
   LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ? AND t.id IS NOT NULL
   WHERE k.id = ?`

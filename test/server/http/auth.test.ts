@@ -138,6 +138,35 @@ test('Svc-Workspace naming another workspace gets 403 WORKSPACE_MISMATCH; the sa
   assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(key.key), 'svc-workspace': workspace.id } })).status, 200)
 })
 
+test('Svc-Workspace is compared as a UUID: the key\'s own workspace id in upper case passes, another one in upper case does not', async () => {
+  const { key, workspace } = await workspaceWithKey(server.context)
+  const { workspace: another } = await workspaceWithKey(server.context)
+  assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(key.key), 'svc-workspace': workspace.id.toUpperCase() } })).status, 200)
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(key.key), 'svc-workspace': another.id.toUpperCase() } }), 403, 'WORKSPACE_MISMATCH')
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(key.key), 'svc-workspace': `${workspace.id}0` } }), 403, 'WORKSPACE_MISMATCH')
+})
+
+test('only requests a key was allowed to make count as its last use', async () => {
+  const revoked = await workspaceWithKey(server.context)
+  const mismatched = await workspaceWithKey(server.context)
+  const unscoped = await workspaceWithKey(server.context, { scopes: ['templates.read'] })
+  const used = await workspaceWithKey(server.context)
+  await server.context.services.apiKeys.revoke(revoked.key.prefix)
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: bearer(revoked.key.key) }), 401, 'API_KEY_REVOKED')
+  assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(revoked.key.key), body: { template: 'x' } }), 401, 'API_KEY_REVOKED')
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(mismatched.key.key), 'svc-workspace': used.workspace.id } }), 403, 'WORKSPACE_MISMATCH')
+  assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: bearer(unscoped.key.key) }), 403, 'SCOPE_MISSING')
+  assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: bearer(used.key.key) })).status, 200)
+  await server.close() // closing flushes the recorder
+  server = await startServer(database.url, { SVC_MASTER_KEY: masterKey }, home)
+  const lastUsed = async (k: { workspace: { id: string }, key: { id: string } }): Promise<string | null | undefined> =>
+    (await server.context.services.apiKeys.list(k.workspace.id)).find((v) => v.id === k.key.id)?.lastUsedAt
+  assert.equal(await lastUsed(revoked), null)
+  assert.equal(await lastUsed(mismatched), null)
+  assert.equal(await lastUsed(unscoped), null)
+  assert.equal(typeof await lastUsed(used), 'string')
+})
+
 test('test keys default to development and live keys to production', async () => {
   const { key } = await workspaceWithKey(server.context, { mode: 'test' })
   const res = await server.fetch('GET', '/api/v1/whoami', { headers: bearer(key.key) })

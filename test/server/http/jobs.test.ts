@@ -6,7 +6,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer, workspaceWithKey } from '../../helpers/fixtures.js'
 import { renderFixture, renderWorkspace } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
-import { retryDelayMs } from '../../../server/store/repos/jobs.js'
+import { retryDelayMs } from '../../../server/jobs/retry.js'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer

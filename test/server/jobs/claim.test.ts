@@ -5,7 +5,8 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo, CLAIM_SQL, retryDelayMs } from '../../../server/store/repos/jobs.js'
+import { jobsRepo, CLAIM_SQL } from '../../../server/store/repos/jobs.js'
+import { retryDelayMs } from '../../../server/jobs/retry.js'
 import { createDb } from '../../../server/store/db.js'
 
 let database: TestDatabase

@@ -13,7 +13,7 @@ import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobsRepo } from '../../../server/store/repos/jobs.js'
 import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { jobLoop } from '../../../server/jobs/loop.js'
-import type { RenderService } from '../../../server/render/service.js'
+import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
 
 const cleanups: Array<() => Promise<void>> = []
@@ -40,9 +40,9 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   // The claim has taken the job in the database but not yet answered when close() comes.
   const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); claimed(); await gate; return r } }
   let executed = 0
-  const render = { executeJob: async () => { executed++ }, abandonJob: async () => { executed++ } } as unknown as RenderService
+  const run: Pick<JobsService, 'execute' | 'abandon'> = { execute: async () => { executed++ }, abandon: async () => { executed++ } }
   const config = loadConfig({}, { SVC_HOME: '/tmp/svc-loop-close-test', SVC_DATABASE_URL: database.url, SVC_JOB_POLL: '1h', SVC_MASTER_KEY: 'a'.repeat(64) }, 2)
-  const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), render, log: pino({ level: 'silent' }) })
+  const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), run, log: pino({ level: 'silent' }) })
   loop.start()
   await inFlight
   const closing = loop.close()

@@ -2,7 +2,7 @@
 // publish appends (and writes it to the events table on the caller's connection).
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
-import type { Conn, Db } from '../../../server/store/db.js'
+import type { Db, Tx } from '../../../server/store/db.js'
 import { workspacesRepo } from '../../../server/store/repos/workspaces.js'
 
 const examples = new URL('../../../../examples/', import.meta.url)
@@ -31,7 +31,8 @@ export function recordingOutbox (options: { fail?: boolean } = {}) {
   const events: AppendedEvent[] = []
   return {
     events,
-    async append (conn: Conn | Db, event: AppendedEvent): Promise<string> {
+    async append (target: Tx | Db, event: AppendedEvent): Promise<string> {
+      const conn = 'afterCommit' in target ? target.conn : target
       const id = randomUUID()
       await conn.execute('INSERT INTO events (id, workspace_id, type, payload) VALUES (?, ?, ?, ?)', [id, event.workspaceId, event.type, JSON.stringify(event.data)])
       if (options.fail === true) throw new Error('outbox failed after writing')

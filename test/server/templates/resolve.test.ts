@@ -39,7 +39,7 @@ function counting (db: Db): { db: Db, sql: string[] } {
 
 test('errors come in spec order: not found, not published, version not found, disabled', async () => {
   const db = database.db
-  const svc = templatesService(db, recordingOutbox())
+  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
   const ws = await newWorkspace(db)
   await rejectsWith(svc.resolve(ws, 'nope'), 'TEMPLATE_NOT_FOUND', 404)
   // A template row without a version (e.g. created by a future management API before a publish).
@@ -66,7 +66,7 @@ test('errors come in spec order: not found, not published, version not found, di
 
 test('a resolved version carries the definition, a parameter check and the engine cache key', async () => {
   const db = database.db
-  const svc = templatesService(db, recordingOutbox())
+  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
   const ws = await newWorkspace(db)
   const text = exampleText('shipping-label')
   const pub = await svc.publish(ws, text)
@@ -85,8 +85,8 @@ test('a resolved version carries the definition, a parameter check and the engin
 
 test('a publish is seen by the very next resolve, in this process and in another one', async () => {
   const ws = await newWorkspace(database.db)
-  const here = templatesService(database.db, recordingOutbox())
-  const elsewhere = templatesService(database.db, recordingOutbox())
+  const here = templatesService(database.db, templatesRepo(database.db), recordingOutbox())
+  const elsewhere = templatesService(database.db, templatesRepo(database.db), recordingOutbox())
   await here.publish(ws, exampleAs('invoice', 'live', (t) => { t.description = 'one' }))
   assert.equal((await here.resolve(ws, 'live')).definition.description, 'one')
   assert.equal((await here.resolve(ws, 'live')).version, 1)
@@ -107,7 +107,7 @@ test('a publish is seen by the very next resolve, in this process and in another
 test('the hot path is one query, and the definition text travels only on a cache miss', async () => {
   const ws = await newWorkspace(database.db)
   const { db, sql } = counting(database.db)
-  const svc = templatesService(db, recordingOutbox())
+  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
   await svc.publish(ws, exampleText('invoice'))
   sql.length = 0
   const first = await svc.resolve(ws, 'invoice')

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { batcher, isolating, ItemFailed } from '../../../server/util/batcher.js'
+import { background, batcher, isolating, ItemFailed } from '../../../server/util/batcher.js'
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -90,4 +90,63 @@ test('maxWriters: up to that many writes in flight; items arriving meanwhile wai
   releases[0](); releases[2]()
   assert.deepEqual(await Promise.all(all), [1, 2, 3, 4])
   assert.equal(b.size(), 0)
+})
+
+test('isolating with isItemFault: an outage fails the batch as it is; a refused item is retried once alone, then dropped', async () => {
+  const seen: number[][] = []
+  const dropped: number[] = []
+  let away = true
+  const fault = (err: unknown): boolean => (err as Error).message === 'bad row'
+  const write = isolating<number, number>(async (items) => {
+    seen.push(items)
+    if (away) throw new Error('database away')
+    if (items.includes(13)) throw new Error('bad row')
+    return items
+  }, { isItemFault: fault, onDrop: (item) => dropped.push(item) })
+  await assert.rejects(write([1, 13, 2]), /database away/)
+  assert.deepEqual(seen, [[1, 13, 2]], 'not split for an outage')
+  away = false
+  const out = await write([1, 13, 2])
+  assert.deepEqual([out[0], out[2]], [1, 2])
+  assert.ok(out[1] instanceof ItemFailed)
+  assert.deepEqual(seen.slice(1), [[1, 13, 2], [1], [13], [2]])
+  assert.deepEqual(dropped, [13])
+})
+
+test('lingerMs: items wait for company until flush(); flush() writes them and waits for the write', async () => {
+  const writes: number[][] = []
+  const b = batcher<number, number>(async (items) => { writes.push(items); return items }, { lingerMs: 60_000 })
+  const all = [b.push(1), b.push(2)]
+  await tick()
+  assert.deepEqual(writes, [], 'nothing written before the linger ends')
+  await b.flush()
+  assert.deepEqual(writes, [[1, 2]])
+  assert.deepEqual(await Promise.all(all), [1, 2])
+  await b.flush()
+  assert.deepEqual(writes, [[1, 2]], 'an empty flush writes nothing')
+})
+
+test('background: items of a batch that failed for an outage are written by the next write; a refused one is not retried', async () => {
+  const written: number[] = []
+  let away = true
+  const fault = (err: unknown): boolean => (err as Error).message === 'bad row'
+  const b = batcher<number, undefined>(isolating(async (items) => {
+    if (away) throw new Error('database away')
+    if (items.includes(13)) throw new Error('bad row')
+    written.push(...items)
+    return items.map(() => undefined)
+  }, { isItemFault: fault }), { lingerMs: 60_000 })
+  const writer = background(b, { isItemFault: fault, maxKept: 100 })
+  writer.record(1)
+  writer.record(13)
+  writer.record(2)
+  await writer.flush()
+  await tick()
+  assert.deepEqual(written, [])
+  assert.equal(b.size(), 3, 'kept for the next write')
+  away = false
+  writer.record(3)
+  await writer.close()
+  assert.deepEqual(written, [1, 2, 3])
+  assert.equal(b.size(), 0, 'the refused item is gone, not waiting for a retry')
 })

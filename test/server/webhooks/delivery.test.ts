@@ -32,7 +32,7 @@ describe('signed delivery', () => {
     const d = k.dispatcher()
     d.start()
     const data = { template: 'invoice', version: 3, pageCount: 1, note: 'ünïcödé ✓' }
-    const eventId = await transaction(k.tdb.db, (conn) => k.ctx.services.outbox.append(conn, { workspaceId: k.workspaceId, type: 'document.generated', data }))
+    const eventId = await transaction(k.tdb.db, (_conn, tx) => k.ctx.services.outbox.append(tx, { workspaceId: k.workspaceId, type: 'document.generated', data }))
     const got = await waitFor('the delivery', () => rx.received.find((r) => r.headers['svc-event-id'] === eventId))
     const h = got.headers
     assert.equal(h['content-type'], 'application/json')

@@ -137,7 +137,7 @@ export async function kit (env: Record<string, string> = {}, cert?: Cert): Promi
     workspaceId,
     dispatcher (deps = {}, extra = {}) {
       const cfg = Object.keys(extra).length === 0 ? config : loadConfig({}, { ...base, ...extra }, 2)
-      const d = webhookDispatcher(cfg, { db: tdb.db, box: ctx.box, logger: pino({ level: 'silent' }), ...deps })
+      const d = webhookDispatcher(cfg, { db: tdb.db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }), ...deps })
       made.push(d)
       return d
     },

@@ -7,9 +7,9 @@ import { batcher, isolating } from '../util/batcher.js'
 import { transaction } from '../store/db.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
-import type { RenderDeps } from './deps.js'
-import { documentRow, eventData, jobOutcomeOf, newDocument } from './outcome.js'
-import type { Outcome } from './outcome.js'
+import type { RenderDeps } from '../render/deps.js'
+import { documentRow, eventData, jobOutcomeOf, newDocument } from '../render/outcome.js'
+import type { Outcome } from '../render/outcome.js'
 
 export interface Completion { job: JobRow, owner: string, run: RunRecord, outcome: Outcome, event: boolean }
 
@@ -21,8 +21,8 @@ export interface Completions {
 // Bounded by count and by bytes: one multi-row INSERT must stay well under max_allowed_packet.
 const MAX_BATCH_BYTES = 4 * 1024 * 1024
 
-export function completions (deps: RenderDeps, maxItems = 64): Completions {
-  const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn) => {
+export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>, maxItems = 64): Completions {
+  const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
     const docs = items.map((c) => newDocument(deps, c.outcome))
     const won = await deps.jobs.finishMany(conn, items.map((c, i) => ({
       id: c.job.id, owner: c.owner, attempts: c.job.attempts, outcome: jobOutcomeOf(c.outcome, c.run.id, docs[i]?.id ?? null)
@@ -41,7 +41,7 @@ export function completions (deps: RenderDeps, maxItems = 64): Completions {
       const c = items[i]
       if (!won[i] || !c.event) continue
       const doc = docs[i]
-      await deps.outbox.append(conn, { workspaceId: c.job.workspaceId, ...eventData(deps, c.job, c.run.id, c.outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
+      await deps.outbox.append(tx, { workspaceId: c.job.workspaceId, ...eventData(deps, c.job, c.run.id, c.outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
     }
     return won
   })), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0, maxWriters: 2 })

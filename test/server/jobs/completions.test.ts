@@ -11,8 +11,9 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { runsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord } from '../../../server/store/repos/runs.js'
 import { outbox } from '../../../server/webhooks/outbox.js'
+import { createRepos } from '../../../server/store/repos/index.js'
 import { documentLinks } from '../../../server/documents/links.js'
-import { completions } from '../../../server/render/completions.js'
+import { completions } from '../../../server/jobs/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
 import type { Outcome } from '../../../server/render/outcome.js'
 
@@ -44,7 +45,7 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
     jobs,
     documents: documentsRepo(db),
     runs: runsRepo(db),
-    outbox: outbox(db),
+    outbox: outbox(createRepos(db)),
     links: documentLinks(Buffer.alloc(32, 7), 60_000),
     baseUrl: () => 'https://svc.test'
   } as unknown as RenderDeps
@@ -82,4 +83,34 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
   assert.equal(JSON.parse(events[0].payload).data.jobId, claimed[0].id)
   const [docs] = await db.query<any[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id IN (?)', [claimed.map((j) => j.id)])
   assert.equal(Number(docs[0].n), 4)
+})
+
+test('a completion the database refuses (run version above the INT column) fails alone; the others of its batch commit', async () => {
+  const db = database.db
+  const jobs = jobsRepo(db)
+  const deps = {
+    config: { documents: { ttlMs: 3_600_000 } },
+    db,
+    jobs,
+    documents: documentsRepo(db),
+    runs: runsRepo(db),
+    outbox: outbox(createRepos(db)),
+    links: documentLinks(Buffer.alloc(32, 7), 60_000),
+    baseUrl: () => 'https://svc.test'
+  } as unknown as RenderDeps
+  const writer = completions(deps, 64)
+  const fresh = Array.from({ length: 4 }, newJob)
+  for (const j of fresh) await jobs.insert(db, j)
+  const claimed = await jobs.claim('poison', 4, 30_000)
+  assert.equal(claimed.length, 4)
+  const runs = claimed.map(runOf)
+  runs[2].version = 2147483648
+  const results = await Promise.allSettled(claimed.map((job, i) => writer.commit({ job, owner: 'poison', run: runs[i], outcome: ok(`p${i}`), event: false })))
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+  const [rows] = await db.query<any[]>('SELECT id, status FROM render_jobs WHERE id IN (?)', [claimed.map((j) => j.id)])
+  for (const [i, job] of claimed.entries()) {
+    assert.equal(rows.find((r) => r.id === job.id).status, i === 2 ? 'running' : 'succeeded', `job ${i}`)
+  }
+  const [runRows] = await db.query<any[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
+  assert.equal(runRows.length, 3, 'the good runs are written; the refused one is not')
 })

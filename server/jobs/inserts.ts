@@ -3,6 +3,7 @@
 // after its row is committed, so a job once accepted is durable; one bad row cannot fail the
 // others (the batch is retried row by row).
 import { batcher, isolating } from '../util/batcher.js'
+import { isRowFault } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { JobsRepo, NewJob } from '../store/repos/jobs.js'
 
@@ -15,7 +16,7 @@ export function jobInserts (db: Db, jobs: JobsRepo, maxItems = 64): { insert: (j
   const writer = batcher<Row, undefined>(isolating(async (rows) => {
     await jobs.insertMany(db, rows)
     return rows.map(() => undefined)
-  }), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (r) => r.parameters.length + r.context.length })
+  }, { isItemFault: isRowFault }), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (r) => r.parameters.length + r.context.length })
   return {
     insert: (job, createdAt) => writer.push({ job, createdAt, parameters: JSON.stringify(job.parameters), context: JSON.stringify(job.context) })
   }

@@ -1,7 +1,7 @@
 // The render job of spec 2.2 as clients see it. Every read of a succeeded job mints a fresh
 // signed documentUrl.
 import type { JobRow } from '../store/repos/jobs.js'
-import type { RenderDeps } from './deps.js'
+import type { RenderDeps } from '../render/deps.js'
 
 export interface JobView {
   jobId: string

@@ -1,0 +1,95 @@
+// The jobs module's entry: enqueue a checked request, run a claimed job through the render
+// pipeline to its outcome (retry policy in retry.ts, group-committed completions in
+// completions.ts), abandon a job whose process died too often, and the job as clients see it.
+// The claim loop (loop.ts) calls execute/abandon; routes call enqueue/find.
+import { problem } from '../errors.js'
+import type { RenderDeps } from '../render/deps.js'
+import { jobOf } from '../render/pipeline.js'
+import type { ClaimBatch, Prepared, RenderPipeline } from '../render/pipeline.js'
+import { asProblem, failureOutcome, runOf, successOutcome } from '../render/outcome.js'
+import type { Outcome } from '../render/outcome.js'
+import type { JobRow } from '../store/repos/jobs.js'
+import type { Gate } from '../util/gate.js'
+import { completions } from './completions.js'
+import { jobInserts } from './inserts.js'
+import { isTransient, retryDelayMs } from './retry.js'
+import { jobView } from './view.js'
+import type { JobView } from './view.js'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+export type JobsDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>
+
+export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }) {
+  // Job writes are group-committed (see completions.ts, inserts.ts).
+  const completed = completions(deps)
+  const inserts = jobInserts(deps.db, deps.jobs)
+
+  // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
+  // (the answer is cached for a second): fan-out would find nobody to deliver to, and the
+  // outbox would grow by one row per job for nothing.
+  const wanted = (workspaceId: string, outcome: Outcome): Promise<boolean> =>
+    deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed')
+
+  return {
+    /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
+    async enqueue (p: Prepared, correlationId: string): Promise<JobView> {
+      const job = jobOf(p, correlationId)
+      const createdAt = new Date()
+      await inserts.insert(job, createdAt)
+      options.queued()
+      return jobView(deps, {
+        ...job, seq: 0, status: 'queued', attempts: 0, runId: null, documentId: null, documentExpiresAt: null,
+        pageCount: null, labelCount: null, outputBytes: null, errorCode: null, errorMessage: null,
+        createdAt, startedAt: null, completedAt: null
+      })
+    },
+
+    /** The job of this workspace (a malformed id is answered like an unknown one: no job can have it). */
+    async find (workspaceId: string, id: string): Promise<JobView> {
+      const lower = id.toLowerCase()
+      const job = UUID.test(lower) ? await deps.jobs.get(workspaceId, lower) : undefined
+      if (job === undefined) throw problem('JOB_NOT_FOUND', 'No render job with this id in this workspace')
+      return jobView(deps, job)
+    },
+
+    /**
+     * Runs one claimed job to its outcome (called by the claim loop). Transient failures requeue.
+     * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
+     * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
+     */
+    async execute (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
+      if (stage !== undefined && !await stage.enter()) {
+        await deps.jobs.unclaim(job.id, owner, job.attempts)
+        return
+      }
+      const started = Date.now()
+      let outcome: Outcome
+      try {
+        const { resolved, env } = await pipeline.resolveStored(job, batch)
+        outcome = successOutcome(await pipeline.produce(resolved, env, job.parameters, job.context, 'batch'))
+      } catch (err) {
+        const failure = asProblem(err)
+        if (isTransient(failure.code) && job.attempts < deps.config.jobs.maxAttempts) {
+          stage?.leave()
+          // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
+          await deps.jobs.release(job.id, owner, job.attempts, retryDelayMs(job.attempts))
+          return
+        }
+        const unexpected = failure.code === 'INTERNAL_ERROR'
+        outcome = failureOutcome(unexpected ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
+      }
+      stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
+      const run = runOf(job, 'async', job.id, started, outcome)
+      await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
+    },
+
+    /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
+    async abandon (job: JobRow, owner: string): Promise<void> {
+      const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
+      const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)
+      await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
+    }
+  }
+}
+export type JobsService = ReturnType<typeof jobsService>

@@ -1,0 +1,150 @@
+// The composition root of a server process: the shared context (database, repositories,
+// services), the render pool, the render service, the job loop, the webhook dispatcher and the
+// HTTP app, each built once here and handed to whoever needs it. Used by bin/serve.ts (and so by
+// `svc serve`) and by the test helpers. `listen` starts the background loops once the server
+// knows its public URL; `close` drains everything in order.
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import { createContext } from './context.js'
+import type { Context } from './context.js'
+import type { Db } from './store/db.js'
+import { createLogger } from './logger.js'
+import { loadTls } from './http/tls.js'
+import { migrate } from './store/migrate.js'
+import { buildApp } from './app.js'
+import { createRenderPool } from '../workers/pool.js'
+import { runRecorder } from './render/run-recorder.js'
+import { documentLinks } from './documents/links.js'
+import { renderPipeline } from './render/pipeline.js'
+import { syncRenders } from './render/sync.js'
+import { jobsService } from './jobs/service.js'
+import { jobLoop } from './jobs/loop.js'
+import { webhookDispatcher } from './webhooks/dispatcher.js'
+import { authenticator } from './auth/authenticate.js'
+import { lastUsedRecorder } from './auth/last-used.js'
+import { tokenBuckets } from './http/plugins/rate-limit.js'
+
+export interface ServerOptions {
+  logger?: Logger
+  /** Use this pool instead of opening one from the config (tests). */
+  db?: Db
+  /** Apply the migrations before anything else (`svc serve` does). */
+  migrate?: boolean
+  /** Extra /api/v1 routes (tests use it to exercise error paths). */
+  extend?: (api: FastifyInstance) => void | Promise<void>
+}
+
+export interface Server {
+  config: Config
+  context: Context
+  app: FastifyInstance
+  logger: Logger
+  /** The TLS certificate the server presents, and whether it was generated here. */
+  tls: { cert: Buffer, selfSigned: boolean, certFile: string }
+  /** Listens, then starts the job loop and the dispatcher; answers the public base URL. */
+  listen (address?: { host?: string, port?: number }): Promise<string>
+  /** Stops taking background work (job claims); close() calls it first. */
+  quiesce (): void
+  /**
+   * Claims stop, in-flight requests drain, running jobs finish (leases renewed), then webhooks,
+   * buffered writes, the render pool (last: a job still rendering would fail) and the pools.
+   */
+  close (): Promise<void>
+}
+
+export async function createServer (config: Config, options: ServerOptions = {}): Promise<Server> {
+  const logger = options.logger ?? createLogger(config)
+  const context = await createContext(config, { logger, db: options.db })
+  if (options.migrate === true) await migrate(context.db)
+  const tls = await loadTls(config)
+  const { repos } = context
+
+  let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
+  const { threads, maxQueue, timeoutMs } = config.render
+  const pool = createRenderPool({ threads, maxQueue, timeoutMs })
+  const recorder = runRecorder(repos.runs, context.db, {
+    onError: (err) => logger.error({ err }, 'could not write run history'),
+    onDrop: (run, err) => {
+      logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
+    }
+  })
+  const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
+  const renderDeps = {
+    config,
+    db: context.db,
+    pool,
+    templates: context.services.templates,
+    environments: repos.environments,
+    dataSources: context.dataSources,
+    jobs: repos.jobs,
+    documents: repos.documents,
+    runs: repos.runs,
+    recorder,
+    outbox: context.services.outbox,
+    links,
+    baseUrl: () => baseUrl
+  }
+  const pipeline = renderPipeline(renderDeps)
+  const sync = syncRenders(renderDeps, pipeline)
+  const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
+  const webhooks = config.webhooks.enabled
+    ? webhookDispatcher(config, {
+      db: context.db, box: context.box, repos, outbox: context.services.outbox, logger: logger.child({ component: 'webhooks' })
+    })
+    : undefined
+  const loop = jobLoop(config, {
+    jobs: repos.jobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
+  })
+  const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
+  const buckets = tokenBuckets(config.rateLimit.perMinute)
+  const admission = { admit: (keyId: string) => buckets.take(keyId) }
+  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed })
+  const app = await buildApp({
+    config,
+    context,
+    logger,
+    https: { cert: tls.cert, key: tls.key },
+    auth,
+    api: { templates: context.services.templates, pipeline, sync, jobs, documents: repos.documents, links },
+    extend: options.extend
+  })
+
+  let closed: Promise<void> | undefined
+  const quiesce = (): void => { loop.quiesce() }
+  async function shutdown (): Promise<void> {
+    // Claims stop first, so no job starts while requests drain; running jobs finish in loop.close().
+    quiesce()
+    await app.close()
+    await lastUsed.close()
+    await loop.close()
+    await webhooks?.close()
+    await recorder.close()
+    await pool.close()
+    await context.close()
+  }
+
+  return {
+    config,
+    context,
+    app,
+    logger,
+    tls: { cert: tls.cert, selfSigned: tls.selfSigned, certFile: tls.certFile },
+    async listen (address = {}) {
+      const host = address.host ?? config.host
+      await app.listen({ host, port: address.port ?? config.port })
+      const bound = app.server.address()
+      const port = typeof bound === 'object' && bound !== null ? bound.port : config.port
+      const url = config.publicUrl ?? `https://${host.includes(':') ? `[${host}]` : host}:${port}`
+      baseUrl = url
+      if (config.jobs.enabled) loop.start()
+      webhooks?.start()
+      return url
+    },
+    quiesce,
+    close () {
+      closed ??= shutdown()
+      return closed
+    }
+  }
+}

@@ -1,0 +1,32 @@
+// The render's checks that need no database, in the spec's order after the template:
+// environment → format → parameters. Shared by sync renders, jobs, dataset runs (server/render/
+// pipeline.ts) and `svc templates preview`, so the CLI answers exactly what the server would.
+import { problem } from '../errors.js'
+import { assertEnvironmentAllowed } from '../auth/keys.js'
+import type { AuthContext } from '../auth/keys.js'
+import { requireEnvironment } from '../services/environments.js'
+import type { ParameterCheckResult } from '../../workers/template/parameters.js'
+
+/** The environment asked for, when the workspace has it and the key may use it. */
+export function environmentFor<E extends { key: string, isProduction: boolean }> (auth: AuthContext, key: string,
+  env: E | undefined): E {
+  const found = requireEnvironment(key, env)
+  assertEnvironmentAllowed(auth, found)
+  return found
+}
+
+/** 422 FORMAT_MISMATCH when the caller names another format than the template renders. */
+export function checkFormat (template: { code: string, outputFormat: 'pdf' | 'zpl' }, requested?: string): void {
+  if (requested !== undefined && requested !== template.outputFormat) {
+    throw problem('FORMAT_MISMATCH', `Template "${template.code}" renders ${template.outputFormat}, not ${requested}`)
+  }
+}
+
+/** The parameters normalised by the version's checker, or 400 PARAMETER_INVALID naming the first. */
+export function checkParameters (check: (values: unknown) => ParameterCheckResult, values: unknown): Record<string, unknown> {
+  const checked = check(values ?? {})
+  if (checked.ok) return checked.values
+  const first = Object.entries(checked.errors)[0]
+  const detail = first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`
+  throw problem('PARAMETER_INVALID', detail, { errors: checked.errors })
+}

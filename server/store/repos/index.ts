@@ -1,0 +1,29 @@
+// Every repository over one pool, built once by the composition root (server/context.ts) and
+// handed to the services and loops that need them; nothing else builds a repository.
+import type { Db } from '../db.js'
+import { workspacesRepo } from './workspaces.js'
+import { environmentsRepo } from './environments.js'
+import { apiKeysRepo } from './api-keys.js'
+import { templatesRepo } from './templates.js'
+import { jobsRepo } from './jobs.js'
+import { documentsRepo } from './documents.js'
+import { runsRepo } from './runs.js'
+import { eventsRepo } from './events.js'
+import { webhooksRepo } from './webhooks.js'
+import { deliveriesRepo } from './webhooks-deliveries.js'
+
+export function createRepos (db: Db) {
+  return {
+    workspaces: workspacesRepo(db),
+    environments: environmentsRepo(db),
+    apiKeys: apiKeysRepo(db),
+    templates: templatesRepo(db),
+    jobs: jobsRepo(db),
+    documents: documentsRepo(db),
+    runs: runsRepo(db),
+    events: eventsRepo(),
+    webhooks: webhooksRepo(db),
+    deliveries: deliveriesRepo(db)
+  }
+}
+export type Repos = ReturnType<typeof createRepos>

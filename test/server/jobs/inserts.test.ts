@@ -1,0 +1,33 @@
+// Group-inserted queued jobs against a real MariaDB: one row the database refuses fails alone.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import type { NewJob } from '../../../server/store/repos/jobs.js'
+import { jobInserts } from '../../../server/jobs/inserts.js'
+
+let database: TestDatabase
+before(async () => { database = await createTestDatabase('inserts') })
+after(async () => { await database.drop() })
+
+const newJob = (version = 1): NewJob => ({
+  id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+  templateCode: 'invoice', version, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: randomUUID()
+})
+
+test('a job row the database refuses (version above the INT column) fails alone; the jobs batched with it are inserted', async () => {
+  const jobs = jobsRepo(database.db)
+  const writer = jobInserts(database.db, jobs)
+  // The first insert goes at once; the next three wait for it and go together, poisoned one included.
+  const batch = [newJob(), newJob(), newJob(2147483648), newJob()]
+  const results = await Promise.allSettled(batch.map((j) => writer.insert(j, new Date())))
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+  const [rows] = await database.db.query<any[]>('SELECT id FROM render_jobs WHERE id IN (?)', [batch.map((j) => j.id)])
+  assert.deepEqual(new Set(rows.map((r) => r.id)), new Set([batch[0].id, batch[1].id, batch[3].id]))
+  // The writer goes on: nothing is left waiting for a retry of the refused row.
+  const later = newJob()
+  await writer.insert(later, new Date())
+  assert.equal((await jobs.get(later.workspaceId, later.id))?.id, later.id)
+})
