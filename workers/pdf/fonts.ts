@@ -4,12 +4,25 @@
 // costs nothing and embedded fonts are subset per document by pdfkit.
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
-import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, type StandardMetrics } from './metrics.js'
+import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
+import { loadSystemFont, systemFont } from './system-fonts.js'
 
+export interface GlyphPosition { xAdvance: number }
+export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
 /** The part of a fontkit font we use (fontkit ships no types). */
-interface FontkitFont { layout (text: string): { advanceWidth: number }, unitsPerEm: number, ascent: number, descent: number, lineGap: number }
+export interface FontkitFont {
+  layout (text: string, features?: string[], script?: string, language?: string, direction?: string): {
+    advanceWidth: number, glyphs: Glyph[], positions: GlyphPosition[]
+  }
+  hasGlyphForCodePoint (cp: number): boolean
+  unitsPerEm: number, ascent: number, descent: number, lineGap: number
+}
 /** The part of pdfkit's EmbeddedFont we use. */
-interface EmbeddedFont { id: string, encode (text: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>], ref (): unknown }
+interface EmbeddedFont {
+  id: string, scale: number, widths: number[], unicode: number[][]
+  subset: { includeGlyph (id: number): number }
+  ref (): unknown
+}
 
 export class FontFace {
   /** Index into a document's binding table. */
@@ -39,6 +52,12 @@ export class FontFace {
     }
   }
 
+  /** True when the font has a glyph for code point `cp`. */
+  has (cp: number): boolean {
+    if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
+    return this.fk!.hasGlyphForCodePoint(cp)
+  }
+
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
     if (this.std !== null) return widthStd(this.std, s)
@@ -62,16 +81,33 @@ export class FontSet {
     this.assets = assetFonts ?? {}
   }
 
-  /** The face called `name` (standard font or asset font), created on first use. */
+  /** Names of the template's font assets, in declaration order: they join every font stack. */
+  assetNames (): string[] { return Object.keys(this.assets) }
+
+  /** The face called `name` (standard, asset or installed system font), created on first use. */
   get (name: string, where: string): FontFace {
+    const face = this.find(name)
+    if (face !== null) return face
+    const sys = systemFont(name)
+    const message = sys !== undefined
+      ? `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
+      : `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    throw new TemplateError(`${where}: ${message}`, [{ path: where, message }])
+  }
+
+  /** Like get(), but null for a font that does not exist or is not installed. */
+  find (name: string): FontFace | null {
     let face = this.byName.get(name)
     if (face !== undefined) return face
     if (STANDARD_FONTS.has(name)) {
       face = new FontFace(this.faces.length, name, standardMetrics(name), null)
     } else if (Object.hasOwn(this.assets, name)) {
-      face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `${where}: font asset "${name}"`))
+      face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `assets.fonts.${name}`))
     } else {
-      throw new TemplateError(`${where}: unknown font "${name}"`, [{ path: where, message: `unknown font "${name}": use a standard PDF font or a font asset` }])
+      const sys = systemFont(name)
+      const fk = sys === undefined ? null : loadSystemFont(sys)
+      if (fk === null) return null
+      face = new FontFace(this.faces.length, name, null, fk)
     }
     this.faces.push(face)
     this.byName.set(name, face)
@@ -111,11 +147,15 @@ export class DocFonts {
   private readonly refs: unknown[]
   private readonly embedded: Array<EmbeddedFont | undefined>
 
-  constructor (doc: PDFKit.PDFDocument, count: number) {
+  /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
+  readonly missing = new Set<number>()
+
+  // Faces of the default stack are created while rendering: the tables grow as needed.
+  constructor (doc: PDFKit.PDFDocument) {
     this.doc = doc as unknown as DocLike
-    this.names = new Array<string | undefined>(count)
-    this.refs = new Array<unknown>(count)
-    this.embedded = new Array<EmbeddedFont | undefined>(count)
+    this.names = []
+    this.refs = []
+    this.embedded = []
   }
 
   resName (face: FontFace): string {
@@ -136,10 +176,14 @@ export class DocFonts {
 
   ref (face: FontFace): unknown { return this.refs[face.index] }
 
-  /** The text-showing operator for `s` in `face`: `(…) Tj` or `[<…> k <…>] TJ`. */
-  show (face: FontFace, s: string): string {
-    if (face.std !== null) return literalWinAnsi(s) + ' Tj'
-    const [hex, pos] = this.embedded[face.index]!.encode(s)
+  /**
+   * The text-showing operator for `s` in `face`: `(…) Tj` or `[<…> k <…>] TJ`. `rtl`: `s` is a
+   * right-to-left run in logical order, already mirrored; it is shaped as one run and its glyphs
+   * come out in visual order (fontkit reverses them).
+   */
+  show (face: FontFace, s: string, rtl: boolean): string {
+    if (face.std !== null) return literalWinAnsi(rtl ? reverse(s) : s) + ' Tj'
+    const [hex, pos] = this.encode(this.embedded[face.index]!, face.fk!, s, rtl)
     // Same segmentation as pdfkit's _fragment: glyph runs split where shaping changed the advance.
     let out = '['
     let last = 0
@@ -153,6 +197,28 @@ export class DocFonts {
     if (last < hex.length) out += '<' + hex.slice(last).join('') + '>'
     return out + '] TJ'
   }
+
+  // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
+  // word and lets fontkit guess the direction from the script, which puts the words of an
+  // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
+  private encode (ef: EmbeddedFont, fk: FontkitFont, s: string, rtl: boolean): [string[], Array<{ xAdvance: number, advanceWidth: number }>] {
+    const { glyphs, positions } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
+    const hex: string[] = []
+    for (let i = 0; i < glyphs.length; i++) {
+      const g = glyphs[i]
+      const gid = ef.subset.includeGlyph(g.id)
+      hex.push(('0000' + gid.toString(16)).slice(-4))
+      ef.widths[gid] ??= g.advanceWidth * ef.scale
+      ef.unicode[gid] ??= g.codePoints
+    }
+    const k = ef.scale
+    return [hex, positions.map((p, i) => ({ xAdvance: p.xAdvance * k, advanceWidth: glyphs[i].advanceWidth * k }))]
+  }
+}
+
+/** `s` backwards by code point (a right-to-left run of a standard font). */
+function reverse (s: string): string {
+  return Array.from(s).reverse().join('')
 }
 
 /** A number for a content stream: at most 2 decimals, no exponent. */
