@@ -115,6 +115,25 @@ export class FontSet {
   }
 }
 
+/**
+ * fontkit caches one Glyph object per glyph id with the code points of the first text that
+ * produced it; a contextual form or ligature reached later from other characters would then be
+ * written to the PDF's ToUnicode map with the wrong text, and what a document extracts to would
+ * depend on what the worker rendered before. Each lookup with code points gets its own view of
+ * the cached glyph (metrics stay shared through the prototype).
+ */
+export function ownCodePoints (fk: FontkitFont): FontkitFont {
+  const f = fk as unknown as { getGlyph (id: number, cps?: number[]): object | null, ownCodePoints?: true }
+  if (f.ownCodePoints === true) return fk
+  const getGlyph = f.getGlyph.bind(f)
+  f.getGlyph = (id, cps) => {
+    const g = getGlyph(id, cps)
+    return g === null || cps === undefined || cps.length === 0 ? g : Object.create(g, { codePoints: { value: cps } }) as object
+  }
+  f.ownCodePoints = true
+  return fk
+}
+
 function parseAssetFont (asset: unknown, where: string): FontkitFont {
   const data = (asset as { data?: unknown } | null)?.data
   if (typeof data !== 'string') throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
@@ -125,7 +144,7 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
     doc.font(Buffer.from(data, 'base64'))
     const fk = (doc as unknown as { _font: { font: FontkitFont } })._font.font
     if (typeof fk.layout !== 'function') throw new Error('not a font')
-    return fk
+    return ownCodePoints(fk)
   } catch (err) {
     throw new TemplateError(`${where}: not a TrueType/OpenType font (${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
   }

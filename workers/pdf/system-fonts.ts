@@ -5,7 +5,7 @@
 // module state on purpose: like metrics.ts it is per worker, shared by every template.
 import { readFileSync } from 'node:fs'
 import * as fontkit from 'fontkit'
-import type { FontkitFont } from './fonts.js'
+import { ownCodePoints, type FontkitFont } from './fonts.js'
 
 const NOTO = '/usr/share/fonts/truetype/noto/'
 const CJK = '/usr/share/fonts/opentype/noto/'
@@ -82,7 +82,7 @@ export function loadSystemFont (f: SystemFont): FontkitFont | null {
     try { buf = readFileSync(f.file) } catch { buf = null }
     files.set(f.file, buf)
   }
-  if (buf !== null) font = fontkit.create(buf, f.member) as unknown as FontkitFont
+  if (buf !== null) font = ownCodePoints(fontkit.create(buf, f.member) as unknown as FontkitFont)
   parsed.set(key, font)
   return font
 }

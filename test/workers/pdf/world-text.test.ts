@@ -132,3 +132,22 @@ test('the same input gives the same bytes', () => {
   const doc = { body: [{ text: 'Łódź — مرحبا 123 — 中文，日本語' }] }
   assert.deepEqual(Buffer.from(render(doc).bytes), Buffer.from(render(doc).bytes))
 })
+
+test('the example invoice with an Arabic customer (examples/data/invoice-arabic.json) draws the name and address', () => {
+  const root = join(import.meta.dirname, '..', '..', '..', '..', 'examples')
+  const def = JSON.parse(readFileSync(join(root, 'templates', 'invoice.json'), 'utf8')) as { document: unknown }
+  const data = JSON.parse(readFileSync(join(root, 'data', 'invoice-arabic.json'), 'utf8')) as Record<string, unknown>
+  const r = renderPdf(compileDocument(def.document, def as never), { ...input(def, data), parameters: { invoiceId: 1 } })
+  assert.equal(r.warnings, undefined)
+  const text = plain(pdfText(r.bytes))
+  // (pdftotext puts a number at the left end of a right-to-left line first: visual order there.)
+  for (const s of ['شركة النور للتجارة', 'شارع التحرير', 'القاهرة', '11511', 'مصر', 'INV-2024-0043']) assert.ok(text.includes(s), s)
+  assert.match(fontsOf(r.bytes), /NotoSansArabic-Bold/)
+})
+
+test('what a document extracts to does not depend on what the worker rendered before (fontkit glyph cache)', () => {
+  const page = { size: [300, 60], orientation: 'landscape', margins: 10 }
+  render({ page, body: [{ text: 'شركة النور للتجارة في القاهرة' }] })
+  const r = render({ page, body: [{ text: 'شارع التحرير' }] })
+  assert.equal(plain(pdfText(r.bytes)), 'شارع التحرير')
+})
