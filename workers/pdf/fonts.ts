@@ -6,6 +6,7 @@ import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
+import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 export interface GlyphPosition { xAdvance: number }
 export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
@@ -20,7 +21,7 @@ export interface FontkitFont {
 /** The part of pdfkit's EmbeddedFont we use. */
 interface EmbeddedFont {
   id: string, scale: number, widths: number[], unicode: number[][]
-  subset: { includeGlyph (id: number): number }
+  subset: { includeGlyph (id: number): number, encode (): Uint8Array }
   ref (): unknown
 }
 
@@ -35,9 +36,9 @@ export class FontFace {
   readonly descender: number
   /** The font's recommended extra space between lines, 1/1000 em. */
   readonly lineGap: number
-  // Widths of asset-font strings at 1000 units, shared by all documents of this worker:
-  // fontkit shaping is the expensive part of measuring, and table cells repeat a lot.
-  private readonly widthCache = new Map<string, number>()
+  // Shaped strings of embedded fonts, shared by all documents of this worker: fontkit shaping
+  // is the expensive part of measuring and drawing, and table cells repeat a lot.
+  private readonly shapes = new Map<string, Shaped>()
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -61,15 +62,32 @@ export class FontFace {
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
     if (this.std !== null) return widthStd(this.std, s)
-    let w = this.widthCache.get(s)
-    if (w === undefined) {
-      w = this.fk!.layout(s).advanceWidth * 1000 / this.fk!.unitsPerEm
-      if (this.widthCache.size > 20000) this.widthCache.clear()
-      this.widthCache.set(s, w)
+    return this.shape(s, false).width
+  }
+
+  /** `s` shaped by fontkit (embedded fonts only); `rtl`: glyphs in visual order of an RTL run. */
+  shape (s: string, rtl: boolean): Shaped {
+    const key = rtl ? '\u0001' + s : s
+    let sh = this.shapes.get(key)
+    if (sh === undefined) {
+      const fk = this.fk!
+      const { glyphs, positions, advanceWidth } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
+      sh = { ids: [], codePoints: [], advances: [], adjust: [], width: advanceWidth * 1000 / fk.unitsPerEm }
+      for (let i = 0; i < glyphs.length; i++) {
+        sh.ids.push(glyphs[i].id)
+        sh.codePoints.push(glyphs[i].codePoints)
+        sh.advances.push(glyphs[i].advanceWidth)
+        sh.adjust.push(positions[i].xAdvance - glyphs[i].advanceWidth)
+      }
+      if (this.shapes.size > 20000) this.shapes.clear()
+      this.shapes.set(key, sh)
     }
-    return w
+    return sh
   }
 }
+
+/** A shaped string: glyph ids, the text of each glyph, advances and kerning in font units. */
+export interface Shaped { ids: number[], codePoints: number[][], advances: number[], adjust: number[], width: number }
 
 /** Fonts of one compiled template: standard fonts by name plus asset fonts. */
 export class FontSet {
@@ -188,6 +206,8 @@ export class DocFonts {
     }
     this.doc.font(face.fk)
     const ef = this.doc._font
+    // Byte-copying subsets for TrueType fonts (see ttf-subset.ts); nothing is included yet.
+    if (isGlyfFont(face.fk)) ef.subset = new TtfSubset(face.fk as unknown as RawFont)
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.ref()
     return (this.names[face.index] = ef.id)
@@ -202,12 +222,14 @@ export class DocFonts {
    */
   show (face: FontFace, s: string, rtl: boolean): string {
     if (face.std !== null) return literalWinAnsi(rtl ? reverse(s) : s) + ' Tj'
-    const [hex, pos] = this.encode(this.embedded[face.index]!, face.fk!, s, rtl)
+    const ef = this.embedded[face.index]!
+    const sh = face.shape(s, rtl)
+    const hex = this.encode(ef, sh)
     // Same segmentation as pdfkit's _fragment: glyph runs split where shaping changed the advance.
     let out = '['
     let last = 0
-    for (let i = 0; i < pos.length; i++) {
-      const adj = pos[i].xAdvance - pos[i].advanceWidth
+    for (let i = 0; i < sh.adjust.length; i++) {
+      const adj = sh.adjust[i] * ef.scale
       if (adj !== 0) {
         out += '<' + hex.slice(last, i + 1).join('') + '> ' + fmt(-adj) + ' '
         last = i + 1
@@ -220,18 +242,15 @@ export class DocFonts {
   // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
   // word and lets fontkit guess the direction from the script, which puts the words of an
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
-  private encode (ef: EmbeddedFont, fk: FontkitFont, s: string, rtl: boolean): [string[], Array<{ xAdvance: number, advanceWidth: number }>] {
-    const { glyphs, positions } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
+  private encode (ef: EmbeddedFont, sh: Shaped): string[] {
     const hex: string[] = []
-    for (let i = 0; i < glyphs.length; i++) {
-      const g = glyphs[i]
-      const gid = ef.subset.includeGlyph(g.id)
+    for (let i = 0; i < sh.ids.length; i++) {
+      const gid = ef.subset.includeGlyph(sh.ids[i])
       hex.push(('0000' + gid.toString(16)).slice(-4))
-      ef.widths[gid] ??= g.advanceWidth * ef.scale
-      ef.unicode[gid] ??= g.codePoints
+      ef.widths[gid] ??= sh.advances[i] * ef.scale
+      ef.unicode[gid] ??= sh.codePoints[i]
     }
-    const k = ef.scale
-    return [hex, positions.map((p, i) => ({ xAdvance: p.xAdvance * k, advanceWidth: glyphs[i].advanceWidth * k }))]
+    return hex
   }
 }
 
