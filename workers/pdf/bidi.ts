@@ -6,9 +6,11 @@ import bidiFactory, { type Bidi } from 'bidi-js'
 import type { FontStack } from './font-stack.js'
 import type { FontFace } from './fonts.js'
 
-// The factory builds lookup tables; one per worker, it holds no per-text state.
-// (A CommonJS module: its default import is the factory itself, which its types do not say.)
-const bidi = (bidiFactory as unknown as () => Bidi)()
+// The factory builds lookup tables (~80 ms on a loaded machine): once per worker, on the first
+// right-to-left text, not at thread start; it holds no per-text state. (A CommonJS module: its
+// default import is the factory itself, which its types do not say.)
+let tables: Bidi | null = null
+const bidi = (): Bidi => (tables ??= (bidiFactory as unknown as () => Bidi)())
 
 export type Direction = 'auto' | 'ltr' | 'rtl'
 
@@ -23,7 +25,7 @@ export function hasRtl (s: string): boolean { return RTL.test(s) }
 export function paragraphRtl (s: string, direction: Direction): boolean {
   if (direction !== 'auto') return direction === 'rtl'
   if (!hasRtl(s)) return false
-  return (bidi.getEmbeddingLevels(s).paragraphs[0]?.level ?? 0) === 1
+  return (bidi().getEmbeddingLevels(s).paragraphs[0]?.level ?? 0) === 1
 }
 
 export interface Piece { face: FontFace | null, text: string, rtl: boolean }
@@ -32,7 +34,7 @@ export interface Piece { face: FontFace | null, text: string, rtl: boolean }
 export function visualPieces (stack: FontStack, s: string, rtl: boolean, out: Piece[]): Piece[] {
   out.length = 0
   if (!rtl && !hasRtl(s)) { addRuns(stack, s, false, out); return out }
-  const { levels } = bidi.getEmbeddingLevels(s, rtl ? 'rtl' : 'ltr')
+  const { levels } = bidi().getEmbeddingLevels(s, rtl ? 'rtl' : 'ltr')
   // Level runs in logical order, then rule L2: from the highest level down to the lowest odd
   // level, reverse every maximal sequence of runs at that level or higher.
   const runs: Array<{ start: number, end: number, level: number }> = []
@@ -72,6 +74,6 @@ function addRuns (stack: FontStack, s: string, rtl: boolean, out: Piece[]): void
 
 function mirror (s: string): string {
   let out = ''
-  for (const ch of s) out += bidi.getMirroredCharacter(ch) ?? ch
+  for (const ch of s) out += bidi().getMirroredCharacter(ch) ?? ch
   return out
 }
