@@ -14,7 +14,7 @@ export const DEFAULT_ROWS = 1000
 interface ExecuteBody { parameters?: Record<string, unknown>, environment?: string, maxRows?: number, context?: Record<string, unknown> }
 interface ExecuteParams { template: string, dataset: string }
 
-const schema = {
+export const executeSchema = {
   tags: ['datasets'],
   summary: 'Execute one dataset of a published template and return its rows',
   params: {
@@ -59,7 +59,7 @@ const schema = {
 export function datasetsRoute (api: FastifyInstance, deps: ApiDeps): void {
   const ctx = deps.context
   api.post<{ Params: ExecuteParams, Body: ExecuteBody | undefined }>('/datasets/:template/:dataset/execute', {
-    schema,
+    schema: executeSchema,
     config: { scope: 'datasets.execute' },
     // Every member is optional, so an absent body means "all defaults" rather than a 400.
     preValidation: async (request) => { if (request.body === undefined || request.body === null) request.body = {} }

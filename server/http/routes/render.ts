@@ -6,7 +6,7 @@ import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
 import { defaultEnvironment } from '../../auth/api-key-format.js'
 
-const bodySchema = {
+export const renderBodySchema = {
   type: 'object',
   required: ['template'],
   additionalProperties: false,
@@ -36,7 +36,7 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
     schema: {
       tags: ['render'],
       summary: 'Render a published template (sync: the document; async: a job)',
-      body: bodySchema,
+      body: renderBodySchema,
       response: {
         200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
         202: jobSchema,

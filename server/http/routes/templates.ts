@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ApiDeps } from './index.js'
 
-const templateRecord = {
+export const templateRecord = {
   type: 'object',
   required: ['code', 'description', 'documentType', 'format', 'version', 'updatedAt', 'parameters', 'parameterSchema', 'datasets'],
   additionalProperties: false,
@@ -51,7 +51,7 @@ const templateRecord = {
   }
 } as const
 
-const listSchema = {
+export const listSchema = {
   tags: ['templates'],
   summary: 'Published, active templates of the workspace, ordered by code',
   querystring: {
