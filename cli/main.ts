@@ -1,7 +1,7 @@
 // `svc`: the admin and performance-engineer CLI. Commands reuse server/ services, never routes.
 import { Command, CommanderError } from 'commander'
 import { cliRuntime } from './runtime.js'
-import { fail, defaultIo, UsageError } from './io.js'
+import { fail, defaultIo, usageProblem } from './io.js'
 import { dbCommands } from './commands/db.js'
 import { serveCommand } from './commands/serve.js'
 import { workspaceCommands } from './commands/workspaces.js'
@@ -38,10 +38,14 @@ export async function main (argv: string[], state: { keepAlive?: boolean } = {})
     await program.parseAsync(argv, { from: 'user' })
     return 0
   } catch (err) {
+    // --json may follow the command (`svc keys list --json`); a usage error can stop parsing before it is read.
+    const json = program.opts().json === true || argv.includes('--json')
     if (err instanceof CommanderError) {
       // help and version are successes; commander has already printed the usage error line
-      return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2
+      if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0
+      if (json) defaultIo(true).out(JSON.stringify(usageProblem(err.message), null, 2))
+      return 2
     }
-    return fail(defaultIo(program.opts().json === true), err instanceof UsageError ? err : err)
+    return fail(defaultIo(json), err)
   }
 }

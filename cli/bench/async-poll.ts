@@ -19,6 +19,7 @@ export function asyncOperation (client: BenchClient, bodies: string[], rec: Reco
   return async (index, intendedStart) => {
     const counted = rec.counted(intendedStart)
     const submit = await client.send('POST', path, bodies[index % bodies.length])
+    rec.answer(submit.errorCode)
     if (counted) {
       rec.bytes += submit.bytes
       rec.request(performance.now() - intendedStart, submit.status, submit.errorCode)

@@ -27,6 +27,7 @@ export function syncOperation (client: BenchClient, bodies: string[], rec: Recor
   return async (index, intendedStart) => {
     const out = await client.send('POST', path, bodies[index % bodies.length])
     const now = performance.now()
+    rec.answer(out.errorCode)
     rec.completedAll++
     if (!rec.counted(intendedStart)) return
     rec.bytes += out.bytes

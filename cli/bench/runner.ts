@@ -29,9 +29,9 @@ export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Pr
   const t0 = performance.now()
   const measureFrom = t0 + options.warmupMs
   const clock: Clock = { endAt: measureFrom + options.durationMs }
-  const rec = new Recorder(measureFrom, hooks)
-  const op = options.async ? asyncOperation(client, bodies, rec, options.jobTimeoutMs) : syncOperation(client, bodies, rec)
   const stop = (): void => { clock.endAt = Math.min(clock.endAt, performance.now()) }
+  const rec = new Recorder(measureFrom, hooks, options.abortAfter ?? 0, stop)
+  const op = options.async ? asyncOperation(client, bodies, rec, options.jobTimeoutMs) : syncOperation(client, bodies, rec)
   hooks.signal?.addEventListener('abort', stop, { once: true })
   if (hooks.signal?.aborted === true) stop()
 
