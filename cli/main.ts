@@ -8,6 +8,7 @@ import { workspaceCommands } from './commands/workspaces.js'
 import { envCommands } from './commands/envs.js'
 import { keyCommands } from './commands/keys.js'
 import { registerMore } from './commands/index.js'
+import { JSON_OUTPUTS } from './json-outputs.js'
 
 export function buildProgram (): Command {
   const program = new Command('svc')
@@ -24,9 +25,15 @@ export function buildProgram (): Command {
   envCommands(program, rt)
   keyCommands(program, rt)
   registerMore(program, rt)
-  // Subcommands inherit exitOverride and the single-line usage errors.
-  const walk = (cmd: Command): void => { cmd.exitOverride(); cmd.showHelpAfterError(false); cmd.commands.forEach(walk) }
-  program.commands.forEach(walk)
+  // Subcommands inherit exitOverride and the single-line usage errors; each --help tells its --json output.
+  const walk = (cmd: Command, path: string[]): void => {
+    cmd.exitOverride()
+    cmd.showHelpAfterError(false)
+    const out = JSON_OUTPUTS[path.join(' ')]
+    if (out !== undefined) cmd.addHelpText('after', `\n--json: ${out.json}${out.exit1 === undefined ? '' : `\nExit 1 also when ${out.exit1}.`}`)
+    cmd.commands.forEach((sub) => { walk(sub, [...path, sub.name()]) })
+  }
+  program.commands.forEach((cmd) => { walk(cmd, [cmd.name()]) })
   return program
 }
 
