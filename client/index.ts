@@ -84,7 +84,10 @@ export class SvcClient {
 
   /** Synchronous render: the document and its Part 4 headers. Retried (a sync render is idempotent). */
   async render (request: RenderRequest, call?: CallOptions): Promise<RenderedDocument> {
-    const res = await this.call('POST', 'render', { ...request, async: false }, 'always', call)
+    // Without `async`: a synchronous render is the API's default.
+    const sync: RenderRequest & { async?: unknown } = { ...request }
+    delete sync.async
+    const res = await this.call('POST', 'render', sync, 'always', call)
     const body = Buffer.from(await res.body.arrayBuffer())
     return {
       body,

@@ -77,7 +77,7 @@ export interface BenchResult {
   maxErrorRate: number
   passed: boolean
   requestsPerSec: number
-  /** Response body bytes read (all counted requests, polls included). */
+  /** Bytes of the documents (sync) or of the jobs' JSON (async submits and polls); problem bodies count 0. */
   bytes: number
   bytesPerSec: number
   /** Sync: render request latency. Async: latency of the submit request. */

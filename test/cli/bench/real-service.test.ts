@@ -42,7 +42,7 @@ const options = (o: Partial<BenchOptions>): BenchOptions => ({
 test('sync renders of the invoice example: all 200, PDF bytes counted', async () => {
   const r = await runBench(options({}))
   assert.equal(r.passed, true, JSON.stringify(r))
-  assert.ok(r.total > 5)
+  assert.ok(r.total > 5, JSON.stringify(r))
   assert.deepEqual(r.statuses, { 200: r.total })
   assert.ok(r.bytes > r.total * 1000, 'a PDF is more than 1 KB')
   assert.ok(r.latency.p50 > 0 && r.latency.p50 <= r.latency.max)
