@@ -3,8 +3,6 @@
 import type { Command } from 'commander'
 import { emit, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
-import { runDemo } from '../../server/demo/setup.js'
-import { demoDocument, demoText } from '../../server/demo/output.js'
 
 export function demoCommand (program: Command, rt: CliRuntime): void {
   program.command('demo')
@@ -13,6 +11,7 @@ export function demoCommand (program: Command, rt: CliRuntime): void {
     .action(async (opts: { dbPrefix: string }) => {
       if (!/^[a-z][a-z0-9_]{0,40}$/.test(opts.dbPrefix)) throw new UsageError('--db-prefix: lowercase letters, digits and _ (at most 41), starting with a letter')
       const config = rt.config()
+      const [{ runDemo }, { demoDocument, demoText }] = await Promise.all([import('../../server/demo/setup.js'), import('../../server/demo/output.js')])
       const result = await rt.withContext((ctx) => runDemo(ctx, { prefix: opts.dbPrefix, home: config.home }))
       const doc = demoDocument(result, config)
       emit(rt.io(), doc, demoText)

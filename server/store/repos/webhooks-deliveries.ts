@@ -6,6 +6,7 @@ import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned'
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned']
 
 export interface DeliveryRow {
   id: string
