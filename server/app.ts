@@ -10,7 +10,8 @@ import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
 import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
-import { tokenBuckets } from './http/plugins/rate-limit.js'
+import { rateLimiter } from './auth/rate-limiter.js'
+import { rateLimitsRepo } from './store/repos/rate-limits.js'
 import { lastUsedRecorder } from './services/last-used.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
@@ -77,7 +78,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   problemsPlugin(app, () => routes)
   const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
   app.addHook('onClose', async () => { await lastUsed.close() })
-  authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, buckets: tokenBuckets(config.rateLimit.perMinute) })
+  const limiter = rateLimiter(rateLimitsRepo(context.db),
+    { defaultPerMinute: config.rateLimit.perMinute, onError: (err) => app.log.warn({ err }, 'rate limit lease failed') })
+  app.addHook('onClose', async () => { await limiter.close() })
+  authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, limiter })
 
   healthRoutes(app, { db: context.db })
   openapiRoute(app)

@@ -10,7 +10,7 @@ declare module 'fastify' {
     /** The key's parsed form and secret digest, on routes with `config.deferAuth` (checked in full by completeAuth). */
     apiKey: (ParsedKey & { secretHash: Buffer }) | null
     /** Deferred auth: verifies the key's row read by the route, then rate limit, workspace, scope. */
-    completeAuth: (reply: FastifyReply, row: ApiKeyRow | undefined) => void
+    completeAuth: (reply: FastifyReply, row: ApiKeyRow | undefined) => Promise<void>
   }
   interface FastifyContextConfig {
     /** The scope a route needs (spec Part 5); routes without it need no key. */

@@ -14,7 +14,7 @@ import { sha256 } from '../../util/crypto.js'
 import type { ApiKeysService, AuthContext } from '../../services/api-keys.js'
 import type { LastUsedRecorder } from '../../services/last-used.js'
 import type { ApiKeyRow } from '../../store/repos/api-keys.js'
-import type { TokenBuckets } from './rate-limit.js'
+import type { RateLimiter } from '../../auth/rate-limiter.js'
 import type { Scope } from '../../auth/api-key-format.js'
 
 function bearer (request: FastifyRequest): string | undefined {
@@ -25,16 +25,23 @@ function bearer (request: FastifyRequest): string | undefined {
   return match === null ? '' : match[1]
 }
 
-export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysService, lastUsed: LastUsedRecorder, buckets: TokenBuckets }): void {
+export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysService, lastUsed: LastUsedRecorder, limiter: Pick<RateLimiter, 'admit'> }): void {
   app.decorateRequest('auth', null as unknown as FastifyRequest['auth'])
   app.decorateRequest('apiKey', null)
 
   /** Everything after the key itself: rate limit, workspace header, scope. */
-  function admit (request: FastifyRequest, reply: FastifyReply, auth: AuthContext, scope: Scope): void {
+  async function admit (request: FastifyRequest, reply: FastifyReply, auth: AuthContext, scope: Scope): Promise<void> {
     request.auth = auth
     request.log = request.log.child({ keyPrefix: auth.prefix })
     reply.log = request.log
-    const rate = deps.buckets.take(auth.keyId)
+    const rate = await deps.limiter.admit(auth)
+    if (rate.unavailable === true) {
+      throw problem('SERVICE_UNAVAILABLE', 'The rate limit cannot be checked (database unreachable); retry',
+        { headers: { 'Retry-After': String(rate.retryAfterSeconds) } })
+    }
+    // IETF draft-ietf-httpapi-ratelimit-headers: the policy (limit per 60 s) and what is left.
+    reply.header('RateLimit-Policy', `"default";q=${rate.limit};w=60`)
+    reply.header('RateLimit', `"default";r=${rate.remaining}` + (rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`))
     reply.header('RateLimit-Remaining', rate.remaining)
     if (!rate.allowed) {
       throw problem('RATE_LIMITED', `Too many requests for this key; retry in ${rate.retryAfterSeconds} s`,
@@ -50,7 +57,7 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
 
   function guard (scope: Scope): preHandlerAsyncHookHandler {
     return async function authenticate (request, reply) {
-      admit(request, reply, await deps.apiKeys.authenticate(bearer(request)), scope)
+      await admit(request, reply, await deps.apiKeys.authenticate(bearer(request)), scope)
     }
   }
 
@@ -62,12 +69,12 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
     }
   }
 
-  app.decorateRequest('completeAuth', function (this: FastifyRequest, reply: FastifyReply, row: ApiKeyRow | undefined): void {
+  app.decorateRequest('completeAuth', async function (this: FastifyRequest, reply: FastifyReply, row: ApiKeyRow | undefined): Promise<void> {
     const scope = this.routeOptions.config.scope
     const parsed = this.apiKey
     if (parsed === null || scope === undefined) throw new Error('completeAuth on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
-    admit(this, reply, verifyKey(parsed, row, parsed.secretHash), scope)
+    await admit(this, reply, verifyKey(parsed, row, parsed.secretHash), scope)
   })
 
   app.addHook('onRoute', (route) => {

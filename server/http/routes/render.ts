@@ -49,7 +49,7 @@ export function renderRoute (api: FastifyInstance, deps: { render: RenderService
     // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
     const key = request.apiKey as NonNullable<typeof request.apiKey>
     const found = await deps.render.lookup(key, request.body, request.body.environment ?? defaultEnvironment(key.mode))
-    request.completeAuth(reply, found.key)
+    await request.completeAuth(reply, found.key)
     let prepared
     try {
       prepared = await deps.render.prepare(request.auth, request.body, found.resolve)

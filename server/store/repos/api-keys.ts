@@ -13,9 +13,11 @@ export interface ApiKeyRow {
   revokedAt: Date | null
   lastUsedAt: Date | null
   createdAt: Date
+  /** Requests per 60 s; null = SVC_RATE_LIMIT. */
+  rateLimit: number | null
 }
 
-const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at'] as const
+const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at', 'rate_limit'] as const
 type Names = Record<typeof NAMES[number], string>
 const prefixed = (p: string): Names => Object.fromEntries(NAMES.map((n) => [n, p + n])) as Names
 const PLAIN = prefixed('')
@@ -34,7 +36,8 @@ export function toKey (r: RowDataPacket, c: Names = PLAIN): ApiKeyRow {
     expiresAt: r[c.expires_at],
     revokedAt: r[c.revoked_at],
     lastUsedAt: r[c.last_used_at],
-    createdAt: r[c.created_at]
+    createdAt: r[c.created_at],
+    rateLimit: r[c.rate_limit] ?? null
   }
 }
 
@@ -44,9 +47,9 @@ export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS 
 
 export function apiKeysRepo (db: Db) {
   return {
-    async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt'>): Promise<void> {
-      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt])
+    async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
+      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
     /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
@@ -61,6 +64,9 @@ export function apiKeysRepo (db: Db) {
       const [result] = await db.execute<import('mysql2').ResultSetHeader>(
         'UPDATE api_keys SET revoked_at = UTC_TIMESTAMP(3) WHERE id = ? AND revoked_at IS NULL', [id])
       return result.affectedRows === 1
+    },
+    async setRateLimit (id: string, perMinute: number | null): Promise<void> {
+      await db.execute('UPDATE api_keys SET rate_limit = ? WHERE id = ?', [perMinute, id])
     },
     async touch (ids: string[], at: Date): Promise<void> {
       if (ids.length === 0) return
