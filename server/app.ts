@@ -17,6 +17,8 @@ import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
 import { apiRoutes } from './http/routes/index.js'
 import type { ApiDeps } from './http/routes/index.js'
+import { httpMetrics } from './metrics/http.js'
+import type { Metrics } from './metrics/metrics.js'
 
 export interface AppOptions {
   config: Config
@@ -25,6 +27,10 @@ export interface AppOptions {
   https?: { cert: Buffer, key: Buffer }
   /** Services that later layers add (render pool, jobs, documents …); see routes/index.ts. */
   api?: Omit<ApiDeps, 'context'>
+  /** HTTP metrics (server/metrics); none when absent. */
+  metrics?: Pick<Metrics, 'observeHttp'>
+  /** Readiness beyond the database (the render pool's saturation); undefined = ready. */
+  saturated?: () => string | undefined
   /** Extra /api/v1 routes (tests use it to exercise error paths). */
   extend?: (api: FastifyInstance) => void | Promise<void>
 }
@@ -67,6 +73,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
 
   correlationPlugin(app)
+  if (options.metrics !== undefined) httpMetrics(app, options.metrics)
   let closing = false
   app.addHook('preClose', async () => { closing = true })
   app.addHook('onRequest', async (_request, reply) => {
@@ -83,7 +90,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => { await limiter.close() })
   authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, limiter })
 
-  healthRoutes(app, { db: context.db })
+  healthRoutes(app, { db: context.db, saturated: options.saturated })
   openapiRoute(app)
   await app.register(async (api) => { await apiRoutes(api, { context, ...options.api }); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app

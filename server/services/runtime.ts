@@ -14,6 +14,7 @@ import { documentLinks } from '../documents/links.js'
 import { renderService } from '../render/service.js'
 import { jobLoop } from '../jobs/loop.js'
 import { webhookDispatcher } from '../webhooks/dispatcher.js'
+import type { Metrics } from '../metrics/metrics.js'
 
 export interface Runtime {
   api: Omit<ApiDeps, 'context'>
@@ -22,12 +23,21 @@ export interface Runtime {
   quiesce (): void
   /** Drains: running jobs finish (leases renewed), then webhooks, buffered runs and last the render pool. */
   close (): Promise<void>
+  /** Why this process should take no new sync renders now (readiness), or undefined. */
+  saturated (): string | undefined
 }
 
-export async function createServices (config: Config, context: Context, logger: Logger): Promise<Runtime> {
+export async function createServices (config: Config, context: Context, logger: Logger, metrics?: Metrics): Promise<Runtime> {
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
-  const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs })
+  const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs, onRender: metrics?.observeRender })
   const jobs = jobsRepo(context.db)
+  if (metrics !== undefined) {
+    const claim = jobs.claim
+    jobs.claim = async (...args) => {
+      const started = performance.now()
+      try { return await claim(...args) } finally { metrics.observeClaim((performance.now() - started) / 1000) }
+    }
+  }
   const documents = documentsRepo(context.db)
   const runs = runsRepo(context.db)
   const recorder = runRecorder(runs, context.db, { onError: (err) => logger.error({ err }, 'could not write run history') })
@@ -48,10 +58,15 @@ export async function createServices (config: Config, context: Context, logger: 
     baseUrl: () => baseUrl,
     jobQueued: () => { loop.wake() }
   })
-  const webhooks = config.webhooks.enabled ? webhookDispatcher(config, { db: context.db, box: context.box, logger: logger.child({ component: 'webhooks' }) }) : undefined
+  const webhooks = config.webhooks.enabled ? webhookDispatcher(config, { db: context.db, box: context.box, logger: logger.child({ component: 'webhooks' }), onAttempt: metrics?.observeWebhookAttempt }) : undefined
   const loop = jobLoop(config, { jobs, documents, render, log: logger.child({ component: 'jobs' }) })
+  metrics?.watch({ db: context.db, pool: pool.stats, jobsRunning: () => loop.inFlight(), dataSourcePools: context.dataSources.poolCount })
   return {
     api: { render: { service: render, jobs, documents, links } },
+    saturated () {
+      const s = pool.stats()
+      return s.running >= s.threads && s.waiting.interactive >= s.maxQueue ? 'every render thread is busy and the waiting room is full' : undefined
+    },
     start (url: string) {
       if (config.publicUrl === undefined) baseUrl = url
       if (config.jobs.enabled) loop.start()

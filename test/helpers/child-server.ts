@@ -9,7 +9,7 @@ export interface ChildServer { url: string, process: ChildProcess, kill (signal?
 
 export async function startChildServer (env: Record<string, string>): Promise<ChildServer> {
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_ADMIN_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

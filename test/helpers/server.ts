@@ -16,6 +16,7 @@ import { loadTls } from '../../server/http/tls.js'
 import { createServices } from '../../server/services/runtime.js'
 import type { Runtime } from '../../server/services/runtime.js'
 import type { FastifyInstance } from 'fastify'
+import type { Metrics } from '../../server/metrics/metrics.js'
 
 export interface TestServer {
   url: string
@@ -36,7 +37,7 @@ export async function makeHome (): Promise<string> {
 }
 
 /** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent one (logging tests). */
-export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void, options: { logger?: Logger } = {}): Promise<TestServer> {
+export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void, options: { logger?: Logger, metrics?: Metrics } = {}): Promise<TestServer> {
   const ownHome = home === undefined
   const dir = home ?? await makeHome()
   const config = loadConfig({}, {
@@ -51,8 +52,8 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
   const logger = options.logger ?? pino({ level: config.logLevel })
   const context = await createContext(config, { logger })
   const tls = await loadTls(config)
-  const runtime = await createServices(config, context, logger)
-  const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api, extend })
+  const runtime = await createServices(config, context, logger, options.metrics)
+  const app = await buildApp({ config, context, logger, https: { cert: tls.cert, key: tls.key }, api: runtime.api, extend, metrics: options.metrics, saturated: runtime.saturated })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : 0
