@@ -169,8 +169,9 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.equal(ok(await json('keys', 'set-rate-limit', limited.prefix, '50')).rateLimit, 50)
   const [limitRows] = await db.query<RowDataPacket[]>('SELECT rate_limit FROM api_keys WHERE id = ?', [limited.id])
   assert.equal(limitRows[0].rate_limit, 50)
-  assert.match((await svc(['keys', 'list', '--workspace', workspaceId], env)).stdout, new RegExp(`${limited.prefix}\\s+bench\\s+live\\s+render\\s+active\\s+50\\s`))
-  assert.match((await svc(['keys', 'list', '--workspace', workspaceId], env)).stdout, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired\\s+default\\s`))
+  const listed = (await svc(['keys', 'list', '--workspace', workspaceId], env)).stdout
+  assert.match(listed, new RegExp(`${limited.prefix}\\s+bench\\s+live\\s+render\\s+active\\s+50\\s`))
+  assert.match(listed, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired\\s+default\\s`))
   assert.equal(ok(await json('keys', 'set-rate-limit', limited.id, 'default')).rateLimit, null)
   usage(await svc(['keys', 'set-rate-limit', limited.id, '0'], env), /rateLimit/)
 

@@ -13,14 +13,15 @@ export interface ChildServer {
   kill (signal?: NodeJS.Signals): Promise<number | null>
 }
 
-export async function startChildServer (env: Record<string, string>): Promise<ChildServer> {
+/** `startMs`: how long the process may take to listen (several starting at once on busy cores take longer). */
+export async function startChildServer (env: Record<string, string>, startMs = 20_000): Promise<ChildServer> {
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
     env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_ADMIN_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
   const [url, adminUrl] = await new Promise<[string, string]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${output}`)), 20_000)
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`svc serve did not start within ${startMs} ms: ${output}`)) }, startMs)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
       const match = /listening on (https:\/\/\S+)\/api\/v1.*metrics: (http:\/\/\S+)\/metrics/.exec(output)
