@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the project needs: MariaDB (private instance), poppler (PDF checks and
-# previews), zbar (barcode checks), DejaVu (Unicode font for tests), openssl (dev certificate).
+# previews), zbar (barcode checks), DejaVu (Unicode font for tests), openssl (dev certificate),
+# HAProxy (`make cluster` and the cluster test).
 # Installs what is missing when root; otherwise says what to install.
 set -euo pipefail
-packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core openssl qpdf ca-certificates)
+packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core openssl qpdf ca-certificates haproxy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
