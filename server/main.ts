@@ -54,8 +54,9 @@ export interface Server {
   /** Stops taking background work (job claims); close() calls it first. */
   quiesce (): void
   /**
-   * Claims stop, in-flight requests drain, running jobs finish (leases renewed), then webhooks,
-   * buffered writes, the render pool (last: a job still rendering would fail) and the pools.
+   * Claims stop, in-flight requests drain, rate-limit leases go back, running jobs finish (leases
+   * renewed), then webhooks, buffered writes, the render pool (last: a job still rendering would
+   * fail) and the pools.
    */
   close (): Promise<void>
 }
@@ -63,7 +64,9 @@ export interface Server {
 export async function createServer (config: Config, options: ServerOptions = {}): Promise<Server> {
   const logger = options.logger ?? createLogger(config)
   const metrics = createMetrics()
-  const context = await createContext(config, { logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery })
+  const context = await createContext(config, {
+    logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery
+  })
   if (options.migrate === true) await migrate(context.db)
   const tls = await loadTls(config)
   const { repos } = context
@@ -111,13 +114,19 @@ export async function createServer (config: Config, options: ServerOptions = {})
     ...repos.jobs,
     async claim (...args: Parameters<typeof repos.jobs.claim>) {
       const started = performance.now()
-      try { return await repos.jobs.claim(...args) } finally { metrics.observeClaim((performance.now() - started) / 1000) }
+      try {
+        return await repos.jobs.claim(...args)
+      } finally {
+        metrics.observeClaim((performance.now() - started) / 1000)
+      }
     }
   }
   const loop = jobLoop(config, {
     jobs: claimJobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
   })
-  metrics.watch({ db: context.db, pool: pool.stats, jobsRunning: () => loop.inFlight(), dataSourcePools: context.dataSources.poolCount })
+  metrics.watch({
+    db: context.db, pool: pool.stats, jobsRunning: () => loop.inFlight(), dataSourcePools: context.dataSources.poolCount
+  })
   const saturated = (): string | undefined => {
     const s = pool.stats()
     const full = s.running >= s.threads && s.waiting.interactive >= s.maxQueue

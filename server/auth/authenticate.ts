@@ -67,7 +67,8 @@ export function authenticator (deps: AuthDeps) {
     }
     // IETF draft-ietf-httpapi-ratelimit-headers: the policy (limit per 60 s) and what is left.
     hooks.header?.('RateLimit-Policy', `"default";q=${rate.limit};w=60`)
-    hooks.header?.('RateLimit', `"default";r=${rate.remaining}` + (rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`))
+    const wait = rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`
+    hooks.header?.('RateLimit', `"default";r=${rate.remaining}${wait}`)
     hooks.header?.('RateLimit-Remaining', rate.remaining)
     if (!rate.allowed) {
       throw problem('RATE_LIMITED', `Too many requests for this key; retry in ${rate.retryAfterSeconds} s`,
