@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export SVC_HOME ?= $(CURDIR)/.svc
 SVC := node bin/svc
 
-.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks clean docs-cli
+.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks cluster cluster-stop clean docs-cli
 
 all: build
 
@@ -49,6 +49,13 @@ bench-webhooks: build
 
 bench: build
 	bash scripts/bench.sh
+
+# NODES svc serve processes on one private MariaDB behind HAProxy (scripts/cluster.sh).
+cluster: build
+	NODES=$(or $(NODES),3) bash scripts/cluster.sh start
+
+cluster-stop:
+	bash scripts/cluster.sh stop
 
 clean:
 	rm -rf dist

@@ -1,12 +1,16 @@
 // The process around the app: the only place that listens, handles signals and exits.
 import type { Config } from '../server/config.js'
 import { createServer } from '../server/main.js'
+import { buildAdminApp } from '../server/metrics/admin.js'
 
 export async function serve (config: Config, print: (line: string) => void = console.log): Promise<void> {
   const server = await createServer(config, { migrate: true })
   const { logger, tls } = server
   const base = await server.listen()
-  print(`svc listening on ${base}/api/v1 (health: ${base}/healthz)`)
+  // The operator's listener (plain HTTP, loopback by default): the metrics the server collects.
+  const admin = buildAdminApp(server.metrics)
+  const adminUrl = await admin.listen({ host: config.admin.host, port: config.admin.port })
+  print(`svc listening on ${base}/api/v1 (health: ${base}/healthz, metrics: ${adminUrl}/metrics)`)
   if (tls.selfSigned) print(`self-signed certificate: ${tls.certFile} (curl --cacert ${tls.certFile} …)`)
 
   let closing = false
@@ -19,6 +23,7 @@ export async function serve (config: Config, print: (line: string) => void = con
     timer.unref()
     try {
       await server.close()
+      await admin.close()
       logger.flush?.()
       process.exit(0)
     } catch (err) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the project needs: MariaDB (private instance), poppler (PDF checks and
 # previews), zbar (barcode checks), the default font stack of PDF documents (Noto core: Latin, Greek,
-# Cyrillic, Arabic, Hebrew, Devanagari, Thai; Noto CJK; DejaVu: symbols), openssl (dev certificate).
+# Cyrillic, Arabic, Hebrew, Devanagari, Thai; Noto CJK; DejaVu: symbols), openssl (dev certificate),
+# HAProxy (`make cluster` and the cluster test).
 # Installs what is missing when root; otherwise says what to install.
 set -euo pipefail
-packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk openssl qpdf ca-certificates)
+packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk openssl qpdf ca-certificates haproxy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

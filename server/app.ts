@@ -15,6 +15,8 @@ import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
 import { apiRoutes } from './http/routes/index.js'
 import type { ApiDeps } from './http/routes/index.js'
+import { httpMetrics } from './metrics/http.js'
+import type { Metrics } from './metrics/metrics.js'
 
 export interface AppOptions {
   config: Config
@@ -25,6 +27,10 @@ export interface AppOptions {
   auth: Authenticator
   /** What the /api/v1 routes call (see routes/index.ts). */
   api: ApiDeps
+  /** HTTP metrics (server/metrics); none when absent. */
+  metrics?: Pick<Metrics, 'observeHttp'>
+  /** Readiness beyond the database (the render pool's saturation); undefined = ready. */
+  saturated?: () => string | undefined
   /** Extra /api/v1 routes (tests use it to exercise error paths). */
   extend?: (api: FastifyInstance) => void | Promise<void>
 }
@@ -67,6 +73,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
 
   correlationPlugin(app)
+  if (options.metrics !== undefined) httpMetrics(app, options.metrics)
   let closing = false
   app.addHook('preClose', async () => { closing = true })
   app.addHook('onRequest', async (_request, reply) => {
@@ -78,7 +85,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   problemsPlugin(app, () => routes)
   authPlugin(app, { auth: options.auth })
 
-  healthRoutes(app, { db: context.db })
+  healthRoutes(app, { db: context.db, saturated: options.saturated })
   openapiRoute(app)
   await app.register(async (api) => { await apiRoutes(api, options.api); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app

@@ -21,6 +21,8 @@ export interface Config {
   logLevel: string
   logFile: string | undefined
   rateLimit: { perMinute: number }
+  /** The admin listener (GET /metrics): plain HTTP, loopback by default. */
+  admin: { host: string, port: number }
   bodyLimitBytes: number
   render: {
     threads: number
@@ -106,6 +108,8 @@ export const CONFIG_DEFAULTS = {
   SVC_LOG_LEVEL: 'info',
   SVC_LOG_FILE: '(stdout)',
   SVC_RATE_LIMIT: '600',
+  SVC_ADMIN_HOST: '127.0.0.1',
+  SVC_ADMIN_PORT: '9464',
   SVC_BODY_LIMIT: '1048576',
   SVC_RENDER_THREADS: '(cores)',
   SVC_RENDER_QUEUE: '256',
@@ -179,6 +183,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     logLevel: level,
     logFile: str(e, 'SVC_LOG_FILE'),
     rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },
+    admin: { host: str(e, 'SVC_ADMIN_HOST', '127.0.0.1') as string, port: int(e, 'SVC_ADMIN_PORT', 9464, 0, 65535) },
     bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
     render: {
       threads,

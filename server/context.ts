@@ -24,7 +24,7 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
   return info.url
 }
 
-export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger } = {}) {
+export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger, onDataSourceQuery?: (ms: number, ok: boolean) => void } = {}) {
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
   const masterKey = await loadMasterKey(config.home, config.masterKey)
   const box = secretBox(masterKey)
@@ -40,7 +40,7 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.
-  const sources = dataSources(config, environments, { onError: (failure) => options.logger?.warn(failure, 'dataset failed') })
+  const sources = dataSources(config, environments, { onError: (failure) => options.logger?.warn(failure, 'dataset failed'), onQuery: options.onDataSourceQuery })
   return {
     config,
     db,

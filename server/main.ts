@@ -1,8 +1,9 @@
 // The composition root of a server process: the shared context (database, repositories,
 // services), the render pool, the render service, the job loop, the webhook dispatcher and the
-// HTTP app, each built once here and handed to whoever needs it. Used by bin/serve.ts (and so by
-// `svc serve`) and by the test helpers. `listen` starts the background loops once the server
-// knows its public URL; `close` drains everything in order.
+// HTTP app, each built once here and handed to whoever needs it, with the cluster-wide rate limiter
+// and the metrics every part reports to. Used by bin/serve.ts (and so by `svc serve`, which also
+// serves the metrics on its admin listener) and by the test helpers. `listen` starts the
+// background loops once the server knows its public URL; `close` drains everything in order.
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import type { Config } from './config.js'
@@ -23,7 +24,9 @@ import { jobLoop } from './jobs/loop.js'
 import { webhookDispatcher } from './webhooks/dispatcher.js'
 import { authenticator } from './auth/authenticate.js'
 import { lastUsedRecorder } from './auth/last-used.js'
-import { tokenBuckets } from './http/plugins/rate-limit.js'
+import { rateLimiter } from './auth/rate-limiter.js'
+import { createMetrics } from './metrics/metrics.js'
+import type { Metrics } from './metrics/metrics.js'
 
 export interface ServerOptions {
   logger?: Logger
@@ -40,6 +43,10 @@ export interface Server {
   context: Context
   app: FastifyInstance
   logger: Logger
+  /** This process's Prometheus metrics (served by bin/serve.ts on the admin listener). */
+  metrics: Metrics
+  /** Why this process should take no new sync renders now (readiness), or undefined. */
+  saturated (): string | undefined
   /** The TLS certificate the server presents, and whether it was generated here. */
   tls: { cert: Buffer, selfSigned: boolean, certFile: string }
   /** Listens, then starts the job loop and the dispatcher; answers the public base URL. */
@@ -47,22 +54,26 @@ export interface Server {
   /** Stops taking background work (job claims); close() calls it first. */
   quiesce (): void
   /**
-   * Claims stop, in-flight requests drain, running jobs finish (leases renewed), then webhooks,
-   * buffered writes, the render pool (last: a job still rendering would fail) and the pools.
+   * Claims stop, in-flight requests drain, rate-limit leases go back, running jobs finish (leases
+   * renewed), then webhooks, buffered writes, the render pool (last: a job still rendering would
+   * fail) and the pools.
    */
   close (): Promise<void>
 }
 
 export async function createServer (config: Config, options: ServerOptions = {}): Promise<Server> {
   const logger = options.logger ?? createLogger(config)
-  const context = await createContext(config, { logger, db: options.db })
+  const metrics = createMetrics()
+  const context = await createContext(config, {
+    logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery
+  })
   if (options.migrate === true) await migrate(context.db)
   const tls = await loadTls(config)
   const { repos } = context
 
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
   const { threads, maxQueue, timeoutMs } = config.render
-  const pool = createRenderPool({ threads, maxQueue, timeoutMs })
+  const pool = createRenderPool({ threads, maxQueue, timeoutMs, onRender: metrics.observeRender })
   const recorder = runRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
     onDrop: (run, err) => {
@@ -90,15 +101,43 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
     ? webhookDispatcher(config, {
-      db: context.db, box: context.box, repos, outbox: context.services.outbox, logger: logger.child({ component: 'webhooks' })
+      db: context.db,
+      box: context.box,
+      repos,
+      outbox: context.services.outbox,
+      logger: logger.child({ component: 'webhooks' }),
+      onAttempt: metrics.observeWebhookAttempt
     })
     : undefined
+  // The claim transaction's latency, timed for the loop only (the shared repository stays as it is).
+  const claimJobs = {
+    ...repos.jobs,
+    async claim (...args: Parameters<typeof repos.jobs.claim>) {
+      const started = performance.now()
+      try {
+        return await repos.jobs.claim(...args)
+      } finally {
+        metrics.observeClaim((performance.now() - started) / 1000)
+      }
+    }
+  }
   const loop = jobLoop(config, {
-    jobs: repos.jobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
+    jobs: claimJobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
   })
+  metrics.watch({
+    db: context.db, pool: pool.stats, jobsRunning: () => loop.inFlight(), dataSourcePools: context.dataSources.poolCount
+  })
+  const saturated = (): string | undefined => {
+    const s = pool.stats()
+    const full = s.running >= s.threads && s.waiting.interactive >= s.maxQueue
+    return full ? 'every render thread is busy and the waiting room is full' : undefined
+  }
   const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
-  const buckets = tokenBuckets(config.rateLimit.perMinute)
-  const admission = { admit: (keyId: string) => buckets.take(keyId) }
+  // One sliding window per key across every node, shared through the database.
+  const admission = rateLimiter(repos.rateLimits, {
+    defaultPerMinute: config.rateLimit.perMinute,
+    onError: (err) => logger.warn({ err }, 'rate limit lease failed')
+  })
   const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed })
   const app = await buildApp({
     config,
@@ -107,6 +146,8 @@ export async function createServer (config: Config, options: ServerOptions = {})
     https: { cert: tls.cert, key: tls.key },
     auth,
     api: { templates: context.services.templates, pipeline, sync, jobs, documents: repos.documents, links },
+    metrics,
+    saturated,
     extend: options.extend
   })
 
@@ -117,6 +158,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
     quiesce()
     await app.close()
     await lastUsed.close()
+    await admission.close()
     await loop.close()
     await webhooks?.close()
     await recorder.close()
@@ -129,6 +171,8 @@ export async function createServer (config: Config, options: ServerOptions = {})
     context,
     app,
     logger,
+    metrics,
+    saturated,
     tls: { cert: tls.cert, selfSigned: tls.selfSigned, certFile: tls.certFile },
     async listen (address = {}) {
       const host = address.host ?? config.host

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
-import type { RenderInput, RenderResult } from './types.js'
+import type { RenderFailure, RenderInput, RenderResult } from './types.js'
 
 export interface RenderPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -16,6 +16,17 @@ export interface RenderPoolOptions {
   timeoutMs: number
   /** A batch render waiting longer than this goes before interactive ones; default timeoutMs. */
   batchMaxWaitMs?: number
+  /** Called once per render with its lane, time waiting for a thread, time on it, and outcome (metrics). */
+  onRender?: (event: RenderEvent) => void
+}
+
+export interface RenderEvent {
+  lane: RenderLane
+  waitMs: number
+  renderMs: number
+  /** The format rendered, or undefined when the render failed. */
+  format: string | undefined
+  outcome: 'ok' | RenderFailure['code']
 }
 
 export interface RenderPoolStats {
@@ -27,6 +38,10 @@ export interface RenderPoolStats {
   utilization: number
   /** Tasks sent without the template that a worker had to ask for again (NEED_DEFINITION). */
   definitionsResent: number
+  /** Threads rendering now, and renders waiting for one by lane. */
+  running: number
+  waiting: { interactive: number, batch: number }
+  maxQueue: number
 }
 
 /**
@@ -114,6 +129,16 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   }
 
   async function render (input: RenderInput, lane: RenderLane = 'interactive'): Promise<RenderResult> {
+    if (options.onRender === undefined) return await renderOnThread(input, lane)
+    const mark = { since: performance.now(), acquired: 0 }
+    const r = await renderOnThread(input, lane, mark)
+    const end = performance.now()
+    const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
+    options.onRender({ lane, waitMs: acquired - mark.since, renderMs: end - acquired, format: r.ok ? r.format : undefined, outcome: r.ok ? 'ok' : r.code })
+    return r
+  }
+
+  async function renderOnThread (input: RenderInput, lane: RenderLane, mark?: { acquired: number }): Promise<RenderResult> {
     if (lane === 'batch') {
       await acquireBatch()
     } else if (running + waiting.length >= threads + maxQueue) {
@@ -122,6 +147,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       busy++
       return { ok: false, code: 'RENDER_BUSY', message: `no render thread became free within ${options.timeoutMs} ms` }
     }
+    if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
@@ -154,7 +180,18 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   return {
     render,
-    stats: () => ({ threads, queued: waiting.length + batchWaiting.length, completed: pool.completed, busy, timeouts, utilization: pool.utilization, definitionsResent }),
+    stats: () => ({
+      threads,
+      queued: waiting.length + batchWaiting.length,
+      completed: pool.completed,
+      busy,
+      timeouts,
+      utilization: pool.utilization,
+      definitionsResent,
+      running,
+      waiting: { interactive: waiting.length, batch: batchWaiting.length },
+      maxQueue
+    }),
     close: async () => { await pool.destroy() }
   }
 }

@@ -13,10 +13,23 @@ import type { LastUsedRecorder } from './last-used.js'
 import type { ApiKeysRepo, ApiKeyRow } from '../store/repos/api-keys.js'
 import type { TemplatesService } from '../services/templates.js'
 
-export interface RateDecision { allowed: boolean, remaining: number, retryAfterSeconds: number }
+export interface RateDecision {
+  allowed: boolean
+  /** An estimate of what is left of the key's limit (this node's view). */
+  remaining: number
+  /** Whole seconds until a request of this key can succeed; 0 when allowed. */
+  retryAfterSeconds: number
+  /** The key's limit per 60 s. */
+  limit: number
+  /** Refused because the limit could not be checked (database unreachable: fail closed, 503). */
+  unavailable?: boolean
+}
 
-/** Rate-limit admission of one request of a key (today: this process's token buckets). */
-export interface Admission { admit: (keyId: string) => RateDecision }
+/** The key as admission sees it: its id and its own limit (null = SVC_RATE_LIMIT). */
+export interface AdmitKey { keyId: string, rateLimit: number | null }
+
+/** Rate-limit admission of one request of a key (auth/rate-limiter.ts: one window across every node). */
+export interface Admission { admit: (key: AdmitKey) => Promise<RateDecision> }
 
 /** What authentication reads of a request. */
 export interface AuthRequest { headers: { authorization?: string, 'svc-workspace'?: string | string[] } }
@@ -43,10 +56,19 @@ type Route = { scope: Scope }
 
 export function authenticator (deps: AuthDeps) {
   /** Everything after the key's row was read; throws the first refusal. */
-  function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route, hooks: AuthHooks): AuthContext {
+  async function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route,
+    hooks: AuthHooks): Promise<AuthContext> {
     const auth = verifyKey(key, row)
     hooks.identified?.(auth)
-    const rate = deps.admission.admit(auth.keyId)
+    const rate = await deps.admission.admit(auth)
+    if (rate.unavailable === true) {
+      throw problem('SERVICE_UNAVAILABLE', 'The rate limit cannot be checked (database unreachable); retry',
+        { headers: { 'Retry-After': String(rate.retryAfterSeconds) } })
+    }
+    // IETF draft-ietf-httpapi-ratelimit-headers: the policy (limit per 60 s) and what is left.
+    hooks.header?.('RateLimit-Policy', `"default";q=${rate.limit};w=60`)
+    const wait = rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`
+    hooks.header?.('RateLimit', `"default";r=${rate.remaining}${wait}`)
     hooks.header?.('RateLimit-Remaining', rate.remaining)
     if (!rate.allowed) {
       throw problem('RATE_LIMITED', `Too many requests for this key; retry in ${rate.retryAfterSeconds} s`,
@@ -73,7 +95,7 @@ export function authenticator (deps: AuthDeps) {
     /** The whole check: the key's row by primary key, then rate limit, workspace, scope. */
     async authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {}, key?: PresentedKey): Promise<AuthContext> {
       const presented = key ?? parseToken(bearer(request.headers.authorization))
-      return check(presented, await deps.keys.get(presented.keyId), request, route, hooks)
+      return await check(presented, await deps.keys.get(presented.keyId), request, route, hooks)
     },
 
     /**
@@ -85,7 +107,7 @@ export function authenticator (deps: AuthDeps) {
       hooks: AuthHooks = {}): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
       const envKey = target.environment ?? defaultEnvironment(key.mode)
       const read = await deps.templates.resolveForKey(key, target.template, target.version, envKey)
-      return { auth: check(key, read.key, request, route, hooks), found: read.resolve }
+      return { auth: await check(key, read.key, request, route, hooks), found: read.resolve }
     }
   }
 }

@@ -16,6 +16,8 @@ export interface AuthContext {
   scopes: ReadonlySet<Scope>
   workspaceId: string
   defaultEnvironment: string
+  /** Requests per 60 s across every node; null = SVC_RATE_LIMIT. */
+  rateLimit: number | null
 }
 
 /** A key's form with its secret digested once (the lookup query and the comparison both use it). */
@@ -56,7 +58,8 @@ export function verifyKey (key: PresentedKey, row: ApiKeyRow | undefined, now = 
     mode: row.mode,
     scopes: new Set(row.scopes),
     workspaceId: row.workspaceId,
-    defaultEnvironment: defaultEnvironment(row.mode)
+    defaultEnvironment: defaultEnvironment(row.mode),
+    rateLimit: row.rateLimit
   }
 }
 

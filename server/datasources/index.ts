@@ -30,7 +30,11 @@ export interface DatasetResult {
 /** What went wrong, for the server log: the driver's symbolic code only, never SQL or a message. */
 export interface DatasetFailure { environment: string, dataset: string, errorCode: string, reason: string }
 
-export interface DataSourcesOptions { onError?: (failure: DatasetFailure) => void }
+export interface DataSourcesOptions {
+  onError?: (failure: DatasetFailure) => void
+  /** Every statement's time and whether it succeeded (metrics). */
+  onQuery?: (ms: number, ok: boolean) => void
+}
 
 export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions = {}) {
   const pools = poolCache(config, environments)
@@ -54,10 +58,14 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   }
 
   async function run (env: Environment, def: TemplateDefinition, d: DatasetDef, parameters: Record<string, unknown>, context: Record<string, unknown>, budget: RowBudget): Promise<StatementResult> {
+    const started = performance.now()
     try {
       const pool = pools.get(env)
-      return await runStatement(pool, statementOf(d, def, parameters, context), timeoutMs, budget)
+      const r = await runStatement(pool, statementOf(d, def, parameters, context), timeoutMs, budget)
+      options.onQuery?.(performance.now() - started, true)
+      return r
     } catch (err) {
+      options.onQuery?.(performance.now() - started, false)
       const mapped = mapDriverError(err, d.code, env.key)
       options.onError?.({ environment: env.key, dataset: d.code, errorCode: mapped.problem.code, reason: mapped.reason })
       throw mapped.problem

@@ -20,6 +20,8 @@ export interface KeyView {
   lastUsedAt: string | null
   createdAt: string
   workspaceId: string
+  /** null = the server's SVC_RATE_LIMIT. */
+  rateLimit: number | null
 }
 
 export interface CreatedKey extends Omit<KeyView, 'state' | 'lastUsedAt' | 'createdAt'> { key: string }
@@ -51,6 +53,19 @@ export function parseScopes (text: string): Scope[] {
   return [...new Set(scopes)] as Scope[]
 }
 
+export const MAX_RATE_LIMIT = 100_000_000
+
+/** A key's requests per 60 s: a whole number from 1 to 100,000,000, or `default` (null: SVC_RATE_LIMIT). */
+export function parseRateLimit (text: string): number | null {
+  if (text === 'default') return null
+  const value = /^\d+$/.test(text) ? Number(text) : NaN
+  if (!(value >= 1 && value <= MAX_RATE_LIMIT)) {
+    const message = `expected a whole number of requests per minute from 1 to ${MAX_RATE_LIMIT}, or default`
+    throw problem('VALIDATION_FAILED', `rateLimit: ${message}`, { errors: { rateLimit: [message] } })
+  }
+  return value
+}
+
 function view (k: ApiKeyRow, now: number): KeyView {
   return {
     id: k.id,
@@ -62,16 +77,24 @@ function view (k: ApiKeyRow, now: number): KeyView {
     expiresAt: k.expiresAt?.toISOString() ?? null,
     lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
     createdAt: k.createdAt.toISOString(),
-    workspaceId: k.workspaceId
+    workspaceId: k.workspaceId,
+    rateLimit: k.rateLimit
   }
 }
 
 export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
+  async function find (idOrPrefix: string): Promise<ApiKeyRow> {
+    const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
+    const row = match === null ? undefined : await keys.get(match[1])
+    if (row === undefined) throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}`)
+    return row
+  }
+
   return {
-    async create (input: { workspaceId: string, name: string, mode: KeyMode, scopes: Scope[], expiresAt: Date | null }): Promise<CreatedKey> {
+    async create (input: { workspaceId: string, name: string, mode: KeyMode, scopes: Scope[], expiresAt: Date | null, rateLimit?: number | null }): Promise<CreatedKey> {
       if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
       const generated = generateApiKey(input.mode)
-      await keys.insert({ id: generated.keyId, workspaceId: input.workspaceId, name: input.name, mode: input.mode, scopes: input.scopes, secretHash: generated.secretHash, expiresAt: input.expiresAt })
+      await keys.insert({ id: generated.keyId, workspaceId: input.workspaceId, name: input.name, mode: input.mode, scopes: input.scopes, secretHash: generated.secretHash, expiresAt: input.expiresAt, rateLimit: input.rateLimit ?? null })
       return {
         id: generated.keyId,
         prefix: generated.prefix,
@@ -80,7 +103,8 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
         mode: input.mode,
         scopes: input.scopes,
         expiresAt: input.expiresAt?.toISOString() ?? null,
-        workspaceId: input.workspaceId
+        workspaceId: input.workspaceId,
+        rateLimit: input.rateLimit ?? null
       }
     },
 
@@ -91,10 +115,15 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
 
     /** Accepts the key id or its visible prefix. */
     async revoke (idOrPrefix: string): Promise<KeyView> {
-      const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
-      const row = match === null ? undefined : await keys.get(match[1])
-      if (row === undefined) throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}`)
+      const row = await find(idOrPrefix)
       await keys.revoke(row.id)
+      return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
+    },
+
+    /** The key's requests per 60 s across all nodes; null = back to SVC_RATE_LIMIT. */
+    async setRateLimit (idOrPrefix: string, perMinute: number | null): Promise<KeyView> {
+      const row = await find(idOrPrefix)
+      await keys.setRateLimit(row.id, perMinute)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
     }
   }

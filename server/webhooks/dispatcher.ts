@@ -34,6 +34,8 @@ export interface DispatcherDeps {
   resolver?: Resolver
   /** Default: longer than any attempt can last (3 × timeout + 1 s). */
   leaseMs?: number
+  /** Every attempt's outcome and duration (metrics). */
+  onAttempt?: (status: string, durationMs: number) => void
 }
 
 export function leaseFor (timeoutMs: number): number { return 3 * timeoutMs + 1000 }
@@ -164,6 +166,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       excerpt: result.excerpt,
       error: result.error
     })
+    deps.onAttempt?.(status, result.durationMs)
     logger.debug({ delivery: d.id, event: d.eventId, attempt, status, httpStatus: result.httpStatus }, 'webhook attempt')
   }
 

@@ -113,7 +113,7 @@ test('envs create and list never print the data-source password', async () => {
 test('keys create prints the key once with its id, prefix, name, mode, scopes, expiry and workspace', async () => {
   const r = await json('keys', 'create', '--workspace', workspaceId, '--name', 'ci', '--mode', 'live', '--scopes', 'render,templates.read')
   const key = ok(r)
-  assert.deepEqual(Object.keys(key).sort(), ['expiresAt', 'id', 'key', 'mode', 'name', 'prefix', 'scopes', 'workspaceId'])
+  assert.deepEqual(Object.keys(key).sort(), ['expiresAt', 'id', 'key', 'mode', 'name', 'prefix', 'rateLimit', 'scopes', 'workspaceId'])
   assert.match(key.key, /^svc_live_[a-z0-9]{12}_[A-Za-z0-9]{40}$/)
   assert.equal(key.prefix, `svc_live_${key.id}`)
   assert.ok(key.key.startsWith(key.prefix + '_'))
@@ -122,6 +122,7 @@ test('keys create prints the key once with its id, prefix, name, mode, scopes, e
   assert.deepEqual(key.scopes, ['render', 'templates.read'])
   assert.equal(key.expiresAt, null)
   assert.equal(key.workspaceId, workspaceId)
+  assert.equal(key.rateLimit, null, 'SVC_RATE_LIMIT unless --rate-limit')
   const [rows] = await db.query<RowDataPacket[]>('SELECT secret_hash FROM api_keys WHERE id = ?', [key.id])
   assert.equal(rows.length, 1)
 })
@@ -163,6 +164,17 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.match(text.stdout, /^PREFIX\s+NAME\s+MODE\s+SCOPES\s+STATE/m)
   assert.match(text.stdout, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired`))
   for (const k of [thirty, dated, toExpire]) assert.ok(!text.stdout.includes(k.key), 'secret printed by list')
+
+  const limited = ok(await json('keys', 'create', '--workspace', workspaceId, '--name', 'bench', '--mode', 'live', '--scopes', 'render', '--rate-limit', '100000'))
+  assert.equal(limited.rateLimit, 100000)
+  assert.equal(ok(await json('keys', 'set-rate-limit', limited.prefix, '50')).rateLimit, 50)
+  const [limitRows] = await db.query<RowDataPacket[]>('SELECT rate_limit FROM api_keys WHERE id = ?', [limited.id])
+  assert.equal(limitRows[0].rate_limit, 50)
+  const listed = (await svc(['keys', 'list', '--workspace', workspaceId], env)).stdout
+  assert.match(listed, new RegExp(`${limited.prefix}\\s+bench\\s+live\\s+render\\s+active\\s+50\\s`))
+  assert.match(listed, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired\\s+default\\s`))
+  assert.equal(ok(await json('keys', 'set-rate-limit', limited.id, 'default')).rateLimit, null)
+  usage(await svc(['keys', 'set-rate-limit', limited.id, '0'], env), /rateLimit/)
 
   const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz')
   assert.equal(unknown.code, 1)

@@ -30,7 +30,7 @@ after(async () => {
 test('serve prints its URL, answers /healthz over HTTPS, and exits 0 on SIGTERM', async () => {
   // A global flag before the command: `svc --home … serve` must keep running too.
   const proc = spawn(process.execPath, [svcBin, '--home', home, 'serve', '--port', '0'], {
-    env: childEnv({ SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'info' }),
+    env: childEnv({ SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'info', SVC_ADMIN_PORT: '0' }),
     stdio: ['ignore', 'pipe', 'pipe']
   })
   child = proc
@@ -57,6 +57,20 @@ test('serve prints its URL, answers /healthz over HTTPS, and exits 0 on SIGTERM'
     assert.match(String(res.headers['x-correlation-id']), /^[0-9a-f-]{36}$/)
     const ready = await request(`${base}/readyz`, { dispatcher: agent })
     assert.deepEqual(await ready.body.json(), { status: 'ready' })
+    // The admin listener (loopback, plain HTTP) serves the metrics of what was just answered.
+    const admin = /metrics: (http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(output)
+    assert.ok(admin !== null, output)
+    const metrics = await request(`${admin[1]}/metrics`)
+    assert.equal(metrics.statusCode, 200)
+    assert.match(String(metrics.headers['content-type']), /^text\/plain/)
+    const text = await metrics.body.text()
+    assert.match(text, /^svc_http_requests_total\{method="GET",route="\/healthz",status="200",error_code=""\} 1$/m)
+    assert.match(text, /^svc_http_request_duration_seconds_count\{method="GET",route="\/readyz"\} 1$/m)
+    assert.match(text, /^svc_render_threads\{state="idle"\} \d+$/m)
+    assert.match(text, /^svc_jobs\{status="queued"\} 0$/m)
+    assert.match(text, /^svc_webhook_deliveries\{status="pending"\} 0$/m)
+    assert.match(text, /^svc_nodejs_eventloop_lag_seconds \S+$/m)
+    assert.match(text, /^svc_process_resident_memory_bytes \d+$/m)
     // Plain HTTP is not served.
     const plain = new Agent()
     try {

@@ -5,20 +5,27 @@ import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { projectRoot } from '../../server/util/paths.js'
 
-export interface ChildServer { url: string, process: ChildProcess, kill (signal?: NodeJS.Signals): Promise<number | null> }
+export interface ChildServer {
+  url: string
+  /** The admin listener's base URL (GET /metrics). */
+  adminUrl: string
+  process: ChildProcess
+  kill (signal?: NodeJS.Signals): Promise<number | null>
+}
 
-export async function startChildServer (env: Record<string, string>): Promise<ChildServer> {
+/** `startMs`: how long the process may take to listen (several starting at once on busy cores take longer). */
+export async function startChildServer (env: Record<string, string>, startMs = 20_000): Promise<ChildServer> {
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_ADMIN_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`svc serve did not start: ${output}`)), 20_000)
+  const [url, adminUrl] = await new Promise<[string, string]>((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`svc serve did not start within ${startMs} ms: ${output}`)) }, startMs)
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
-      const match = /listening on (https:\/\/\S+)\/api\/v1/.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+      const match = /listening on (https:\/\/\S+)\/api\/v1.*metrics: (http:\/\/\S+)\/metrics/.exec(output)
+      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
     }
     child.stdout?.on('data', onData)
     child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
@@ -26,6 +33,7 @@ export async function startChildServer (env: Record<string, string>): Promise<Ch
   })
   return {
     url,
+    adminUrl,
     process: child,
     async kill (signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode

@@ -72,12 +72,12 @@ export async function renderWorkspace (ctx: Context, dataUrl: string, key: { mod
 }
 
 /** The usual render-test set-up: a service database, a data database, a server and a workspace. */
-export async function renderFixture (prefix: string, env: Record<string, string> = {}, options: { home?: string } = {}) {
+export async function renderFixture (prefix: string, env: Record<string, string> = {}, options: { home?: string, salesRows?: number } = {}) {
   const { createTestDatabase } = await import('./db.js')
   const { startServer } = await import('./server.js')
   const database = await createTestDatabase(prefix)
   const dataName = `${database.name}_data`
-  const dataUrl = await createDataDatabase(dataName)
+  const dataUrl = await createDataDatabase(dataName, { salesRows: options.salesRows })
   const server = await startServer(database.url, env, options.home)
   const ws = await renderWorkspace(server.context, dataUrl)
   return {

@@ -47,6 +47,8 @@ test('CONFIG_DEFAULTS agrees with the values loadConfig uses', () => {
   assert.equal(String(c.port), CONFIG_DEFAULTS.SVC_PORT)
   assert.equal(String(c.dbPort), CONFIG_DEFAULTS.SVC_DB_PORT)
   assert.equal(String(c.rateLimit.perMinute), CONFIG_DEFAULTS.SVC_RATE_LIMIT)
+  assert.equal(String(c.admin.port), CONFIG_DEFAULTS.SVC_ADMIN_PORT)
+  assert.equal(c.admin.host, CONFIG_DEFAULTS.SVC_ADMIN_HOST)
   assert.equal(String(c.bodyLimitBytes), CONFIG_DEFAULTS.SVC_BODY_LIMIT)
   assert.equal(String(c.render.maxBytes), CONFIG_DEFAULTS.SVC_RENDER_MAX_BYTES)
   // Every default that is a duration parses to the loaded value.

@@ -13,6 +13,8 @@ export interface ApiKeyRow {
   revokedAt: Date | null
   lastUsedAt: Date | null
   createdAt: Date
+  /** Requests per 60 s; null = SVC_RATE_LIMIT. */
+  rateLimit: number | null
 }
 
 export type KeyState = 'active' | 'revoked' | 'expired'
@@ -29,7 +31,7 @@ export function keyState (k: Pick<ApiKeyRow, 'revokedAt' | 'expiresAt'>, now: nu
 }
 export const usableKeySql = (a: string): string => `${a}.revoked_at IS NULL AND (${a}.expires_at IS NULL OR ${a}.expires_at > UTC_TIMESTAMP(3))`
 
-const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at'] as const
+const NAMES = ['id', 'workspace_id', 'name', 'mode', 'scopes', 'secret_hash', 'expires_at', 'revoked_at', 'last_used_at', 'created_at', 'rate_limit'] as const
 type Names = Record<typeof NAMES[number], string>
 const prefixed = (p: string): Names => Object.fromEntries(NAMES.map((n) => [n, p + n])) as Names
 const PLAIN = prefixed('')
@@ -48,7 +50,8 @@ export function toKey (r: RowDataPacket, c: Names = PLAIN): ApiKeyRow {
     expiresAt: r[c.expires_at],
     revokedAt: r[c.revoked_at],
     lastUsedAt: r[c.last_used_at],
-    createdAt: r[c.created_at]
+    createdAt: r[c.created_at],
+    rateLimit: r[c.rate_limit] ?? null
   }
 }
 
@@ -58,9 +61,9 @@ export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS 
 
 export function apiKeysRepo (db: Db) {
   return {
-    async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt'>): Promise<void> {
-      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt])
+    async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
+      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
     /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
@@ -75,6 +78,9 @@ export function apiKeysRepo (db: Db) {
       const [result] = await db.execute<import('mysql2').ResultSetHeader>(
         'UPDATE api_keys SET revoked_at = UTC_TIMESTAMP(3) WHERE id = ? AND revoked_at IS NULL', [id])
       return result.affectedRows === 1
+    },
+    async setRateLimit (id: string, perMinute: number | null): Promise<void> {
+      await db.execute('UPDATE api_keys SET rate_limit = ? WHERE id = ?', [perMinute, id])
     },
     async touch (ids: string[], at: Date): Promise<void> {
       if (ids.length === 0) return

@@ -11,6 +11,7 @@ import { runsRepo } from './runs.js'
 import { eventsRepo } from './events.js'
 import { webhooksRepo } from './webhooks.js'
 import { deliveriesRepo } from './webhooks-deliveries.js'
+import { rateLimitsRepo } from './rate-limits.js'
 
 export function createRepos (db: Db) {
   return {
@@ -23,7 +24,8 @@ export function createRepos (db: Db) {
     runs: runsRepo(db),
     events: eventsRepo(),
     webhooks: webhooksRepo(db),
-    deliveries: deliveriesRepo(db)
+    deliveries: deliveriesRepo(db),
+    rateLimits: rateLimitsRepo(db)
   }
 }
 export type Repos = ReturnType<typeof createRepos>
