@@ -16,6 +16,10 @@ import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
 import { apiRoutes } from './http/routes/index.js'
 import type { ApiDeps } from './http/routes/index.js'
+// Hostile input (issue 12): connection/request limits, protocol-error problems, auth-failure throttle.
+import { capConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
+import { authThrottlePlugin } from './http/plugins/auth-throttle.js'
+import { failureThrottle } from './auth/failure-throttle.js'
 
 export interface AppOptions {
   config: Config
@@ -46,10 +50,12 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
-    routerOptions: { ignoreTrailingSlash: true }
+    routerOptions: { ignoreTrailingSlash: true },
+    ...fastifyLimits(config)
   }
-  if (options.https !== undefined) fastifyOptions.https = options.https
+  if (options.https !== undefined) fastifyOptions.https = { ...options.https, ...nodeServerLimits(config) }
   const app = Fastify(fastifyOptions) as unknown as FastifyInstance
+  capConnections(app.server, config)
 
   const routes: Array<{ method: string, pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {
@@ -77,6 +83,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   problemsPlugin(app, () => routes)
   const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
   app.addHook('onClose', async () => { await lastUsed.close() })
+  authThrottlePlugin(app, failureThrottle(config.http.authFailuresPerMinute))
   authPlugin(app, { apiKeys: context.services.apiKeys, lastUsed, buckets: tokenBuckets(config.rateLimit.perMinute) })
 
   healthRoutes(app, { db: context.db })

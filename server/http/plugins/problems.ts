@@ -8,7 +8,8 @@ type ValidationItem = { instancePath?: string, message?: string, params?: Record
 
 /** Ajv errors → { member: [messages] } keyed by the member's path (`parameters.invoiceId`). */
 export function validationErrors (items: ValidationItem[], context: string): Record<string, string[]> {
-  const errors: Record<string, string[]> = {}
+  // No prototype: member names are the caller's (`constructor`, `__proto__` …), never built-ins.
+  const errors: Record<string, string[]> = Object.create(null)
   for (const item of items) {
     let path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
     if (item.keyword === 'required' && typeof item.params?.missingProperty === 'string') {
