@@ -20,6 +20,8 @@ import type { ApiDeps } from './http/routes/index.js'
 import { capConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
 import { authThrottlePlugin } from './http/plugins/auth-throttle.js'
 import { failureThrottle } from './auth/failure-throttle.js'
+import { bodyShapePlugin } from './http/plugins/body-shape.js'
+import { requestFormats } from './http/validation/file-name.js'
 
 export interface AppOptions {
   config: Config
@@ -49,7 +51,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, formats: requestFormats } },
     routerOptions: { ignoreTrailingSlash: true },
     ...fastifyLimits(config)
   }
@@ -81,6 +83,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     }
   })
   problemsPlugin(app, () => routes)
+  bodyShapePlugin(app)
   const lastUsed = lastUsedRecorder(context.repos.apiKeys, 5000, (err) => app.log.warn({ err }, 'could not record key use'))
   app.addHook('onClose', async () => { await lastUsed.close() })
   authThrottlePlugin(app, failureThrottle(config.http.authFailuresPerMinute))

@@ -121,7 +121,7 @@ export const CONFIG_DEFAULTS = {
   SVC_REQUEST_TIMEOUT: '30s',
   SVC_HEADERS_TIMEOUT: '10s',
   SVC_KEEP_ALIVE_TIMEOUT: '5s',
-  SVC_CONNECTION_TIMEOUT: '2m',
+  SVC_CONNECTION_TIMEOUT: '(2m, at least 2 × SVC_RENDER_TIMEOUT)',
   SVC_MAX_REQUESTS_PER_SOCKET: '10000',
   SVC_MAX_CONNECTIONS: '4096',
   SVC_AUTH_FAILURE_LIMIT: '30',
@@ -189,8 +189,11 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   // Node refuses a header timeout longer than the request timeout (the headers are part of it).
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('SVC_HEADERS_TIMEOUT', 'must not exceed SVC_REQUEST_TIMEOUT')
   const renderTimeoutMs = duration(e, 'SVC_RENDER_TIMEOUT', '30s')
-  const connectionTimeoutMs = duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
-  // The idle timeout also runs while a sync render works: it must outlast one.
+  // The idle timeout also runs while a sync render works: it must outlast one (unset: at least
+  // twice the render timeout).
+  const connectionTimeoutMs = str(e, 'SVC_CONNECTION_TIMEOUT') === undefined
+    ? Math.max(120_000, 2 * renderTimeoutMs)
+    : duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
   if (connectionTimeoutMs <= renderTimeoutMs) throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
   const config: Config = {
     home,

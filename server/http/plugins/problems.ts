@@ -3,6 +3,7 @@
 // unexpected is a 500 INTERNAL_ERROR with no internals, logged with the correlation id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Problem, problem } from '../../errors.js'
+import { FILE_NAME_RULE } from '../validation/file-name.js'
 
 type ValidationItem = { instancePath?: string, message?: string, params?: Record<string, unknown>, keyword?: string }
 
@@ -20,6 +21,7 @@ export function validationErrors (items: ValidationItem[], context: string): Rec
     const key = path === '' ? context : path
     let message = item.message ?? 'is invalid'
     if (item.keyword === 'additionalProperties') message = 'is not a known member'
+    if (item.keyword === 'format' && item.params?.format === 'file-name') message = FILE_NAME_RULE
     if (item.keyword === 'enum' && Array.isArray(item.params?.allowedValues)) message = `must be one of ${(item.params.allowedValues as unknown[]).join(', ')}`
     ;(errors[key] ??= []).push(message)
   }
