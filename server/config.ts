@@ -223,7 +223,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
       timeoutMs: renderTimeoutMs,
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
-      maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024),
+      // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.
+      maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024, 2_147_483_647),
       maxRows: int(e, 'SVC_RENDER_MAX_ROWS', 100_000, 1),
       maxLabels: int(e, 'SVC_RENDER_MAX_LABELS', 20_000, 1)
     },

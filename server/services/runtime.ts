@@ -14,6 +14,7 @@ import { documentLinks } from '../documents/links.js'
 import { renderService } from '../render/service.js'
 import { jobLoop } from '../jobs/loop.js'
 import { webhookDispatcher } from '../webhooks/dispatcher.js'
+import { checkStorageLimits } from '../store/limits.js'
 
 export interface Runtime {
   api: Omit<ApiDeps, 'context'>
@@ -25,6 +26,7 @@ export interface Runtime {
 }
 
 export async function createServices (config: Config, context: Context, logger: Logger): Promise<Runtime> {
+  await checkStorageLimits(context.db, config) // refuses limits the database cannot hold
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
   const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs })
   const jobs = jobsRepo(context.db)
