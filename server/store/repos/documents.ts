@@ -57,21 +57,21 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
     }
   }
 
-  async function head (id: string): Promise<(DocumentMeta & { first: Buffer }) | undefined> {
+  async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
     const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
       WHERE id = ? AND expires_at > UTC_TIMESTAMP(3)`, [id])
     if (rows.length === 0) return undefined
     const r = rows[0]
-    return { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, expiresAt: r.expires_at, first: r.content }
+    return { meta: { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, expiresAt: r.expires_at }, first: r.content }
   }
 
-  async function * chunks (doc: { id: string, bytes: number, first: Buffer }): AsyncGenerator<Buffer> {
-    yield doc.first
-    let sent = doc.first.length
-    for (let seq = 1; sent < doc.bytes; seq++) {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? AND seq = ?', [doc.id, seq])
+  async function * chunks ({ meta, first }: { meta: DocumentMeta, first: Buffer }): AsyncGenerator<Buffer> {
+    yield first
+    let sent = first.length
+    for (let seq = 1; sent < meta.bytes; seq++) {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? AND seq = ?', [meta.id, seq])
       // Swept (or deleted) while being sent: the response ends short and the client sees it.
-      if (rows.length === 0) throw new Error(`document ${doc.id} lost chunk ${seq} while being sent`)
+      if (rows.length === 0) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
       const chunk = rows[0].content as Buffer
       sent += chunk.length
       yield chunk
@@ -85,8 +85,7 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
     async open (id: string): Promise<OpenDocument | undefined> {
       const doc = await head(id)
       if (doc === undefined) return undefined
-      const { first, ...meta } = doc
-      return { ...meta, stream: Readable.from(chunks(doc), { objectMode: false }) }
+      return { ...doc.meta, stream: Readable.from(chunks(doc), { objectMode: false }) }
     },
     /** The whole document in memory (CLI and tests); downloads use open(). */
     async get (id: string): Promise<StoredDocument | undefined> {
@@ -94,8 +93,7 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
       if (doc === undefined) return undefined
       const parts: Buffer[] = []
       for await (const chunk of chunks(doc)) parts.push(chunk)
-      const { first, ...meta } = doc
-      return { ...meta, content: Buffer.concat(parts) }
+      return { ...doc.meta, content: Buffer.concat(parts) }
     },
     deleteExpired,
     /**
