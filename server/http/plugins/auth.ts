@@ -16,6 +16,7 @@ import type { LastUsedRecorder } from '../../services/last-used.js'
 import type { ApiKeyRow } from '../../store/repos/api-keys.js'
 import type { TokenBuckets } from './rate-limit.js'
 import type { Scope } from '../../auth/api-key-format.js'
+import { announcesLargeBody } from '../../auth/early-check.js'
 
 function bearer (request: FastifyRequest): string | undefined {
   const header = request.headers.authorization
@@ -54,11 +55,14 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
     }
   }
 
-  function formOnly (): preHandlerAsyncHookHandler {
-    return async function checkKeyForm (request) {
+  function formOnly (scope: Scope): preHandlerAsyncHookHandler {
+    return async function checkKeyForm (request, reply) {
       const parsed = parseToken(bearer(request))
       // Digested once: the route's query and verifyKey both use it.
-      request.apiKey = { ...parsed, secretHash: sha256(parsed.secret) }
+      const key = { ...parsed, secretHash: sha256(parsed.secret) }
+      // Issue 12: a large or chunked body is read only for a key that exists (auth/early-check.ts).
+      if (announcesLargeBody(request)) admit(request, reply, await deps.apiKeys.authenticate(bearer(request)), scope)
+      request.apiKey = key
     }
   }
 
@@ -67,6 +71,7 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
     const parsed = this.apiKey
     if (parsed === null || scope === undefined) throw new Error('completeAuth on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
+    if (this.auth !== null) return // checked in full before the body (issue 12, auth/early-check.ts)
     admit(this, reply, verifyKey(parsed, row, parsed.secretHash), scope)
   })
 
@@ -79,7 +84,7 @@ export function authPlugin (app: FastifyInstance, deps: { apiKeys: ApiKeysServic
       route.onRequest = [...existing, guard(scope) as unknown as onRequestHookHandler]
       return
     }
-    route.onRequest = [...existing, formOnly() as unknown as onRequestHookHandler]
+    route.onRequest = [...existing, formOnly(scope) as unknown as onRequestHookHandler]
     const fullCheck = guard(scope)
     // Errors before the handler (body, validation) fall through to here with the key unchecked:
     // check it first, so its problem (401/429/403) wins. Throwing hands over to the app's handler.

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture } from '../../helpers/render-data.js'
+import { rawConnect } from '../../helpers/raw-http.js'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -79,4 +80,26 @@ test('too many members in parameters or context → 400 naming the member', asyn
   assert.match(body.errors.context[0], /more than 10000/)
   const p = problemOf(await post('/api/v1/render', `{"template":"invoice","parameters":${wide}}`), 400, 'VALIDATION_FAILED')
   assert.ok(Array.isArray(p.errors.parameters))
+})
+
+test('POST /v1/render with a large or chunked body: an unknown key is refused before the body is read', async () => {
+  const unknown = 'svc_live_' + 'x'.repeat(40)
+  for (const framing of ['Content-Length: 500000', 'Transfer-Encoding: chunked']) {
+    const conn = await rawConnect(server.url, server.ca)
+    try {
+      // Headers only: the 401 comes without a byte of the announced body.
+      conn.write(`POST /api/v1/render HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${unknown}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`)
+      const res = await conn.next()
+      assert.equal(res.status, 401, framing)
+      assert.equal(JSON.parse(res.body).errorCode, 'API_KEY_INVALID')
+      assert.equal(JSON.parse(res.body).correlationId, res.headers['x-correlation-id'])
+    } finally {
+      conn.close()
+    }
+  }
+  // A valid key with a large body goes on as before: the body is read and the route answers.
+  const padded = `{"template":"nope",${' '.repeat(40_000)}"parameters":{}}`
+  problemOf(await post('/api/v1/render', padded), 404, 'TEMPLATE_NOT_FOUND')
+  const ok = await post('/api/v1/render', `{"template":"invoice",${' '.repeat(40_000)}"parameters":{"invoiceId":1}}`)
+  assert.equal(ok.status, 200)
 })
