@@ -90,3 +90,28 @@ test('failed authentications are throttled per address: 429 with Retry-After, be
   // Routes without a key stay open.
   assert.equal((await server.fetch('GET', '/healthz')).status, 200)
 })
+
+test('connection limits: requests per socket end the socket gracefully; connections past the cap are closed', async () => {
+  const limited = await startServer(database.url, { SVC_MAX_REQUESTS_PER_SOCKET: '2', SVC_MAX_CONNECTIONS: '2' })
+  try {
+    const a = await rawConnect(limited.url, limited.ca)
+    a.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    assert.equal((await a.next()).headers.connection, 'keep-alive')
+    a.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    const last = await a.next()
+    assert.equal(last.status, 200)
+    assert.equal(last.headers.connection, 'close', 'the second request is the socket\'s last')
+    assert.equal(await a.ended, 'end')
+
+    const open = [await rawConnect(limited.url, limited.ca), await rawConnect(limited.url, limited.ca)]
+    for (const conn of open) {
+      conn.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+      assert.equal((await conn.next()).status, 200)
+    }
+    // A third concurrent connection is dropped by the server before TLS completes.
+    await assert.rejects(rawConnect(limited.url, limited.ca))
+    for (const conn of open) conn.close()
+  } finally {
+    await limited.close()
+  }
+})
