@@ -94,7 +94,7 @@ export function checkTemplateFile (file: unknown): { text: string, definition: T
   const { text, json } = parseFile(file)
   const checked = validateAndCompile(json)
   if (checked.ok) return { text, definition: checked.template }
-  const errors: Record<string, string[]> = Object.create(null)
+  const errors: Record<string, string[]> = {}
   for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
   const first = checked.errors[0]
   throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
