@@ -194,6 +194,9 @@ test('raw HTTP: oversized and malformed requests after a good one on a kept-aliv
 test('raw HTTP: slow bodies are cut off with 408 REQUEST_TIMEOUT, other sockets keep being served', async () => {
   const slow = await Promise.all([0, 1, 2].map(async () => {
     const conn = await rawConnect(server.url, server.ca)
+    // A kept-alive socket that served a request already, then trickles the next body.
+    conn.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    checkRaw(await conn.next(), 'healthz before the slow body')
     conn.write(`POST /api/v1/render HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${fx.ws.key.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"template":`)
     return conn
   }))

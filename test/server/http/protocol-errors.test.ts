@@ -17,7 +17,7 @@ let key: string
 
 before(async () => {
   database = await createTestDatabase('protocol')
-  server = await startServer(database.url, { SVC_REQUEST_TIMEOUT: '1s', SVC_HEADERS_TIMEOUT: '1s', SVC_AUTH_FAILURE_LIMIT: '3' })
+  server = await startServer(database.url, { SVC_REQUEST_TIMEOUT: '2s', SVC_HEADERS_TIMEOUT: '2s', SVC_AUTH_FAILURE_LIMIT: '3' })
   key = (await workspaceWithKey(server.context)).key.key
 })
 after(async () => {
