@@ -24,6 +24,8 @@ import { webhookDispatcher } from './webhooks/dispatcher.js'
 import { authenticator } from './auth/authenticate.js'
 import { lastUsedRecorder } from './auth/last-used.js'
 import { tokenBuckets } from './http/plugins/rate-limit.js'
+import { failureThrottle } from './auth/failure-throttle.js'
+import { checkStorageLimits } from './store/limits.js'
 
 export interface ServerOptions {
   logger?: Logger
@@ -57,6 +59,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const logger = options.logger ?? createLogger(config)
   const context = await createContext(config, { logger, db: options.db })
   if (options.migrate === true) await migrate(context.db)
+  await checkStorageLimits(context.db, config) // refuses limits the database cannot hold
   const tls = await loadTls(config)
   const { repos } = context
 
@@ -99,7 +102,8 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
   const buckets = tokenBuckets(config.rateLimit.perMinute)
   const admission = { admit: (keyId: string) => buckets.take(keyId) }
-  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed })
+  const failures = failureThrottle(config.http.authFailuresPerMinute)
+  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures })
   const app = await buildApp({
     config,
     context,
