@@ -59,7 +59,12 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const logger = options.logger ?? createLogger(config)
   const context = await createContext(config, { logger, db: options.db })
   if (options.migrate === true) await migrate(context.db)
-  await checkStorageLimits(context.db, config) // refuses limits the database cannot hold
+  try {
+    await checkStorageLimits(context.db, config) // refuses limits the database cannot hold
+  } catch (err) {
+    await context.close()
+    throw err
+  }
   const tls = await loadTls(config)
   const { repos } = context
 
@@ -103,7 +108,9 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const buckets = tokenBuckets(config.rateLimit.perMinute)
   const admission = { admit: (keyId: string) => buckets.take(keyId) }
   const failures = failureThrottle(config.http.authFailuresPerMinute)
-  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures })
+  const auth = authenticator({
+    keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures
+  })
   const app = await buildApp({
     config,
     context,

@@ -102,7 +102,8 @@ export function authenticator (deps: AuthDeps) {
   }
 
   /** The whole check: the key's row by primary key, then rate limit, workspace, scope. */
-  async function authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {}, key?: PresentedKey): Promise<AuthContext> {
+  async function authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {},
+    key?: PresentedKey): Promise<AuthContext> {
     return await counted(request, async () => {
       // A given key continues a request whose first check already ran (beforeBody).
       if (key === undefined) admitAddress(request)
@@ -120,7 +121,8 @@ export function authenticator (deps: AuthDeps) {
      * whole check, when the body is announced larger than 16 KiB or chunked, so an unknown key never
      * uploads it. `auth` is then the result, to hand to authenticateForRender.
      */
-    async beforeBody (request: AuthRequest, route: Route, hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
+    async beforeBody (request: AuthRequest, route: Route,
+      hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
       const key = await counted(request, () => {
         admitAddress(request)
         return presented(request)

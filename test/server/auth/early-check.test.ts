@@ -75,16 +75,18 @@ test('a key revoked between the early check and the render\'s read is refused th
     (err: unknown) => err instanceof Problem && err.code === 'API_KEY_INVALID')
 })
 
-test('an unknown key with a large body is a 401 before the body; 401s block the address, before its key is read', async () => {
+test('unknown key, large body: 401 before the body; 401s block the address before its key is read', async () => {
   const { auth, calls, request } = setup(2)
   const unknown = request({ 'content-length': '500000' }, 'svc_live_' + 'x'.repeat(12) + '_' + 'y'.repeat(40))
   for (let i = 0; i < 2; i++) {
-    await assert.rejects(auth.beforeBody(unknown, route), (err: unknown) => err instanceof Problem && err.status === 401)
+    await assert.rejects(auth.beforeBody(unknown, route),
+      (err: unknown) => err instanceof Problem && err.status === 401)
   }
   assert.equal(calls.get, 2)
   // Blocked now: even the valid key of the same address is refused, without a read.
-  await assert.rejects(auth.beforeBody(request({}), route),
-    (err: unknown) => err instanceof Problem && err.code === 'RATE_LIMITED' && err.headers?.['Retry-After'] !== undefined)
-  await assert.rejects(auth.authenticate(request({}), route), (err: unknown) => err instanceof Problem && err.code === 'RATE_LIMITED')
+  const throttled = (err: unknown): boolean =>
+    err instanceof Problem && err.code === 'RATE_LIMITED' && err.headers?.['Retry-After'] !== undefined
+  await assert.rejects(auth.beforeBody(request({}), route), throttled)
+  await assert.rejects(auth.authenticate(request({}), route), throttled)
   assert.equal(calls.get, 2)
 })
