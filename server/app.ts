@@ -17,6 +17,10 @@ import { apiRoutes } from './http/routes/index.js'
 import type { ApiDeps } from './http/routes/index.js'
 import { httpMetrics } from './metrics/http.js'
 import type { Metrics } from './metrics/metrics.js'
+// Hostile input (issue 12): connection/request limits, protocol-error problems, body shapes.
+import { capConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
+import { bodyShapePlugin } from './http/plugins/body-shape.js'
+import { requestFormats } from './http/validation/file-name.js'
 
 export interface AppOptions {
   config: Config
@@ -52,11 +56,13 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true } },
-    routerOptions: { ignoreTrailingSlash: true }
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, formats: requestFormats } },
+    routerOptions: { ignoreTrailingSlash: true },
+    ...fastifyLimits(config)
   }
-  if (options.https !== undefined) fastifyOptions.https = options.https
+  if (options.https !== undefined) fastifyOptions.https = { ...options.https, ...nodeServerLimits(config) }
   const app = Fastify(fastifyOptions) as unknown as FastifyInstance
+  capConnections(app.server, config)
 
   const routes: Array<{ method: string, pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {
@@ -83,6 +89,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     }
   })
   problemsPlugin(app, () => routes)
+  bodyShapePlugin(app)
   authPlugin(app, { auth: options.auth })
 
   healthRoutes(app, { db: context.db, saturated: options.saturated })

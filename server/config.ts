@@ -24,6 +24,17 @@ export interface Config {
   /** The admin listener (GET /metrics): plain HTTP, loopback by default. */
   admin: { host: string, port: number }
   bodyLimitBytes: number
+  /** What one connection or request may cost (see server/http/server-limits.ts). */
+  http: {
+    requestTimeoutMs: number
+    headersTimeoutMs: number
+    keepAliveTimeoutMs: number
+    connectionTimeoutMs: number
+    maxRequestsPerSocket: number
+    maxConnections: number
+    /** Failed authentications per minute per client address before 429. */
+    authFailuresPerMinute: number
+  }
   render: {
     threads: number
     maxQueue: number
@@ -111,6 +122,13 @@ export const CONFIG_DEFAULTS = {
   SVC_ADMIN_HOST: '127.0.0.1',
   SVC_ADMIN_PORT: '9464',
   SVC_BODY_LIMIT: '1048576',
+  SVC_REQUEST_TIMEOUT: '30s',
+  SVC_HEADERS_TIMEOUT: '10s',
+  SVC_KEEP_ALIVE_TIMEOUT: '5s',
+  SVC_CONNECTION_TIMEOUT: '(2m, at least 2 × SVC_RENDER_TIMEOUT)',
+  SVC_MAX_REQUESTS_PER_SOCKET: '10000',
+  SVC_MAX_CONNECTIONS: '4096',
+  SVC_AUTH_FAILURE_LIMIT: '30',
   SVC_RENDER_THREADS: '(cores)',
   SVC_RENDER_QUEUE: '256',
   SVC_RENDER_TIMEOUT: '30s',
@@ -170,6 +188,17 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   // Jobs spend most of their time waiting on databases, so several per render thread keep the
   // threads busy; the pool's own queue bounds what actually waits for a thread.
   const threads = int(e, 'SVC_RENDER_THREADS', cores, 1, 256)
+  const requestTimeoutMs = duration(e, 'SVC_REQUEST_TIMEOUT', '30s')
+  const headersTimeoutMs = duration(e, 'SVC_HEADERS_TIMEOUT', '10s')
+  // Node refuses a header timeout longer than the request timeout (the headers are part of it).
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('SVC_HEADERS_TIMEOUT', 'must not exceed SVC_REQUEST_TIMEOUT')
+  const renderTimeoutMs = duration(e, 'SVC_RENDER_TIMEOUT', '30s')
+  // The idle timeout also runs while a sync render works: it must outlast one (unset: at least
+  // twice the render timeout).
+  const connectionTimeoutMs = str(e, 'SVC_CONNECTION_TIMEOUT') === undefined
+    ? Math.max(120_000, 2 * renderTimeoutMs)
+    : duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
+  if (connectionTimeoutMs <= renderTimeoutMs) throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
   const config: Config = {
     home,
     databaseUrl,
@@ -185,12 +214,22 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },
     admin: { host: str(e, 'SVC_ADMIN_HOST', '127.0.0.1') as string, port: int(e, 'SVC_ADMIN_PORT', 9464, 0, 65535) },
     bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
+    http: {
+      requestTimeoutMs,
+      headersTimeoutMs,
+      keepAliveTimeoutMs: duration(e, 'SVC_KEEP_ALIVE_TIMEOUT', '5s'),
+      connectionTimeoutMs,
+      maxRequestsPerSocket: int(e, 'SVC_MAX_REQUESTS_PER_SOCKET', 10_000, 1),
+      maxConnections: int(e, 'SVC_MAX_CONNECTIONS', 4096, 1),
+      authFailuresPerMinute: int(e, 'SVC_AUTH_FAILURE_LIMIT', 30, 1)
+    },
     render: {
       threads,
       maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
-      timeoutMs: duration(e, 'SVC_RENDER_TIMEOUT', '30s'),
+      timeoutMs: renderTimeoutMs,
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
-      maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024),
+      // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.
+      maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024, 2_147_483_647),
       maxRows: int(e, 'SVC_RENDER_MAX_ROWS', 100_000, 1),
       maxLabels: int(e, 'SVC_RENDER_MAX_LABELS', 20_000, 1)
     },

@@ -33,10 +33,13 @@ export const PROBLEMS = {
   RENDER_TIMEOUT: { status: 504, title: 'Render timed out' },
   JOB_ABANDONED: { status: 500, title: 'Job abandoned after repeated failures' },
   // Not named by the spec; chosen for protocol-level errors (documented in docs/errors.md)
+  BAD_REQUEST: { status: 400, title: 'Malformed HTTP request' },
   NOT_FOUND: { status: 404, title: 'No such route' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed on this route' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported content type' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service not ready' },
   // Admin-side (CLI and future management API)
   WORKSPACE_NOT_FOUND: { status: 404, title: 'Workspace not found' },

@@ -27,6 +27,8 @@ import { lastUsedRecorder } from './auth/last-used.js'
 import { rateLimiter } from './auth/rate-limiter.js'
 import { createMetrics } from './metrics/metrics.js'
 import type { Metrics } from './metrics/metrics.js'
+import { failureThrottle } from './auth/failure-throttle.js'
+import { checkStorageLimits } from './store/limits.js'
 
 export interface ServerOptions {
   logger?: Logger
@@ -68,6 +70,12 @@ export async function createServer (config: Config, options: ServerOptions = {})
     logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery
   })
   if (options.migrate === true) await migrate(context.db)
+  try {
+    await checkStorageLimits(context.db, config) // refuses limits the database cannot hold
+  } catch (err) {
+    await context.close()
+    throw err
+  }
   const tls = await loadTls(config)
   const { repos } = context
 
@@ -138,7 +146,10 @@ export async function createServer (config: Config, options: ServerOptions = {})
     defaultPerMinute: config.rateLimit.perMinute,
     onError: (err) => logger.warn({ err }, 'rate limit lease failed')
   })
-  const auth = authenticator({ keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed })
+  const failures = failureThrottle(config.http.authFailuresPerMinute)
+  const auth = authenticator({
+    keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures
+  })
   const app = await buildApp({
     config,
     context,

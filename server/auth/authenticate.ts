@@ -4,12 +4,21 @@
 //
 // The sync render's first read brings the key's row together with the template and environment
 // (one statement instead of two per render): authenticateForRender. The checks are the same.
-import { problem } from '../errors.js'
+// Before that, beforeBody checks the key's form, or the whole key when the body announces itself
+// as large or chunked (auth/early-check.ts); a request checked there is not checked again.
+//
+// Failed authentications are throttled per client address (auth/failure-throttle.ts): every 401
+// counts one failure of the address, and a blocked address is refused (429) at its request's
+// first check, before its key is looked at or its body read.
+import { Problem, problem } from '../errors.js'
 import { defaultEnvironment } from './api-key-format.js'
 import type { Scope } from './api-key-format.js'
 import { bearer, parseToken, verifyKey } from './keys.js'
 import type { AuthContext, PresentedKey } from './keys.js'
 import type { LastUsedRecorder } from './last-used.js'
+import { announcesLargeBody } from './early-check.js'
+import type { BodyHeaders } from './early-check.js'
+import type { FailureThrottle } from './failure-throttle.js'
 import type { ApiKeysRepo, ApiKeyRow } from '../store/repos/api-keys.js'
 import type { TemplatesService } from '../services/templates.js'
 
@@ -31,8 +40,11 @@ export interface AdmitKey { keyId: string, rateLimit: number | null }
 /** Rate-limit admission of one request of a key (auth/rate-limiter.ts: one window across every node). */
 export interface Admission { admit: (key: AdmitKey) => Promise<RateDecision> }
 
-/** What authentication reads of a request. */
-export interface AuthRequest { headers: { authorization?: string, 'svc-workspace'?: string | string[] } }
+/** What authentication reads of a request: its headers and the client's address (for the throttle). */
+export interface AuthRequest {
+  headers: BodyHeaders & { authorization?: string, 'svc-workspace'?: string | string[] }
+  ip?: string
+}
 
 /** What it tells the caller on the way: the key once identified (for logs) and response headers. */
 export interface AuthHooks {
@@ -51,6 +63,8 @@ export interface AuthDeps {
   templates: Pick<TemplatesService, 'resolveForKey'>
   admission: Admission
   lastUsed: Pick<LastUsedRecorder, 'record'>
+  /** Failed authentications per client address; none: not throttled. */
+  failures?: FailureThrottle
 }
 type Route = { scope: Scope }
 
@@ -86,28 +100,72 @@ export function authenticator (deps: AuthDeps) {
     return auth
   }
 
-  return {
-    /** The key's form (no query): 401 for a missing or malformed key, before the body is read. */
-    presented (request: AuthRequest): PresentedKey {
-      return parseToken(bearer(request.headers.authorization))
-    },
+  /** A request's first check: an address blocked for its failed authentications is refused. */
+  function admitAddress (request: AuthRequest): void {
+    const wait = request.ip === undefined ? 0 : deps.failures?.retryAfter(request.ip) ?? 0
+    if (wait > 0) {
+      throw problem('RATE_LIMITED', `Too many failed authentications from this address; retry in ${wait} s`,
+        { headers: { 'Retry-After': String(wait) } })
+    }
+  }
 
-    /** The whole check: the key's row by primary key, then rate limit, workspace, scope. */
-    async authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {}, key?: PresentedKey): Promise<AuthContext> {
-      const presented = key ?? parseToken(bearer(request.headers.authorization))
-      return await check(presented, await deps.keys.get(presented.keyId), request, route, hooks)
+  /** Runs one check; a 401 counts as a failed authentication of the client's address. */
+  async function counted<T> (request: AuthRequest, run: () => T | Promise<T>): Promise<T> {
+    try {
+      return await run()
+    } catch (err) {
+      if (err instanceof Problem && err.status === 401 && request.ip !== undefined) deps.failures?.fail(request.ip)
+      throw err
+    }
+  }
+
+  function presented (request: AuthRequest): PresentedKey {
+    return parseToken(bearer(request.headers.authorization))
+  }
+
+  /** The whole check: the key's row by primary key, then rate limit, workspace, scope. */
+  async function authenticate (request: AuthRequest, route: Route, hooks: AuthHooks = {},
+    key?: PresentedKey): Promise<AuthContext> {
+    return await counted(request, async () => {
+      // A given key continues a request whose first check already ran (beforeBody).
+      if (key === undefined) admitAddress(request)
+      const shown = key ?? presented(request)
+      return check(shown, await deps.keys.get(shown.keyId), request, route, hooks)
+    })
+  }
+
+  return {
+    authenticate,
+
+    /**
+     * The first check of a route that reads the key's row in its own first query (POST /v1/render),
+     * before the body is read: the key's form (no query; 401 for a missing or malformed key); the
+     * whole check, when the body is announced larger than 16 KiB or chunked, so an unknown key never
+     * uploads it. `auth` is then the result, to hand to authenticateForRender.
+     */
+    async beforeBody (request: AuthRequest, route: Route,
+      hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
+      const key = await counted(request, () => {
+        admitAddress(request)
+        return presented(request)
+      })
+      if (!announcesLargeBody(request.headers)) return { key }
+      return { key, auth: await authenticate(request, route, hooks, key) }
     },
 
     /**
      * authenticate() for POST /v1/render: the same checks, with the template and environment read
      * in the key's query (only for a usable key; see templates.resolveForKey). `found` answers
-     * the template's problems in the spec's order, after the key's.
+     * the template's problems in the spec's order, after the key's. `checked`: the request was
+     * authenticated in full by beforeBody; it is not checked (nor counted, nor rate-limited) again.
      */
     async authenticateForRender (request: AuthRequest, route: Route, target: RenderTarget, key: PresentedKey,
-      hooks: AuthHooks = {}): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
+      hooks: AuthHooks = {}, checked?: AuthContext): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
       const envKey = target.environment ?? defaultEnvironment(key.mode)
       const read = await deps.templates.resolveForKey(key, target.template, target.version, envKey)
-      return { auth: await check(key, read.key, request, route, hooks), found: read.resolve }
+      // A key revoked since its early check finds no row here: its 401 is the answer then.
+      if (checked !== undefined && read.key !== undefined) return { auth: checked, found: read.resolve }
+      return { auth: await counted(request, () => check(key, read.key, request, route, hooks)), found: read.resolve }
     }
   }
 }

@@ -149,3 +149,18 @@ test('overrides (CLI flags) win over the environment', () => {
   // An override is validated like the variable itself.
   assert.throws(() => loadConfig(env, { SVC_PORT: 'x' }, 2), (err: unknown) => err instanceof ConfigError && err.variable === 'SVC_PORT')
 })
+
+test('HTTP limits: defaults, header timeout within the request timeout, idle timeout beyond a render', () => {
+  const c = loadConfig({}, {}, 2)
+  assert.equal(c.http.requestTimeoutMs, parseDuration(CONFIG_DEFAULTS.SVC_REQUEST_TIMEOUT))
+  assert.equal(c.http.headersTimeoutMs, parseDuration(CONFIG_DEFAULTS.SVC_HEADERS_TIMEOUT))
+  assert.equal(c.http.keepAliveTimeoutMs, parseDuration(CONFIG_DEFAULTS.SVC_KEEP_ALIVE_TIMEOUT))
+  assert.equal(String(c.http.maxRequestsPerSocket), CONFIG_DEFAULTS.SVC_MAX_REQUESTS_PER_SOCKET)
+  assert.equal(String(c.http.maxConnections), CONFIG_DEFAULTS.SVC_MAX_CONNECTIONS)
+  assert.equal(String(c.http.authFailuresPerMinute), CONFIG_DEFAULTS.SVC_AUTH_FAILURE_LIMIT)
+  assert.equal(c.http.connectionTimeoutMs, 120_000)
+  assert.equal(loadConfig({ SVC_RENDER_TIMEOUT: '2m' }, {}, 2).http.connectionTimeoutMs, 240_000, 'follows the render timeout')
+  configError({ SVC_HEADERS_TIMEOUT: '40s' }, 'SVC_HEADERS_TIMEOUT')
+  configError({ SVC_CONNECTION_TIMEOUT: '30s' }, 'SVC_CONNECTION_TIMEOUT')
+  configError({ SVC_MAX_CONNECTIONS: '0' }, 'SVC_MAX_CONNECTIONS')
+})

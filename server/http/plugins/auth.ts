@@ -4,6 +4,8 @@
 // Routes with `config.deferAuth` (POST /v1/render, the hot path) read the key's row in the same
 // query as their first read: onRequest checks only the key's form (missing or malformed → 401
 // before the body is read), and the route calls request.authenticateForRender(reply, target).
+// A body announced larger than 16 KiB, or chunked, is read only after the key was checked in
+// full in onRequest (auth.beforeBody, issue 12); authenticateForRender then does not check it again.
 // The order of answers stays the spec's: an error raised before the route's handler (body
 // unparsable, too large, invalid) is answered only after the key has been checked in full, so a
 // bad key is still a 401 whatever the body.
@@ -31,7 +33,9 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
     const key = this.apiKey
     if (key === null || scope === undefined) throw new Error('authenticateForRender on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
-    return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply))
+    // request.auth is set only once the key's own check passed (AuthHooks.identified): early, in full.
+    const early = this.auth === null ? undefined : this.auth
+    return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply), early)
   })
 
   app.addHook('onRoute', (route) => {
@@ -46,8 +50,8 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
       route.onRequest = [...existing, authenticate]
       return
     }
-    const checkKeyForm: onRequestHookHandler = async function checkKeyForm (request) {
-      request.apiKey = deps.auth.presented(request)
+    const checkKeyForm: onRequestHookHandler = async function checkKeyForm (request, reply) {
+      request.apiKey = (await deps.auth.beforeBody(request, { scope }, hooksFor(request, reply))).key
     }
     route.onRequest = [...existing, checkKeyForm]
     // Errors before the handler (body, validation) fall through to here with the key unchecked:

@@ -3,12 +3,14 @@
 // unexpected is a 500 INTERNAL_ERROR with no internals, logged with the correlation id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Problem, problem } from '../../errors.js'
+import { FILE_NAME_RULE } from '../validation/file-name.js'
 
 type ValidationItem = { instancePath?: string, message?: string, params?: Record<string, unknown>, keyword?: string }
 
 /** Ajv errors → { member: [messages] } keyed by the member's path (`parameters.invoiceId`). */
 export function validationErrors (items: ValidationItem[], context: string): Record<string, string[]> {
-  const errors: Record<string, string[]> = {}
+  // No prototype: member names are the caller's (`constructor`, `__proto__` …), never built-ins.
+  const errors: Record<string, string[]> = Object.create(null)
   for (const item of items) {
     let path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
     if (item.keyword === 'required' && typeof item.params?.missingProperty === 'string') {
@@ -19,6 +21,7 @@ export function validationErrors (items: ValidationItem[], context: string): Rec
     const key = path === '' ? context : path
     let message = item.message ?? 'is invalid'
     if (item.keyword === 'additionalProperties') message = 'is not a known member'
+    if (item.keyword === 'format' && item.params?.format === 'file-name') message = FILE_NAME_RULE
     if (item.keyword === 'enum' && Array.isArray(item.params?.allowedValues)) message = `must be one of ${(item.params.allowedValues as unknown[]).join(', ')}`
     ;(errors[key] ??= []).push(message)
   }

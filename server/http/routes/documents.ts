@@ -1,5 +1,6 @@
 // GET /v1/documents/{token}: no API key; the signed token is the credential. Invalid, expired
-// or deleted → 404 DOCUMENT_NOT_FOUND (one answer, so a token reveals nothing).
+// or deleted → 404 DOCUMENT_NOT_FOUND (one answer, so a token reveals nothing). The bytes are
+// streamed chunk by chunk from the database (store/repos/documents.ts), never held whole.
 import type { FastifyInstance } from 'fastify'
 import type { SchemaTypes } from '../types.js'
 import { problem } from '../../errors.js'
@@ -18,13 +19,13 @@ export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLin
     }
   }, async (request, reply) => {
     const id = deps.links.verify(request.params.token)
-    const doc = id === undefined ? undefined : await deps.documents.get(id)
+    const doc = id === undefined ? undefined : await deps.documents.open(id)
     if (doc === undefined) throw problem('DOCUMENT_NOT_FOUND', 'The link is invalid or expired, or the document was deleted; read the job again for a fresh link')
     return await reply
       .header('Content-Type', doc.contentType)
-      .header('Content-Length', doc.content.length)
+      .header('Content-Length', doc.bytes)
       .header('Content-Disposition', contentDisposition(doc.fileName))
       .header('Cache-Control', 'private, no-store')
-      .send(doc.content)
+      .send(doc.stream)
   })
 }

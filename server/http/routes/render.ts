@@ -14,12 +14,12 @@ export const renderBodySchema = {
   additionalProperties: false,
   properties: {
     template: { type: 'string', minLength: 1, maxLength: 64 },
-    version: { type: 'integer', minimum: 1 },
+    version: { type: 'integer', minimum: 1, maximum: 2147483647 }, // INT column
     environment: { type: 'string', minLength: 1, maxLength: 64 },
     parameters: { type: 'object' },
     format: { type: 'string', enum: ['pdf', 'zpl'] },
     async: { type: 'boolean' },
-    fileName: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[^/\\\\\\u0000-\\u001f"]+$' },
+    fileName: { type: 'string', minLength: 1, maxLength: 255, format: 'file-name' }, // validation/file-name.ts
     context: { type: 'object' }
   }
 } as const
@@ -29,7 +29,7 @@ export function contentDisposition (fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')
   return ascii === fileName
     ? `attachment; filename="${ascii}"`
-    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName.toWellFormed())}`
 }
 
 export function renderRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }): void {

@@ -1,37 +1,99 @@
 // Stored documents live in MySQL so any server process can serve a link; a sweeper deletes
-// expired ones in small batches.
+// expired ones in small batches. A document is stored in chunks of DOCUMENT_CHUNK_BYTES: the
+// first in its `documents` row (most documents are one chunk: one row, as before), the rest in
+// `document_chunks` (migration 007), so no statement carries more than one chunk and any
+// document up to SVC_RENDER_MAX_BYTES fits whatever the database's max_allowed_packet, as
+// long as one chunk does (checked at start, store/limits.ts). Downloads stream chunk by chunk.
+import { Readable } from 'node:stream'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 
-export interface StoredDocument { id: string, workspaceId: string, contentType: string, fileName: string, bytes: number, content: Buffer, expiresAt: Date }
+export const DOCUMENT_CHUNK_BYTES = 4 * 1024 * 1024
 
-export function documentsRepo (db: Db) {
+export interface NewDocument { id: string, workspaceId: string, jobId: string | null, contentType: string, fileName: string, content: Buffer, expiresAt: Date }
+export interface DocumentMeta { id: string, workspaceId: string, contentType: string, fileName: string, bytes: number, expiresAt: Date }
+export interface StoredDocument extends DocumentMeta { content: Buffer }
+/** A document to send: its metadata and its bytes as a stream (read one chunk at a time). */
+export interface OpenDocument extends DocumentMeta { stream: Readable }
+
+/** Groups of items whose total weight stays within `max` (a heavier item goes alone). */
+function groups<T> (items: T[], weigh: (item: T) => number, max: number): T[][] {
+  const out: T[][] = []
+  let current: T[] = []
+  let weight = 0
+  for (const item of items) {
+    const w = weigh(item)
+    if (current.length > 0 && weight + w > max) { out.push(current); current = []; weight = 0 }
+    current.push(item)
+    weight += w
+  }
+  if (current.length > 0) out.push(current)
+  return out
+}
+
+export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   async function deleteExpired (limit = 500): Promise<number> {
     const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents WHERE expires_at <= UTC_TIMESTAMP(3) ORDER BY expires_at LIMIT ${Number(limit)}`)
     return res.affectedRows
   }
+
+  /**
+   * Many documents: their rows (first chunks) in multi-row INSERTs of at most one chunk's worth
+   * of bytes each, then every further chunk in a statement of its own. Prepared (execute), not
+   * query(): the binary protocol sends the bytes as they are, where query() would inline them
+   * as hex, twice the size against max_allowed_packet.
+   */
+  async function insertMany (conn: Conn | Db, docs: NewDocument[]): Promise<void> {
+    const head = (d: NewDocument): Buffer => d.content.subarray(0, chunkBytes)
+    for (const group of groups(docs, (d) => head(d).length, chunkBytes)) {
+      await conn.execute(`INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        group.flatMap((d) => [d.id, d.workspaceId, d.jobId, d.contentType, d.fileName, d.content.length, head(d), d.expiresAt]))
+    }
+    for (const d of docs) {
+      for (let seq = 1; seq * chunkBytes < d.content.length; seq++) {
+        await conn.execute('INSERT INTO document_chunks (document_id, seq, content) VALUES (?, ?, ?)',
+          [d.id, seq, d.content.subarray(seq * chunkBytes, (seq + 1) * chunkBytes)])
+      }
+    }
+  }
+
+  async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
+    const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
+      WHERE id = ? AND expires_at > UTC_TIMESTAMP(3)`, [id])
+    if (rows.length === 0) return undefined
+    const r = rows[0]
+    return { meta: { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, expiresAt: r.expires_at }, first: r.content }
+  }
+
+  async function * chunks ({ meta, first }: { meta: DocumentMeta, first: Buffer }): AsyncGenerator<Buffer> {
+    yield first
+    let sent = first.length
+    for (let seq = 1; sent < meta.bytes; seq++) {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? AND seq = ?', [meta.id, seq])
+      // Swept (or deleted) while being sent: the response ends short and the client sees it.
+      if (rows.length === 0) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
+      const chunk = rows[0].content as Buffer
+      sent += chunk.length
+      yield chunk
+    }
+  }
+
   return {
-    async insert (conn: Conn | Db, doc: { id: string, workspaceId: string, jobId: string | null, contentType: string, fileName: string, content: Buffer, expiresAt: Date }): Promise<void> {
-      await conn.execute('INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [doc.id, doc.workspaceId, doc.jobId, doc.contentType, doc.fileName, doc.content.length, doc.content, doc.expiresAt])
+    async insert (conn: Conn | Db, doc: NewDocument): Promise<void> { await insertMany(conn, [doc]) },
+    insertMany,
+    /** The document if it exists and has not expired, its bytes streamed (see chunks). */
+    async open (id: string): Promise<OpenDocument | undefined> {
+      const doc = await head(id)
+      if (doc === undefined) return undefined
+      return { ...doc.meta, stream: Readable.from(chunks(doc), { objectMode: false }) }
     },
-    /**
-     * Many documents in one INSERT. Prepared (execute), not query(): the binary protocol sends the
-     * bytes as they are, where query() would inline them as hex, twice the size against
-     * max_allowed_packet.
-     */
-    async insertMany (conn: Conn | Db, docs: Array<{ id: string, workspaceId: string, jobId: string | null, contentType: string, fileName: string, content: Buffer, expiresAt: Date }>): Promise<void> {
-      if (docs.length === 0) return
-      await conn.execute(`INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES ${docs.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        docs.flatMap((d) => [d.id, d.workspaceId, d.jobId, d.contentType, d.fileName, d.content.length, d.content, d.expiresAt]))
-    },
-    /** The document if it exists and has not expired. */
+    /** The whole document in memory (CLI and tests); downloads use open(). */
     async get (id: string): Promise<StoredDocument | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
-        WHERE id = ? AND expires_at > UTC_TIMESTAMP(3)`, [id])
-      if (rows.length === 0) return undefined
-      const r = rows[0]
-      return { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, content: r.content, expiresAt: r.expires_at }
+      const doc = await head(id)
+      if (doc === undefined) return undefined
+      const parts: Buffer[] = []
+      for await (const chunk of chunks(doc)) parts.push(chunk)
+      return { ...doc.meta, content: Buffer.concat(parts) }
     },
     deleteExpired,
     /**

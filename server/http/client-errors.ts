@@ -1,0 +1,60 @@
+// Errors Node's HTTP parser raises before a request exists (malformed request line or header,
+// headers or URL too large, headers or body not received in time): the same problem document
+// as everything else, with a fresh correlation id, then `Connection: close` and a graceful end
+// (FIN after the answer), so a keep-alive client reads an answer instead of ECONNRESET.
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { problem } from '../errors.js'
+import type { Problem } from '../errors.js'
+
+interface ServerSocket extends Socket { _httpMessage?: { headersSent?: boolean } | null, [answered]?: true }
+
+const answered = Symbol('svc.clientErrorAnswered')
+
+export function clientErrorProblem (err: NodeJS.ErrnoException): Problem {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return problem('HEADERS_TOO_LARGE', 'The request line or headers are larger than the server accepts')
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problem('REQUEST_TIMEOUT', 'The request was not received in time; send it again')
+    default:
+      return problem('BAD_REQUEST', 'The request is not well-formed HTTP/1.1')
+  }
+}
+
+/** The raw HTTP/1.1 answer (status line, headers, body) for a client error. */
+export function clientErrorResponse (p: Problem, correlationId: string): string {
+  const body = JSON.stringify(p.toBody(correlationId))
+  return `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\n` +
+    'Content-Type: application/problem+json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `X-Correlation-ID: ${correlationId}\r\n` +
+    'Connection: close\r\n\r\n' + body
+}
+
+/** Fastify's `clientErrorHandler` (bound to the instance, for its logger). */
+export function clientErrorHandler (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has nobody left to answer.
+  const s = socket as ServerSocket
+  // Answered once already: the parser reports every later chunk again; the close is under way.
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed || s[answered] === true) return
+  const pending = s._httpMessage
+  // A response already under way cannot be replaced without corrupting what the peer reads.
+  if (!socket.writable || pending?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  const correlationId = randomUUID()
+  const p = clientErrorProblem(err)
+  this.log.info({ correlationId, errorCode: p.code, err: { code: err.code, message: err.message } }, 'client error')
+  s[answered] = true
+  socket.end(clientErrorResponse(p, correlationId))
+  // Keep reading (and dropping) what the peer still sends: closing with unread bytes would
+  // make the kernel send RST, and the peer could lose the answer.
+  socket.on('data', () => {})
+  socket.resume()
+  // A peer that never reads must not keep the socket: the answer is small, give it a moment.
+  setTimeout(() => socket.destroy(), 5000).unref()
+}

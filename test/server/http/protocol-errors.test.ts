@@ -1,0 +1,117 @@
+// Protocol-level errors (issue 12, items 1, 2, 7): malformed or oversized requests, slow
+// requests and failed authentications are answered with a problem document and a correlation
+// id, and kept-alive sockets end gracefully after the answer.
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { startServer } from '../../helpers/server.js'
+import type { TestServer } from '../../helpers/server.js'
+import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
+import { rawConnect } from '../../helpers/raw-http.js'
+import type { RawResponse } from '../../helpers/raw-http.js'
+
+let database: TestDatabase
+let server: TestServer
+let key: string
+
+before(async () => {
+  database = await createTestDatabase('protocol')
+  server = await startServer(database.url, { SVC_REQUEST_TIMEOUT: '2s', SVC_HEADERS_TIMEOUT: '2s', SVC_AUTH_FAILURE_LIMIT: '3' })
+  key = (await workspaceWithKey(server.context)).key.key
+})
+after(async () => {
+  await server.close()
+  await database.drop()
+})
+
+function problemOf (res: RawResponse, status: number, code: string): any {
+  assert.equal(res.status, status, res.body)
+  assert.match(res.headers['content-type'], /^application\/problem\+json/)
+  const body = JSON.parse(res.body)
+  assert.equal(body.errorCode, code)
+  assert.equal(body.status, status)
+  assert.match(body.correlationId, /^[0-9a-f-]{36}$/)
+  assert.equal(body.correlationId, res.headers['x-correlation-id'])
+  return body
+}
+
+const get = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\n${extra}\r\n`
+
+test('oversized headers on a kept-alive socket: 431 HEADERS_TOO_LARGE, Connection: close, then a graceful end', async () => {
+  const conn = await rawConnect(server.url, server.ca)
+  conn.write(get('/api/v1/whoami'))
+  assert.equal((await conn.next()).status, 200)
+  conn.write(get('/api/v1/whoami', `X-Big: ${'a'.repeat(20_000)}\r\n`))
+  const res = await conn.next()
+  problemOf(res, 431, 'HEADERS_TOO_LARGE')
+  assert.equal(res.headers.connection, 'close')
+  assert.equal(await conn.ended, 'end')
+})
+
+test('malformed request line and header characters: 400 BAD_REQUEST problems', async () => {
+  for (const raw of ['NONSENSE\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: localhost\r\nBad\u0001Header: x\r\n\r\n', 'GET /healthz HTTP/9.9\r\n\r\n']) {
+    const conn = await rawConnect(server.url, server.ca)
+    conn.write(raw)
+    const res = await conn.next()
+    problemOf(res, 400, 'BAD_REQUEST')
+    assert.equal(res.headers.connection, 'close')
+    assert.equal(await conn.ended, 'end')
+  }
+})
+
+test('a body trickled slower than SVC_REQUEST_TIMEOUT: 408 REQUEST_TIMEOUT, socket closed', async () => {
+  const conn = await rawConnect(server.url, server.ca)
+  conn.write(`POST /api/v1/render HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`)
+  const timer = setInterval(() => { if (!conn.socket.destroyed) conn.write(' ') }, 200)
+  try {
+    const res = await conn.next()
+    problemOf(res, 408, 'REQUEST_TIMEOUT')
+    assert.equal(res.headers.connection, 'close')
+    assert.notEqual(await conn.ended, 'ECONNRESET')
+  } finally {
+    clearInterval(timer)
+    conn.close()
+  }
+})
+
+test('failed authentications are throttled per address: 429 with Retry-After, before the key is read', async () => {
+  const bad = bearer('svc_live_' + 'x'.repeat(40))
+  const statuses: number[] = []
+  for (let i = 0; i < 3; i++) statuses.push((await server.fetch('GET', '/api/v1/whoami', { headers: bad })).status)
+  assert.deepEqual(statuses, [401, 401, 401])
+  const refused = await server.fetch('GET', '/api/v1/whoami', { headers: bad })
+  assert.equal(refused.status, 429)
+  assert.equal(refused.json().errorCode, 'RATE_LIMITED')
+  assert.ok(Number(refused.headers['retry-after']) >= 1)
+  // The address is refused whatever it sends, a valid key included, until the bucket refills.
+  const good = await server.fetch('GET', '/api/v1/whoami', { headers: bearer(key) })
+  assert.equal(good.status, 429)
+  // Routes without a key stay open.
+  assert.equal((await server.fetch('GET', '/healthz')).status, 200)
+})
+
+test('connection limits: requests per socket end the socket gracefully; connections past the cap are closed', async () => {
+  const limited = await startServer(database.url, { SVC_MAX_REQUESTS_PER_SOCKET: '2', SVC_MAX_CONNECTIONS: '2' })
+  try {
+    const a = await rawConnect(limited.url, limited.ca)
+    a.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    assert.equal((await a.next()).headers.connection, 'keep-alive')
+    a.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+    const last = await a.next()
+    assert.equal(last.status, 200)
+    assert.equal(last.headers.connection, 'close', 'the second request is the socket\'s last')
+    assert.equal(await a.ended, 'end')
+
+    const open = [await rawConnect(limited.url, limited.ca), await rawConnect(limited.url, limited.ca)]
+    for (const conn of open) {
+      conn.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+      assert.equal((await conn.next()).status, 200)
+    }
+    // A third concurrent connection is dropped by the server before TLS completes.
+    await assert.rejects(rawConnect(limited.url, limited.ca))
+    for (const conn of open) conn.close()
+  } finally {
+    await limited.close()
+  }
+})
