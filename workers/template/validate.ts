@@ -4,7 +4,7 @@ import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { TemplateError } from '../errors.js'
 import { compileTemplate, type CompiledTemplate } from './compile.js'
 import type { TemplateDefinition } from './definition.js'
-import { compileText } from './expressions.js'
+import { compileText } from '../expr/expressions.js'
 import { compileParameterCheck } from './parameters.js'
 import { templateSchema } from './schema.js'
 

@@ -3,7 +3,7 @@
 // chunks are UTF-8 encoded once per compiled label, values are escaped straight into one
 // growing Buffer, and the only per-label allocations are the values the expressions return.
 import { RenderError } from '../errors.js'
-import type { CompiledText, EvalScope } from '../template/expressions.js'
+import type { CompiledText, EvalScope } from '../expr/expressions.js'
 import type { RenderLimits } from '../types.js'
 import type { CompiledLabel } from './compile.js'
 import { MAX_ESCAPED_PER_UNIT, isSafeParameter, writeFieldData } from './escape.js'
