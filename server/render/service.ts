@@ -2,7 +2,7 @@
 // order, before any query runs), read the datasets, hand the engine its input, record the run.
 import { randomUUID } from 'node:crypto'
 import type { RenderSuccess } from '../../workers/types.js'
-import type { RenderLane } from '../../workers/pool.js'
+import type { RenderTaskOptions } from '../../workers/pool.js'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
 import { assertEnvironmentAllowed } from '../services/api-keys.js'
@@ -96,9 +96,9 @@ export function renderService (deps: RenderDeps) {
   }
 
   /** Datasets, then the engine in the pool. Throws the problem of the first failure. */
-  async function produce (resolved: ResolvedTemplate, env: Environment, parameters: Record<string, unknown>, context: Record<string, unknown>, lane: RenderLane): Promise<RenderSuccess> {
+  async function produce (resolved: ResolvedTemplate, env: Environment, parameters: Record<string, unknown>, context: Record<string, unknown>, task: RenderTaskOptions): Promise<RenderSuccess> {
     const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
-    const result = await deps.pool.render({ versionKey: resolved.versionKey, definition: resolved.definitionJson, parameters, context, datasets, limits }, lane)
+    const result = await deps.pool.render({ versionKey: resolved.versionKey, definition: resolved.definitionJson, parameters, context, datasets, limits }, task)
     if (!result.ok) throw engineProblem(result)
     return result
   }
@@ -177,7 +177,7 @@ export function renderService (deps: RenderDeps) {
     }
     let result: RenderSuccess
     try {
-      result = await produce(p.resolved, p.env, p.parameters, p.context, 'interactive')
+      result = await produce(p.resolved, p.env, p.parameters, p.context, { lane: 'interactive', workspaceId: p.auth.workspaceId })
     } catch (err) {
       let failure = asProblem(err)
       // A sync render past the time limit is a limit of this document (422); async rendering
@@ -217,7 +217,7 @@ export function renderService (deps: RenderDeps) {
     }
     const { resolved, environment: env } = await lookup
     if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${job.environment}" in this workspace`)
-    return await produce(resolved, env, job.parameters, job.context, 'batch')
+    return await produce(resolved, env, job.parameters, job.context, { lane: 'batch', workspaceId: job.workspaceId })
   }
 
   /**

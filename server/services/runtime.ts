@@ -26,7 +26,13 @@ export interface Runtime {
 
 export async function createServices (config: Config, context: Context, logger: Logger): Promise<Runtime> {
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
-  const pool = createRenderPool({ threads: config.render.threads, maxQueue: config.render.maxQueue, timeoutMs: config.render.timeoutMs })
+  const pool = createRenderPool({
+    threads: config.render.threads,
+    maxQueue: config.render.maxQueue,
+    workspaceRunning: config.render.workspaceRunning,
+    workspaceQueue: config.render.workspaceQueue,
+    timeoutMs: config.render.timeoutMs
+  })
   const jobs = jobsRepo(context.db)
   const documents = documentsRepo(context.db)
   const runs = runsRepo(context.db)
