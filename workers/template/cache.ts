@@ -32,7 +32,9 @@ export function getCompiled (versionKey: string, definitionJson: string): Compil
     if (!(err instanceof TemplateError)) throw err
     // Paths as JSON pointers, like validation reports them.
     const errors = err.errors.map((e) => ({ path: toPointer(e.path), message: e.message }))
-    throw err instanceof TemplateLimitError ? new TemplateLimitError(err.message, errors) : new TemplateError(err.message, errors)
+    const first = errors[0] ?? { path: '/', message: err.message }
+    const message = `template ${versionKey} is invalid: ${first.path} ${first.message}`
+    throw err instanceof TemplateLimitError ? new TemplateLimitError(message, errors) : new TemplateError(message, errors)
   }
   cache.set(versionKey, compiled)
   return compiled
