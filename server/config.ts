@@ -25,6 +25,10 @@ export interface Config {
   render: {
     threads: number
     maxQueue: number
+    /** Sync renders of one workspace on a thread at once. */
+    workspaceRunning: number
+    /** Sync renders of one workspace waiting for a thread. */
+    workspaceQueue: number
     timeoutMs: number
     maxPages: number
     maxBytes: number
@@ -109,6 +113,8 @@ export const CONFIG_DEFAULTS = {
   SVC_BODY_LIMIT: '1048576',
   SVC_RENDER_THREADS: '(cores)',
   SVC_RENDER_QUEUE: '256',
+  SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
+  SVC_RENDER_WORKSPACE_QUEUE: '(SVC_RENDER_QUEUE ÷ 4)',
   SVC_RENDER_TIMEOUT: '30s',
   SVC_RENDER_MAX_PAGES: '2000',
   SVC_RENDER_MAX_BYTES: '52428800',
@@ -166,6 +172,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   // Jobs spend most of their time waiting on databases, so several per render thread keep the
   // threads busy; the pool's own queue bounds what actually waits for a thread.
   const threads = int(e, 'SVC_RENDER_THREADS', cores, 1, 256)
+  const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
   const config: Config = {
     home,
     databaseUrl,
@@ -182,7 +189,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
     render: {
       threads,
-      maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
+      maxQueue: renderQueue,
+      workspaceRunning: int(e, 'SVC_RENDER_WORKSPACE_RUNNING', threads, 1, 256),
+      workspaceQueue: int(e, 'SVC_RENDER_WORKSPACE_QUEUE', Math.ceil(renderQueue / 4), 0),
       timeoutMs: duration(e, 'SVC_RENDER_TIMEOUT', '30s'),
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
       maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024),
