@@ -43,7 +43,7 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       // Loaded on use: the engine (pdfkit, fonts) would otherwise slow every svc command's start.
       const { preview } = await import('./templates-preview.js')
       const result = await preview(definition, text, opts, rt.config().render)
-      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}`)
+      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}${v.warnings.map((w) => `\nwarning: ${w}`).join('')}`)
     })
 
   templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')
