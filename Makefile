@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export SVC_HOME ?= $(CURDIR)/.svc
 SVC := node bin/svc
 
-.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks cluster cluster-stop clean docs-cli
+.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-engine bench-webhooks cluster cluster-stop clean docs-cli
 
 all: build
 
@@ -24,6 +24,11 @@ lint: deps
 
 test: build lint
 	bash scripts/test.sh
+
+# The engine's suites alone: no database, no network (workers/ is pure), for a fast loop.
+# Soak tests (*.soak.test.js: thousands of renders) run in `make test` only.
+test-engine: build
+	node --test --test-concurrency=2 $$(find dist/test/workers -name '*.test.js' ! -name '*.soak.test.js' | sort)
 
 db-start: build
 	$(SVC) db start

@@ -38,6 +38,10 @@ export interface Config {
   render: {
     threads: number
     maxQueue: number
+    /** Sync renders of one workspace on a thread at once. */
+    workspaceRunning: number
+    /** Sync renders of one workspace waiting for a thread. */
+    workspaceQueue: number
     timeoutMs: number
     maxPages: number
     maxBytes: number
@@ -131,6 +135,8 @@ export const CONFIG_DEFAULTS = {
   SVC_AUTH_FAILURE_LIMIT: '30',
   SVC_RENDER_THREADS: '(cores)',
   SVC_RENDER_QUEUE: '256',
+  SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
+  SVC_RENDER_WORKSPACE_QUEUE: '(SVC_RENDER_QUEUE ÷ 4)',
   SVC_RENDER_TIMEOUT: '30s',
   SVC_RENDER_MAX_PAGES: '2000',
   SVC_RENDER_MAX_BYTES: '52428800',
@@ -199,6 +205,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     ? Math.max(120_000, 2 * renderTimeoutMs)
     : duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
   if (connectionTimeoutMs <= renderTimeoutMs) throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
+  const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
   const config: Config = {
     home,
     databaseUrl,
@@ -225,7 +232,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     },
     render: {
       threads,
-      maxQueue: int(e, 'SVC_RENDER_QUEUE', 256, 0),
+      maxQueue: renderQueue,
+      workspaceRunning: int(e, 'SVC_RENDER_WORKSPACE_RUNNING', threads, 1, 256),
+      workspaceQueue: int(e, 'SVC_RENDER_WORKSPACE_QUEUE', Math.ceil(renderQueue / 4), 0),
       timeoutMs: renderTimeoutMs,
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
       // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.

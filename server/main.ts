@@ -80,8 +80,10 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const { repos } = context
 
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
-  const { threads, maxQueue, timeoutMs } = config.render
-  const pool = createRenderPool({ threads, maxQueue, timeoutMs, onRender: metrics.observeRender })
+  const { threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs } = config.render
+  const pool = createRenderPool({
+    threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs, onRender: metrics.observeRender
+  })
   const recorder = runRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
     onDrop: (run, err) => {

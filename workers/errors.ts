@@ -23,3 +23,14 @@ export class TemplateError extends Error {
     this.errors = errors
   }
 }
+
+/**
+ * A template over one of the engine's own limits (workers/limits.ts): TEMPLATE_INVALID when it
+ * is published, RENDER_LIMIT_EXCEEDED when a worker meets it while compiling for a render.
+ */
+export class TemplateLimitError extends TemplateError {
+  constructor (message: string, errors: Array<{ path: string, message: string }> = []) {
+    super(message, errors)
+    this.name = 'TemplateLimitError'
+  }
+}

@@ -1,17 +1,23 @@
-// The render pool: Piscina worker threads running render-task.js. Bounded queue (RENDER_BUSY
-// instead of queueing without end), per-render timeout (the worker is terminated and
-// replaced), strict FIFO (measured: without it one task starved for 8 s under load).
+// The render pool: Piscina worker threads running render-task.js behind the one waiting room
+// (render-queue.ts: interactive before batch, workspaces round-robin, per-workspace caps,
+// RENDER_BUSY instead of queueing without end) and a per-render timeout (the worker is
+// terminated and replaced).
 import { availableParallelism } from 'node:os'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
+import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderFailure, RenderInput, RenderResult } from './types.js'
 
 export interface RenderPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
   threads?: number
-  /** Renders allowed to wait for a thread; default 4 per thread. 0 = no waiting at all. */
+  /** Sync renders allowed to wait for a thread, all workspaces; default 4 per thread. 0 = none. */
   maxQueue?: number
+  /** Sync renders of one workspace on a thread at once; default all threads. */
+  workspaceRunning?: number
+  /** Sync renders of one workspace allowed to wait; default maxQueue. */
+  workspaceQueue?: number
   /** A render (waiting + running) taking longer is aborted with RENDER_TIMEOUT. */
   timeoutMs: number
   /** A batch render waiting longer than this goes before interactive ones; default timeoutMs. */
@@ -44,18 +50,17 @@ export interface RenderPoolStats {
   maxQueue: number
 }
 
-/**
- * `interactive` (a caller waits on the connection: sync renders) goes first and is bounded by
- * maxQueue and by the time limit; `batch` (queued jobs) waits behind it without either bound,
- * since the job loop's concurrency already bounds it, so jobs never fill the waiting room and
- * turn sync callers away with RENDER_BUSY. A batch render that has waited longer than the time
- * limit (batchMaxWaitMs) goes before interactive ones (every other turn at most), so sustained
- * sync load cannot starve jobs.
- */
-export type RenderLane = 'interactive' | 'batch'
+export type { RenderLane }
+
+export interface RenderTaskOptions {
+  /** Default `interactive`. */
+  lane?: RenderLane
+  /** Whose render this is: the waiting room is shared fairly between workspaces. */
+  workspaceId?: string
+}
 
 export interface RenderPool {
-  render (input: RenderInput, lane?: RenderLane): Promise<RenderResult>
+  render (input: RenderInput, options?: RenderTaskOptions): Promise<RenderResult>
   stats (): RenderPoolStats
   close (): Promise<void>
 }
@@ -73,12 +78,17 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     // grew by GBs under load (measured).
     atomics: 'async' })
   // The waiting room is ours, not Piscina's: a render is handed to Piscina only when a thread
-  // is free, so its time limit counts rendering, not waiting. Waiting is bounded in places
-  // (maxQueue → RENDER_BUSY at once) and in time (timeoutMs → RENDER_BUSY): a saturated pool
-  // is capacity (503, retry), never a property of the document (422).
-  let running = 0
-  const waiting: Array<() => void> = []
-  const batchWaiting: Array<{ since: number, wake: () => void }> = []
+  // is free, so its time limit counts rendering, not waiting. Waiting is bounded in places and
+  // in time (timeoutMs): a saturated pool is capacity (503, retry), never a property of the
+  // document (422).
+  const queue = createRenderQueue({
+    threads,
+    maxQueue,
+    workspaceRunning: options.workspaceRunning ?? threads,
+    workspaceQueue: options.workspaceQueue ?? maxQueue,
+    maxWaitMs: options.timeoutMs,
+    batchMaxWaitMs
+  })
   let busy = 0
   let timeouts = 0
   // Version keys some worker has compiled: later tasks leave the definition out (see
@@ -86,67 +96,32 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const compiled = new LRUCache<string, true>({ max: 4096 })
   let definitionsResent = 0
 
-  const full = (): RenderResult => {
+  const full = (message: string): RenderResult => {
     busy++
-    return { ok: false, code: 'RENDER_BUSY', message: `render queue full (${maxQueue} waiting)` }
+    return { ok: false, code: 'RENDER_BUSY', message }
   }
 
-  /** Resolves true when a thread is ours, false when the wait outlasted timeoutMs. */
-  function acquire (): Promise<boolean> | boolean {
-    if (running < threads) { running++; return true }
-    return new Promise<boolean>((resolve) => {
-      const wake = (): void => { clearTimeout(timer); running++; resolve(true) }
-      const timer = setTimeout(() => {
-        const i = waiting.indexOf(wake)
-        if (i >= 0) waiting.splice(i, 1)
-        resolve(false)
-      }, options.timeoutMs)
-      waiting.push(wake)
-    })
-  }
-
-  function acquireBatch (): Promise<void> | undefined {
-    if (running < threads && waiting.length === 0 && batchWaiting.length === 0) { running++; return }
-    return new Promise<void>((resolve) => {
-      batchWaiting.push({ since: performance.now(), wake: () => { running++; resolve() } })
-    })
-  }
-
-  // An aged batch render goes first at most every other release: when many jobs age together,
-  // interactive renders still get half the threads' turns instead of timing out behind them.
-  let lastWasAged = false
-  function releaseThread (): void {
-    running--
-    const batch = batchWaiting[0]
-    const aged = batch !== undefined && waiting.length > 0 && performance.now() - batch.since > batchMaxWaitMs && !lastWasAged
-    lastWasAged = aged
-    if (batch !== undefined && (waiting.length === 0 || aged)) {
-      batchWaiting.shift()
-      batch.wake()
-      return
-    }
-    waiting.shift()?.()
-  }
-
-  async function render (input: RenderInput, lane: RenderLane = 'interactive'): Promise<RenderResult> {
-    if (options.onRender === undefined) return await renderOnThread(input, lane)
+  async function render (input: RenderInput, task: RenderTaskOptions = {}): Promise<RenderResult> {
+    const lane = task.lane ?? 'interactive'
+    if (options.onRender === undefined) return await renderOnThread(input, task.workspaceId ?? '', lane)
     const mark = { since: performance.now(), acquired: 0 }
-    const r = await renderOnThread(input, lane, mark)
+    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark)
     const end = performance.now()
     const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
-    options.onRender({ lane, waitMs: acquired - mark.since, renderMs: end - acquired, format: r.ok ? r.format : undefined, outcome: r.ok ? 'ok' : r.code })
+    options.onRender({
+      lane,
+      waitMs: acquired - mark.since,
+      renderMs: end - acquired,
+      format: r.ok ? r.format : undefined,
+      outcome: r.ok ? 'ok' : r.code
+    })
     return r
   }
 
-  async function renderOnThread (input: RenderInput, lane: RenderLane, mark?: { acquired: number }): Promise<RenderResult> {
-    if (lane === 'batch') {
-      await acquireBatch()
-    } else if (running + waiting.length >= threads + maxQueue) {
-      return full()
-    } else if (!await acquire()) {
-      busy++
-      return { ok: false, code: 'RENDER_BUSY', message: `no render thread became free within ${options.timeoutMs} ms` }
-    }
+  async function renderOnThread (input: RenderInput, workspaceId: string, lane: RenderLane,
+    mark?: { acquired: number }): Promise<RenderResult> {
+    const admission = await queue.acquire(workspaceId, lane)
+    if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
@@ -170,28 +145,31 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
-      if ((err as Error).message === 'Task queue is at limit') return full()
+      if ((err as Error).message === 'Task queue is at limit') return full('render queue full')
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
       clearTimeout(timer)
-      releaseThread()
+      admission.release()
     }
   }
 
   return {
     render,
-    stats: () => ({
-      threads,
-      queued: waiting.length + batchWaiting.length,
-      completed: pool.completed,
-      busy,
-      timeouts,
-      utilization: pool.utilization,
-      definitionsResent,
-      running,
-      waiting: { interactive: waiting.length, batch: batchWaiting.length },
-      maxQueue
-    }),
+    stats: () => {
+      const q = queue.stats()
+      return {
+        threads,
+        queued: q.queued,
+        completed: pool.completed,
+        busy,
+        timeouts,
+        utilization: pool.utilization,
+        definitionsResent,
+        running: q.running,
+        waiting: { interactive: q.interactive, batch: q.batch },
+        maxQueue
+      }
+    },
     close: async () => { await pool.destroy() }
   }
 }

@@ -1,7 +1,7 @@
 // Piscina worker entry. Answers with a value, never a thrown error (custom error fields do not
 // survive the thread hop), and transfers the output bytes instead of copying them.
 import { Piscina } from 'piscina'
-import { RenderError, TemplateError } from './errors.js'
+import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
 import { render } from './render.js'
 import { getCompiled, peekCompiled } from './template/cache.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
@@ -36,6 +36,7 @@ export function renderResult (input: RenderInput): RenderResult {
 
 function failure (err: unknown): RenderFailure {
   if (err instanceof RenderError) return { ok: false, code: err.code, message: err.message }
+  if (err instanceof TemplateLimitError) return { ok: false, code: 'RENDER_LIMIT_EXCEEDED', message: err.message }
   if (err instanceof TemplateError) return { ok: false, code: 'RENDER_FAILED', message: err.message }
   // A bug, not a template problem: do not leak internals into the answer.
   return { ok: false, code: 'RENDER_FAILED', message: 'internal error while rendering' }

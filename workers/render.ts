@@ -3,7 +3,7 @@
 import { RenderError } from './errors.js'
 import { renderPdf, countRows } from './pdf/render-pdf.js'
 import type { CompiledTemplate } from './template/compile.js'
-import { createScope } from './template/expressions.js'
+import { createScope } from './expr/expressions.js'
 import type { RenderInput, RenderSuccess } from './types.js'
 import { renderLabels } from './zpl/render.js'
 

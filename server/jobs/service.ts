@@ -67,7 +67,9 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       let outcome: Outcome
       try {
         const { resolved, env } = await pipeline.resolveStored(job, batch)
-        outcome = successOutcome(await pipeline.produce(resolved, env, job.parameters, job.context, 'batch'))
+        outcome = successOutcome(await pipeline.produce(resolved, env, job.parameters, job.context, {
+          lane: 'batch', workspaceId: job.workspaceId
+        }))
       } catch (err) {
         const failure = asProblem(err)
         if (isTransient(failure.code) && job.attempts < deps.config.jobs.maxAttempts) {

@@ -3,7 +3,7 @@
 // CLI's preview uses its checks (checks.ts). The outcome is recorded by the caller.
 import type { RenderSuccess } from '../../workers/types.js'
 import { randomUUID } from 'node:crypto'
-import type { RenderLane } from '../../workers/pool.js'
+import type { RenderTaskOptions } from '../../workers/pool.js'
 import { problem } from '../errors.js'
 import type { AuthContext } from '../auth/keys.js'
 import type { ResolvedTemplate } from '../services/templates.js'
@@ -116,11 +116,14 @@ export function renderPipeline (deps: PipelineDeps) {
       return { resolved, env: requireEnvironment(job.environment, environment) }
     },
 
-    /** Datasets, then the engine in the pool. Throws the problem of the first failure. */
-    async produce (resolved: ResolvedTemplate, env: Environment, parameters: Values, context: Values, lane: RenderLane): Promise<RenderSuccess> {
+    /**
+     * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
+     * takes). Throws the problem of the first failure.
+     */
+    async produce (resolved: ResolvedTemplate, env: Environment, parameters: Values, context: Values, task: RenderTaskOptions): Promise<RenderSuccess> {
       const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
       const { versionKey, definitionJson: definition } = resolved
-      const result = await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits }, lane)
+      const result = await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits }, task)
       if (!result.ok) throw engineProblem(result)
       return result
     },

@@ -58,7 +58,9 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
       const job = jobOf(p, correlationId)
       let outcome: Outcome
       try {
-        outcome = successOutcome(await pipeline.produce(p.resolved, p.env, p.parameters, p.context, 'interactive'))
+        outcome = successOutcome(await pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
+          lane: 'interactive', workspaceId: p.auth.workspaceId
+        }))
       } catch (err) {
         let failure = asProblem(err)
         // A sync render past the time limit is a limit of this document (422); async rendering

@@ -28,7 +28,7 @@ test('defaults without any variable', () => {
   assert.equal(c.logFile, undefined)
   assert.equal(c.rateLimit.perMinute, 600)
   assert.equal(c.bodyLimitBytes, 1_048_576)
-  assert.deepEqual(c.render, { threads: 3, maxQueue: 256, timeoutMs: 30_000, maxPages: 2000, maxBytes: 52_428_800, maxRows: 100_000, maxLabels: 20_000 })
+  assert.deepEqual(c.render, { threads: 3, maxQueue: 256, workspaceRunning: 3, workspaceQueue: 64, timeoutMs: 30_000, maxPages: 2000, maxBytes: 52_428_800, maxRows: 100_000, maxLabels: 20_000 })
   assert.deepEqual(c.jobs, { enabled: true, concurrency: 48, leaseMs: 30_000, maxAttempts: 3, pollMs: 250 }, 'job concurrency: 16 per render thread')
   assert.deepEqual(c.documents, { linkTtlMs: 15 * 60_000, ttlMs: 24 * 3_600_000, sweepMs: 60_000 })
   assert.deepEqual(c.datasources, { connectTimeoutMs: 5000, queryTimeoutMs: 30_000, maxPools: 64, poolSize: 4 })

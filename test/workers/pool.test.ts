@@ -3,7 +3,7 @@ import { after, test } from 'node:test'
 import { readFileSync } from 'node:fs'
 import { createRenderPool } from '../../workers/pool.js'
 import { renderResult } from '../../workers/render-task.js'
-import type { RenderInput } from '../../workers/types.js'
+import type { RenderInput, RenderResult } from '../../workers/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfInfo } from './pdf/fixtures.js'
 
 const datasets = [
@@ -50,8 +50,8 @@ test('batch renders (jobs) wait behind interactive ones and never take the waiti
   pools.push(pool)
   const order: string[] = []
   const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
-  const running = track('running', pool.render(huge(), 'batch'))
-  const batches = Array.from({ length: 5 }, (_, i) => track(`batch${i}`, pool.render(small(), 'batch')))
+  const running = track('running', pool.render(huge(), { lane: 'batch' }))
+  const batches = Array.from({ length: 5 }, (_, i) => track(`batch${i}`, pool.render(small(), { lane: 'batch' })))
   // Five jobs wait, yet the one interactive place is free: a sync render is not turned away.
   const interactive = track('interactive', pool.render(small()))
   const rest = await Promise.all([running, interactive, ...batches]) as Array<{ ok: boolean }>
@@ -75,7 +75,7 @@ test('a batch render that waited longer than the time limit goes before interact
   }))
   await new Promise((resolve) => setTimeout(resolve, 50))
   const t0 = performance.now()
-  const batch = await pool.render(small(), 'batch')
+  const batch = await pool.render(small(), { lane: 'batch' })
   const waited = performance.now() - t0
   const starved = stop
   stop = true
@@ -95,11 +95,26 @@ test('aged batch renders take every other turn, not all of them: interactive ren
   const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
   const first = track('running', pool.render(huge()))
   const all = [first]
-  for (let i = 0; i < 4; i++) all.push(track(`b${i}`, pool.render(small(), 'batch')))
+  for (let i = 0; i < 4; i++) all.push(track(`b${i}`, pool.render(small(), { lane: 'batch' })))
   await new Promise((resolve) => setTimeout(resolve, 5))
   for (let i = 0; i < 2; i++) all.push(track(`i${i}`, pool.render(small())))
   assert.ok((await Promise.all(all) as Array<{ ok: boolean }>).every((r) => r.ok))
   assert.deepEqual(order, ['running', 'b0', 'i0', 'b1', 'i1', 'b2', 'b3'])
+})
+
+test('B keeps 8× the threads busy: the sync render of A is served within one render per thread', async () => {
+  const threads = 2
+  const pool = createRenderPool({ threads, maxQueue: 32, timeoutMs: 60_000 })
+  pools.push(pool)
+  const done: string[] = []
+  const track = (name: string, p: Promise<RenderResult>): Promise<RenderResult> => p.then((r) => { done.push(name); return r })
+  const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(huge(), { workspaceId: 'B' })))
+  const a = await track('a', pool.render(small(), { workspaceId: 'A' }))
+  assert.ok(a.ok, JSON.stringify(a))
+  // A took the first thread B gave back: only the renders B had running when A came finished first.
+  assert.ok(done.indexOf('a') <= threads, done.join(' '))
+  assert.ok((await Promise.all(flood)).every((r) => r.ok))
+  assert.equal(pool.stats().busy, 0)
 })
 
 test('a full queue answers RENDER_BUSY without queueing', async () => {
@@ -149,27 +164,6 @@ test('waiting for a thread is capacity, not a timeout: a long wait answers RENDE
   const [a, b] = await Promise.all([first, second])
   assert.ok(a.ok && b.ok, JSON.stringify([a.ok || a.code, b.ok || b.code]))
   assert.equal(pool.stats().timeouts, 1)
-})
-
-test('workers do not keep finished documents: memory stays flat over thousands of renders', async () => {
-  // RSS is the whole process's: the pools of earlier tests (their threads and heaps) go first.
-  for (const p of pools.splice(0)) await p.close()
-  const pool = createRenderPool({ threads: 2, maxQueue: 64, timeoutMs: 10_000 })
-  pools.push(pool)
-  const renderMany = async (n: number): Promise<void> => {
-    let left = n
-    await Promise.all(Array.from({ length: 8 }, async () => {
-      while (left-- > 0) assert.ok((await pool.render(small('pool:mem'))).ok)
-    }))
-  }
-  // Warm up: worker heaps grow to their working size over the first few thousand renders
-  // (measured: +~95 MB by 5,000, then flat to 40,000), so the measured stretch starts after.
-  await renderMany(5000)
-  const before = process.memoryUsage().rss
-  await renderMany(5000)
-  const grown = (process.memoryUsage().rss - before) / 1e6
-  // A leak of the size once measured here (~50 KB per render) would add ~250 MB.
-  assert.ok(grown < 100, `RSS grew by ${grown.toFixed(0)} MB over 5,000 renders`)
 })
 
 test('once a version has compiled, tasks are sent without the template text', async () => {

@@ -1,6 +1,6 @@
 // Compiles a `table` element: column widths, cell texts, styles, grouping.
-import { compileText } from '../template/expressions.js'
-import type { CompiledExpr } from '../template/expressions.js'
+import { compileText } from '../expr/expressions.js'
+import type { CompiledExpr } from '../expr/expressions.js'
 import { align, compileItems, direction, expr, num, obj, type Ctx } from './compile.js'
 import { ALIGN_START, type TableEl } from './model.js'
 import { color, fail, resolveWidths } from './styles.js'

@@ -1,7 +1,7 @@
 // Turns the `document` member of a template into a CompiledDocument (see model.ts): styles
 // resolved, widths computed, expressions compiled, image assets decoded. Runs once per
 // template version; errors are TemplateErrors naming the JSON path.
-import { compileExpression, compileText, isConstantText, type CompiledExpr } from '../template/expressions.js'
+import { compileExpression, compileText, isConstantText, type CompiledExpr } from '../expr/expressions.js'
 import { BARCODE_TYPES } from './barcode.js'
 import { FontSet } from './fonts.js'
 import { prepareImage, type PreparedImage } from './images.js'

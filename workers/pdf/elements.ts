@@ -1,8 +1,8 @@
 // Measuring and drawing of the simple elements (everything but tables and page flow).
 // measure() evaluates and prepares the element into its scratch fields and returns its height;
 // draw() paints what measure() prepared. Always measure right before draw.
-import type { EvalScope } from '../template/expressions.js'
-import { truthy } from '../template/values.js'
+import type { EvalScope } from '../expr/expressions.js'
+import { truthy } from '../expr/values.js'
 import { drawBarcode, prepareBarcode } from './barcode.js'
 import type { Canvas } from './canvas.js'
 import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_START, type Elem, type Style, type TextEl } from './model.js'

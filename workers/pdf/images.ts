@@ -2,7 +2,8 @@
 // pdfkit would re-parse (and, for PNGs with alpha, inflate + split + deflate) an image in
 // every document; here each render only writes the prepared bytes.
 import { deflateSync, inflateSync } from 'node:zlib'
-import { TemplateError } from '../errors.js'
+import { TemplateError, TemplateLimitError } from '../errors.js'
+import { MAX_IMAGE_PIXELS } from '../limits.js'
 
 export interface PreparedImage {
   index: number
@@ -27,6 +28,13 @@ function bad (where: string, message: string): TemplateError {
   return new TemplateError(`${where}: ${message}`, [{ path: where, message }])
 }
 
+/** Checked from the header, before anything is decoded or inflated. */
+function checkPixels (width: number, height: number, where: string): void {
+  if (width * height <= MAX_IMAGE_PIXELS) return
+  const message = `image is ${width} × ${height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`
+  throw new TemplateLimitError(`${where}: ${message}`, [{ path: where, message }])
+}
+
 function jpeg (index: number, b: Buffer, where: string): PreparedImage {
   let pos = 2
   while (pos + 9 < b.length) {
@@ -38,6 +46,7 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
       const height = b.readUInt16BE(pos + 5)
       const width = b.readUInt16BE(pos + 7)
       const comps = b[pos + 9]
+      checkPixels(width, height, where)
       const dict: Record<string, unknown> = {
         Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: width, Height: height,
         ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB', Filter: 'DCTDecode'
@@ -62,6 +71,7 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
     const body = b.subarray(pos + 8, pos + 8 + len)
     if (kind === 'IHDR') {
       width = body.readUInt32BE(0); height = body.readUInt32BE(4); depth = body[8]; type = body[9]; interlace = body[12]
+      checkPixels(width, height, where)
     } else if (kind === 'PLTE') palette = body
     else if (kind === 'tRNS') trns = body
     else if (kind === 'IDAT') idat.push(body)
@@ -78,7 +88,15 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
   if (type === 4 || type === 6 || (type === 3 && trns !== null)) {
     if (depth !== 8) throw bad(where, 'PNG with transparency must have 8-bit channels')
     const channels = type === 6 ? 4 : type === 4 ? 2 : 1
-    const pixels = unfilter(inflateSync(data), width, height, channels)
+    // The header's size bounds the inflated size too: a stream that inflates further is refused.
+    const expected = (width * channels + 1) * height
+    let raw: Buffer
+    try {
+      raw = inflateSync(data, { maxOutputLength: expected })
+    } catch {
+      throw bad(where, 'PNG data does not match its header (corrupt or oversized)')
+    }
+    const pixels = unfilter(raw, width, height, channels)
     const n = width * height
     const alpha = new Uint8Array(n)
     if (type === 3) {

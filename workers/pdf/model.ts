@@ -3,7 +3,7 @@
 // wraps text and places boxes. Fields marked "scratch" hold per-render intermediate results;
 // a worker renders one document at a time, so one slot per element is enough and nothing is
 // allocated per element per render.
-import type { CompiledExpr, CompiledText } from '../template/expressions.js'
+import type { CompiledExpr, CompiledText } from '../expr/expressions.js'
 import type { Direction } from './bidi.js'
 import type { FontStack } from './font-stack.js'
 import type { FontSet } from './fonts.js'

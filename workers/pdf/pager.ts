@@ -2,7 +2,7 @@
 // pages to the writer. Pages are written as soon as they are finished unless a header or
 // footer needs the page count (`pages`); then they wait in memory until the end.
 import { RenderError } from '../errors.js'
-import type { EvalScope } from '../template/expressions.js'
+import type { EvalScope } from '../expr/expressions.js'
 import { Canvas } from './canvas.js'
 import { draw, drawFlow, drawLines, isVisible, measure, measureFlow, measureText } from './elements.js'
 import type { DocFonts } from './fonts.js'

@@ -3,7 +3,7 @@
 // pdfkit's document ID (an md5 of the info dictionary) is fixed too.
 import PDFDocument from 'pdfkit'
 import { RenderError } from '../errors.js'
-import { createScope } from '../template/expressions.js'
+import { createScope } from '../expr/expressions.js'
 import type { RenderInput, RenderSuccess } from '../types.js'
 import type { Canvas } from './canvas.js'
 import { DocFonts } from './fonts.js'

@@ -2,7 +2,7 @@
 // grouping of consecutive rows with equal `groupBy` text with group header/footer bands.
 // A row moves to the next page whole; only a row taller than a full page is split by lines.
 import { RenderError } from '../errors.js'
-import type { EvalScope } from '../template/expressions.js'
+import type { EvalScope } from '../expr/expressions.js'
 import { drawFlow, drawLines, measureFlow } from './elements.js'
 import type { TableEl } from './model.js'
 import type { Pager } from './pager.js'

@@ -1,5 +1,8 @@
 // Shape of a template file after validation (schema.ts is the authority; these types mirror it).
 import type { TemplateFormat } from '../types.js'
+import type { LabelDef } from '../zpl/schema.js'
+
+export type { LabelDef }
 
 export type ParameterType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'integer[]' | 'string[]'
 
@@ -26,17 +29,6 @@ export interface DatasetDef {
   /** SQL with `:name` / `:context.xxx` placeholders. Never leaves the server. */
   query: string
   fields: FieldDef[]
-}
-
-export interface LabelDef {
-  widthIn: number
-  heightIn: number
-  dpi: 152 | 203 | 300 | 600
-  /** Code of a `multiple` dataset: one label per row. */
-  rows: string
-  /** Expression text ("{{ row.qty }}") or a number; default 1. */
-  copies?: string | number
-  zpl: string
 }
 
 export interface AssetDef { data: string }

@@ -1,31 +1,93 @@
-// Parameters of a template: the public JSON Schema (spec 2.3 `parameterSchema`) and the checker
-// the server runs before any query. The checker coerces nothing silently except decimals (number
-// or numeric string, normalised to a string so SQL binds them exactly) and applies defaults.
+// Parameters of a template: the public JSON Schema (spec 2.3 `parameterSchema`) is the one
+// validator. The server compiles that same schema with Ajv and enforces it, so a value is
+// accepted exactly when the published schema accepts it; afterwards it applies defaults and the
+// documented normalisation (decimals become strings so SQL binds them exactly). Nothing else is
+// coerced. The schema is strict by itself: exact patterns for dates and date-times (real
+// calendar days, hours 00-23), the safe-integer range, and one keyword of its own, `decimal`,
+// for bounds and enums that must hold for numeric strings too (JSON Schema compares numbers only).
+import { Ajv2020, type ErrorObject, type KeywordDefinition } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import type { DatasetDef, ParameterDef, TemplateDefinition } from './definition.js'
 
-const DECIMAL = /^-?\d+(\.\d+)?$/
-const DATE = /^\d{4}-\d{2}-\d{2}$/
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/
 /** Bounds an `IN (…)` list: every item becomes a bound placeholder. */
 export const MAX_LIST_ITEMS = 1000
+/** Longest decimal string: DECIMAL(65,30) prints in 67 characters. */
+export const MAX_DECIMAL_LENGTH = 100
+
+// Fixed-width alternatives only: linear, and exact about month lengths and leap years.
+const DAY = '(?:\\d{4}-(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|\\d{4}-(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)' +
+  '|\\d{4}-02-(?:0[1-9]|1\\d|2[0-8])|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29)'
+const DECIMAL = '^-?\\d+(?:\\.\\d+)?$'
+const DATE = `^${DAY}$`
+const DECIMAL_TEXT = new RegExp(DECIMAL)
+const DATETIME = `^${DAY}T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?$`
 
 type Schema = Record<string, unknown>
 
 const isRequired = (p: ParameterDef): boolean => p.required === true && p.defaultValue === undefined
 
+/** `decimal`: minimum, maximum and enum compared as numbers, for numbers and numeric strings. */
+export interface DecimalRule { minimum?: number, maximum?: number, enum?: Array<string | number> }
+
+const decimalKeyword: KeywordDefinition = {
+  keyword: 'decimal',
+  schemaType: 'object',
+  metaSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { minimum: { type: 'number' }, maximum: { type: 'number' }, enum: { type: 'array', items: { type: ['string', 'number'] } } }
+  },
+  errors: true,
+  validate: function check (rule: DecimalRule, data: unknown): boolean {
+    // Anything that is not a decimal is the business of `type` and `pattern`.
+    if (typeof data !== 'number' && (typeof data !== 'string' || !DECIMAL_TEXT.test(data))) return true
+    const n = Number(data)
+    const errors: Array<Partial<ErrorObject>> = []
+    if (rule.minimum !== undefined && n < rule.minimum) errors.push({ keyword: 'minimum', params: { limit: rule.minimum } })
+    if (rule.maximum !== undefined && n > rule.maximum) errors.push({ keyword: 'maximum', params: { limit: rule.maximum } })
+    if (rule.enum !== undefined && !rule.enum.some((e) => Number(e) === n)) errors.push({ keyword: 'enum', params: { allowedValues: rule.enum } })
+    ;(check as unknown as { errors: Array<Partial<ErrorObject>> }).errors = errors
+    return errors.length === 0
+  }
+}
+
+/**
+ * An Ajv that knows what parameterSchema uses (the `date` format, the `decimal` keyword).
+ * Exported so that callers (and tests) validate with exactly what the server enforces.
+ */
+export function parameterAjv (): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strict: true })
+  addFormats.default(ajv, { mode: 'full', formats: ['date'] })
+  ajv.addKeyword(decimalKeyword)
+  return ajv
+}
+
 function scalarSchema (p: ParameterDef, itemType: string): Schema {
   const s: Schema = {}
   switch (itemType) {
     case 'string': s.type = 'string'; if (p.maxLength !== undefined) s.maxLength = p.maxLength; break
-    case 'integer': s.type = 'integer'; break
-    case 'decimal': s.type = ['number', 'string']; s.pattern = DECIMAL.source; break
+    case 'integer':
+      s.type = 'integer'
+      s.minimum = Math.max(p.minimum ?? -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER)
+      s.maximum = Math.min(p.maximum ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)
+      break
+    case 'decimal': {
+      s.type = ['number', 'string']
+      s.pattern = DECIMAL
+      s.maxLength = MAX_DECIMAL_LENGTH
+      // Standard keywords for the numbers; `decimal` for numbers and numeric strings alike.
+      if (p.minimum !== undefined) s.minimum = p.minimum
+      if (p.maximum !== undefined) s.maximum = p.maximum
+      const rule: DecimalRule = {}
+      if (p.minimum !== undefined) rule.minimum = p.minimum
+      if (p.maximum !== undefined) rule.maximum = p.maximum
+      if (p.enum !== undefined) rule.enum = p.enum
+      if (Object.keys(rule).length > 0) s.decimal = rule
+      return s
+    }
     case 'boolean': s.type = 'boolean'; break
-    case 'date': s.type = 'string'; s.pattern = DATE.source; break
-    case 'datetime': s.type = 'string'; s.pattern = DATETIME.source; break
-  }
-  if (itemType === 'integer' || itemType === 'decimal') {
-    if (p.minimum !== undefined) s.minimum = p.minimum
-    if (p.maximum !== undefined) s.maximum = p.maximum
+    case 'date': s.type = 'string'; s.pattern = DATE; s.format = 'date'; break
+    case 'datetime': s.type = 'string'; s.pattern = DATETIME; break
   }
   if (p.enum !== undefined) s.enum = p.enum
   return s
@@ -62,83 +124,85 @@ export type ParameterCheckResult =
   | { ok: true, values: Record<string, unknown> }
   | { ok: false, errors: Record<string, string[]> }
 
-/** One value against one parameter; returns the normalised value or pushes messages. */
-function checkScalar (p: ParameterDef, type: string, v: unknown, errs: string[]): unknown {
-  switch (type) {
-    case 'string':
-      if (typeof v !== 'string') { errs.push('must be a string'); return v }
-      if (p.maxLength !== undefined && [...v].length > p.maxLength) errs.push(`must be at most ${p.maxLength} characters`)
-      break
-    case 'integer':
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) { errs.push('must be an integer'); return v }
-      break
-    case 'decimal':
-      if (typeof v === 'number' && Number.isFinite(v)) v = String(v)
-      else if (typeof v !== 'string' || !DECIMAL.test(v)) { errs.push('must be a decimal number (number or numeric string)'); return v }
-      break
-    case 'boolean':
-      if (typeof v !== 'boolean') errs.push('must be true or false')
-      return v
-    case 'date':
-      if (typeof v !== 'string' || !DATE.test(v) || !validDate(v)) errs.push('must be a date YYYY-MM-DD')
-      return v
-    case 'datetime':
-      if (typeof v !== 'string' || !DATETIME.test(v) || !validDate(v.slice(0, 10)) || Number.isNaN(Date.parse(v))) errs.push('must be an ISO 8601 date-time')
-      return v
+const TYPE_MESSAGE: Record<string, string> = {
+  string: 'must be a string',
+  integer: 'must be an integer',
+  decimal: 'must be a decimal number (number or numeric string)',
+  boolean: 'must be true or false',
+  date: 'must be a date YYYY-MM-DD',
+  datetime: 'must be an ISO 8601 date-time'
+}
+
+/** Ajv's error for one value, in the words callers have always seen. */
+function messageOf (p: ParameterDef, e: ErrorObject, inItem: boolean): string {
+  const type = p.type.endsWith('[]') ? p.type.slice(0, -2) : p.type
+  const limit = e.params.limit as number
+  switch (e.keyword) {
+    case 'minItems': return 'must not be empty'
+    case 'maxItems': return `must have at most ${MAX_LIST_ITEMS} items`
+    case 'maxLength': return type === 'decimal' ? TYPE_MESSAGE.decimal : `must be at most ${limit} characters`
+    case 'minimum': case 'maximum':
+      // The safe-integer range is part of "integer", not a bound the author chose.
+      if (Math.abs(limit) === Number.MAX_SAFE_INTEGER && (e.keyword === 'minimum' ? p.minimum : p.maximum) === undefined) return TYPE_MESSAGE.integer
+      return e.keyword === 'minimum' ? `must be >= ${limit}` : `must be <= ${limit}`
+    case 'enum': return `must be one of ${(p.enum ?? []).map((v) => JSON.stringify(v)).join(', ')}`
+    case 'type': if (p.type.endsWith('[]') && !inItem) return 'must be a list'
   }
-  const n = Number(v)
-  if (p.minimum !== undefined && n < p.minimum) errs.push(`must be >= ${p.minimum}`)
-  if (p.maximum !== undefined && n > p.maximum) errs.push(`must be <= ${p.maximum}`)
-  if (p.enum !== undefined && !p.enum.some(e => e === v || (type === 'decimal' && Number(e) === n))) errs.push(`must be one of ${p.enum.map(e => JSON.stringify(e)).join(', ')}`)
-  return v
+  return TYPE_MESSAGE[type]
 }
 
-function validDate (s: string): boolean {
-  const d = new Date(s + 'T00:00:00Z')
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
+/** Ajv errors -> messages per parameter name, today's wording, one type error per value. */
+function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
+  const add = (name: string, message: string): void => {
+    const list = Object.hasOwn(errors, name) ? errors[name] : (errors[name] = [])
+    if (!list.includes(message)) list.push(message)
+  }
+  for (const e of raw) {
+    if (e.instancePath === '') {
+      if (e.keyword === 'required') add(String(e.params.missingProperty), 'is required')
+      else if (e.keyword === 'additionalProperties') add(String(e.params.additionalProperty), 'is not a parameter of this template')
+      else add('parameters', 'must be an object')
+      continue
+    }
+    const [, rawName, item] = e.instancePath.split('/')
+    const name = rawName.replace(/~1/g, '/').replace(/~0/g, '~')
+    const p = params.get(name) as ParameterDef
+    const message = messageOf(p, e, item !== undefined)
+    add(name, item === undefined ? message : `item ${item} ${message}`)
+  }
+  // A value of the wrong kind also fails its range or enum: report only the kind, as ever.
+  for (const name of Object.keys(errors)) {
+    const kinds = errors[name].filter((m) => Object.values(TYPE_MESSAGE).some((t) => m.endsWith(t)) || m === 'must be a list')
+    if (kinds.length > 0) errors[name] = kinds
+  }
+  return { ...errors }
 }
 
-function checkOne (p: ParameterDef, v: unknown, errs: string[]): unknown {
-  if (!p.type.endsWith('[]')) return checkScalar(p, p.type, v, errs)
-  if (!Array.isArray(v)) { errs.push('must be a list'); return v }
-  if (v.length === 0) errs.push('must not be empty')
-  if (v.length > MAX_LIST_ITEMS) { errs.push(`must have at most ${MAX_LIST_ITEMS} items`); return v }
-  const item = p.type.slice(0, -2)
-  return v.map((x, i) => {
-    const itemErrs: string[] = []
-    const out = checkScalar(p, item, x, itemErrs)
-    for (const e of itemErrs) errs.push(`item ${i} ${e}`)
-    return out
-  })
-}
+// One Ajv per thread: its options never change and compiled schemas are removed from it.
+const ajv = parameterAjv()
 
+/** Compiles the published schema of a template into the check the server runs on every render. */
 export function compileParameterCheck (def: Pick<TemplateDefinition, 'parameters'>): (values: unknown) => ParameterCheckResult {
   const params = def.parameters ?? []
-  const known = new Set(params.map(p => p.name))
+  const byName = new Map(params.map((p) => [p.name, p]))
+  const schema = parameterSchema(def)
+  const validate = ajv.compile(schema)
+  // Ajv keeps every compiled schema; the function is all we need, so its cache stays small.
+  ajv.removeSchema(schema)
+  // defineProperty: a caller-sent "__proto__" key must stay a plain key, never a prototype.
+  const set = (o: object, k: string, v: unknown): void => { Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true }) }
   return (values) => {
-    const errors: Record<string, string[]> = {}
-    const out: Record<string, unknown> = {}
     if (values === undefined || values === null) values = {}
-    // defineProperty: a caller-sent "__proto__" key must stay a plain key, never a prototype.
-    const set = (o: object, k: string, v: unknown): void => { Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true }) }
-    if (typeof values !== 'object' || Array.isArray(values)) return { ok: false, errors: { parameters: ['must be an object'] } }
+    if (!validate(values)) return { ok: false, errors: errorsOf(byName, validate.errors ?? []) }
     const given = values as Record<string, unknown>
-    for (const name of Object.keys(given)) {
-      if (!known.has(name)) set(errors, name, ['is not a parameter of this template'])
-    }
+    const out: Record<string, unknown> = {}
     for (const p of params) {
       const v = Object.hasOwn(given, p.name) ? given[p.name] : undefined
-      if (v === undefined || v === null) {
-        if (p.defaultValue !== undefined) set(out, p.name, p.defaultValue)
-        else if (isRequired(p)) set(errors, p.name, ['is required'])
-        else set(out, p.name, null)
-        continue
-      }
-      const errs: string[] = []
-      set(out, p.name, checkOne(p, v, errs))
-      if (errs.length > 0) set(errors, p.name, errs)
+      if (v === undefined || v === null) set(out, p.name, p.defaultValue ?? null)
+      else set(out, p.name, p.type === 'decimal' && typeof v === 'number' ? String(v) : v)
     }
-    return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, values: out }
+    return { ok: true, values: out }
   }
 }
 

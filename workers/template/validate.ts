@@ -2,9 +2,10 @@
 // semantic rules, then a full compile so anything the layout engine rejects is reported too.
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
 import { TemplateError } from '../errors.js'
+import { MAX_TEMPLATE_BYTES } from '../limits.js'
 import { compileTemplate, type CompiledTemplate } from './compile.js'
 import type { TemplateDefinition } from './definition.js'
-import { compileText } from './expressions.js'
+import { compileText } from '../expr/expressions.js'
 import { compileParameterCheck } from './parameters.js'
 import { templateSchema } from './schema.js'
 
@@ -23,8 +24,14 @@ export function validateTemplate (json: unknown): ValidationResult {
   return r.ok ? { ok: true, template: r.template } : r
 }
 
-/** validateTemplate that keeps the compiled result, so the cache compiles once per version. */
-export function validateAndCompile (json: unknown): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+/**
+ * The one validation of a template, at publish: size, schema, semantic rules, then a full compile
+ * (kept, so the caller need not compile again). `bytes`: the file's UTF-8 size when the caller
+ * has the text; measured from the value otherwise.
+ */
+export function validateAndCompile (json: unknown, bytes?: number): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+  const size = bytes ?? Buffer.byteLength(JSON.stringify(json) ?? '')
+  if (size > MAX_TEMPLATE_BYTES) return { ok: false, errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }] }
   if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(schemaCheck.errors ?? []) }
   const def = json as unknown as TemplateDefinition
   const errors = semanticErrors(def)

@@ -2,8 +2,8 @@
 // field data (^FD/^FV) get `^FH_` so their values are hex-escaped; placeholders elsewhere may
 // only produce harmless characters. Rendering then is string pushes only (render.ts).
 import { TemplateError } from '../errors.js'
-import type { LabelDef } from '../template/definition.js'
-import { compileExpression, compileText, type CompiledExpr, type CompiledText } from '../template/expressions.js'
+import type { LabelDef } from './schema.js'
+import { compileExpression, compileText, type CompiledExpr, type CompiledText } from '../expr/expressions.js'
 
 export interface LabelSlot {
   value: CompiledText

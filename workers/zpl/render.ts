@@ -3,8 +3,9 @@
 // chunks are UTF-8 encoded once per compiled label, values are escaped straight into one
 // growing Buffer, and the only per-label allocations are the values the expressions return.
 import { RenderError } from '../errors.js'
-import type { CompiledText, EvalScope } from '../template/expressions.js'
+import type { CompiledText, EvalScope } from '../expr/expressions.js'
 import type { RenderLimits } from '../types.js'
+import { wholeNumberOf } from '../expr/values.js'
 import type { CompiledLabel } from './compile.js'
 import { MAX_ESCAPED_PER_UNIT, isSafeParameter, writeFieldData } from './escape.js'
 
@@ -53,7 +54,7 @@ function copiesOf (label: CompiledLabel, scope: EvalScope, maxLabels: number): n
   const v = label.copies(scope)
   // A row without a quantity prints once rather than failing the whole batch.
   if (v === null || v === undefined) return 1
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? wholeNumberOf(v) : NaN
   if (!Number.isInteger(n) || n < 0) {
     throw new RenderError('RENDER_FAILED', `label.copies: must be a whole number >= 0, got ${JSON.stringify(v)} (row ${scope.index + 1})`)
   }

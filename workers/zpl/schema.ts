@@ -18,3 +18,15 @@ export const labelSchema = {
     zpl: { type: 'string', minLength: 6, maxLength: 200000 }
   }
 } as const
+
+/** A validated `label` member (labelSchema is the authority; this type mirrors it). */
+export interface LabelDef {
+  widthIn: number
+  heightIn: number
+  dpi: 152 | 203 | 300 | 600
+  /** Code of a `multiple` dataset: one label per row. */
+  rows: string
+  /** Expression text ("{{ row.qty }}") or a number; default 1. */
+  copies?: string | number
+  zpl: string
+}

@@ -2,9 +2,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { compileLabel } from '../../../workers/zpl/compile.js'
 import { renderLabels } from '../../../workers/zpl/render.js'
-import { createScope } from '../../../workers/template/expressions.js'
+import { createScope } from '../../../workers/expr/expressions.js'
 import { RenderError, TemplateError } from '../../../workers/errors.js'
-import type { LabelDef } from '../../../workers/template/definition.js'
+import type { LabelDef } from '../../../workers/zpl/schema.js'
 
 const limits = { maxLabels: 100, maxBytes: 1_000_000 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ready } from 'zpl-renderer-js'
 import { getCompiled } from '../../../workers/template/cache.js'
-import { createScope } from '../../../workers/template/expressions.js'
+import { createScope } from '../../../workers/expr/expressions.js'
 import { renderLabels } from '../../../workers/zpl/render.js'
 
 const root = new URL('../../../../examples/', import.meta.url)

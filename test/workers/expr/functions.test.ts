@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compileExpression, createScope, formattersFor, type EvalScope } from '../../../workers/template/expressions.js'
+import { compileExpression, createScope, formattersFor, type EvalScope } from '../../../workers/expr/expressions.js'
 import { RenderError, TemplateError } from '../../../workers/errors.js'
 
 const rows = [

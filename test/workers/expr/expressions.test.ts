@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compileExpression, compileText, createScope, isConstantText, type EvalScope } from '../../../workers/template/expressions.js'
+import { compileExpression, compileText, createScope, isConstantText, type EvalScope } from '../../../workers/expr/expressions.js'
 import { TemplateError } from '../../../workers/errors.js'
 
 function scope (): EvalScope {

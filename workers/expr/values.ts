@@ -8,18 +8,79 @@ export class ExprFault extends Error {}
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype'])
 export const isForbidden = (key: string): boolean => FORBIDDEN.has(key)
 
-const NUMERIC = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/
+/**
+ * Longest string taken as a number or a date. A DECIMAL(65,30) prints in 67 characters and an
+ * ISO date-time in 35, so longer text is never a number or a date and is refused without being
+ * scanned: conversions cost at most a few hundred steps whatever the caller sends.
+ */
+export const MAX_NUMERIC_LENGTH = 256
+export const MAX_DATE_LENGTH = 64
+
+/** Counts the characters the scanners look at (the property tests bound it); optional. */
+export interface Meter { steps: number }
+
+// JavaScript's \s: what Number() trims, so a string we accept converts exactly as before.
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f ||
+  c === 0x3000 || c === 0xfeff
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57
+
+/**
+ * One left-to-right pass (no regex, no backtracking) over `[ws][+-](d+[.d*] | .d+)[(e|E)[+-]d+][ws]`,
+ * the decimal forms of mysql2 DECIMAL text and JSON numbers. Each character is looked at once.
+ */
+export function isDecimalText (s: string, meter?: Meter): boolean {
+  const n = s.length
+  if (n > MAX_NUMERIC_LENGTH) return false
+  // `i` only moves forward and every loop test reads s[i] once, so steps <= 2 × (n + 1).
+  let i = 0
+  let steps = 0
+  const code = (): number => { steps++; return i < n ? s.charCodeAt(i) : -1 }
+  while (isSpace(code())) i++
+  let c = code()
+  if (c === 43 || c === 45) i++
+  let digits = 0
+  while (isDigitCode(code())) { i++; digits++ }
+  if (code() === 46) {
+    i++
+    while (isDigitCode(code())) { i++; digits++ }
+  }
+  let ok = digits > 0
+  c = code()
+  if (ok && (c === 101 || c === 69)) {
+    i++
+    c = code()
+    if (c === 43 || c === 45) i++
+    let exp = 0
+    while (isDigitCode(code())) { i++; exp++ }
+    ok = exp > 0
+  }
+  while (ok && isSpace(code())) i++
+  if (meter !== undefined) meter.steps += steps
+  return ok && i === n
+}
+
+/** A string that is entirely a whole number >= 0 (spaces around allowed), as a number; else NaN. */
+export function wholeNumberOf (s: string, meter?: Meter): number {
+  if (!isDecimalText(s, meter)) return NaN
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (meter !== undefined) meter.steps++
+    if (c === 46 || c === 101 || c === 69 || c === 43 || c === 45) return NaN
+  }
+  return Number(s)
+}
 
 /** A number, or a string that is entirely a decimal number. */
 export function isNumeric (v: unknown): boolean {
-  return typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v))
+  return typeof v === 'number' || (typeof v === 'string' && isDecimalText(v))
 }
 
 /** Number of a value for arithmetic; null stays null so missing data propagates instead of crashing. */
 export function toNumber (v: unknown, what: string): number | null {
   if (typeof v === 'number') return v
   if (v === null || v === undefined) return null
-  if (typeof v === 'string' && NUMERIC.test(v)) return Number(v)
+  if (typeof v === 'string' && isDecimalText(v)) return Number(v)
   if (typeof v === 'boolean') return v ? 1 : 0
   throw new ExprFault(`${what} expects a number, got ${typeName(v)}`)
 }
@@ -38,7 +99,7 @@ export function typeName (v: unknown): string {
  * DECIMAL column) and an empty list are false, so `row.discount ? … : …` means what it says.
  */
 export function truthy (v: unknown): boolean {
-  if (typeof v === 'string') return v !== '' && !(NUMERIC.test(v) && Number(v) === 0)
+  if (typeof v === 'string') return v !== '' && !(isDecimalText(v) && Number(v) === 0)
   if (Array.isArray(v)) return v.length > 0
   return Boolean(v)
 }
@@ -82,9 +143,17 @@ export function toDate (v: unknown, what: string): Date | null {
     return v
   }
   if (typeof v === 'string') {
-    const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? v + 'T00:00:00Z' : v)
+    if (v.length > MAX_DATE_LENGTH) throw new ExprFault(`${what} expects a date, got ${typeName(v)}`)
+    const d = new Date(isDateOnly(v) ? v + 'T00:00:00Z' : v)
     if (Number.isNaN(d.getTime())) throw new ExprFault(`${what} expects a date, got ${typeName(v)}`)
     return d
   }
   throw new ExprFault(`${what} expects a date, got ${typeName(v)}`)
+}
+
+/** `YYYY-MM-DD` exactly: ten fixed positions, no regex. */
+export function isDateOnly (s: string): boolean {
+  if (s.length !== 10 || s[4] !== '-' || s[7] !== '-') return false
+  for (const i of [0, 1, 2, 3, 5, 6, 8, 9]) if (!isDigitCode(s.charCodeAt(i))) return false
+  return true
 }

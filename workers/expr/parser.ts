@@ -16,8 +16,12 @@ export type Node =
 // Word forms of operators; `this`, `new`, `function` etc. are simply names that resolve to null.
 const WORD_OPS: Record<string, string> = { and: '&&', or: '||', not: '!' }
 
+/** Deepest nesting of brackets, unary operators and conditionals: recursion stays bounded. */
+export const MAX_NESTING = 128
+
 class Parser {
   private i = 0
+  private depth = 0
   constructor (private readonly tokens: Token[]) {}
 
   private peek (): Token { return this.tokens[this.i] }
@@ -43,39 +47,62 @@ class Parser {
     return node
   }
 
+  /** Every recursion passes through ternary() or unary(): the depth is counted there. */
+  private enter (): void {
+    if (++this.depth > MAX_NESTING) throw new SyntaxFault(`nested too deeply (more than ${MAX_NESTING} levels of brackets, operators and conditionals)`, this.peek().pos)
+  }
+
   private ternary (): Node {
+    this.enter()
     const test = this.or()
-    if (this.opText() !== '?') return test
+    if (this.opText() !== '?') { this.depth--; return test }
     this.next()
     const then = this.ternary()
     this.expect(':')
-    return { t: 'cond', test, then, else: this.ternary() }
+    const node: Node = { t: 'cond', test, then, else: this.ternary() }
+    this.depth--
+    return node
   }
 
+  // A chain `a + b + c …` builds a left-deep tree: each link counts as a level too, so the tree
+  // (and the recursion that compiles and evaluates it) is never deeper than MAX_NESTING.
   private or (): Node {
+    const depth = this.depth
     let left = this.and()
-    while (this.opText() === '||') { this.next(); left = { t: 'or', left, right: this.and() } }
+    while (this.opText() === '||') { this.enter(); this.next(); left = { t: 'or', left, right: this.and() } }
+    this.depth = depth
     return left
   }
 
   private and (): Node {
+    const depth = this.depth
     let left = this.binary(0)
-    while (this.opText() === '&&') { this.next(); left = { t: 'and', left, right: this.binary(0) } }
+    while (this.opText() === '&&') { this.enter(); this.next(); left = { t: 'and', left, right: this.binary(0) } }
+    this.depth = depth
     return left
   }
 
   private binary (level: number): Node {
     if (level === LEVELS.length) return this.unary()
+    const depth = this.depth
     let left = this.binary(level + 1)
     for (;;) {
       const op = this.opText()
-      if (!LEVELS[level].includes(op)) return left
+      if (!LEVELS[level].includes(op)) { this.depth = depth; return left }
+      this.enter()
       this.next()
       left = { t: 'binary', op, left, right: this.binary(level + 1) }
     }
   }
 
   private unary (): Node {
+    this.enter()
+    const node = this.unaryInner()
+    this.depth--
+    return node
+  }
+
+  private unaryInner (): Node {
     const op = this.opText()
     if (op === '!' || op === '-') {
       this.next()
@@ -86,8 +113,10 @@ class Parser {
   }
 
   private postfix (node: Node): Node {
+    const depth = this.depth
     for (;;) {
       const op = this.opText()
+      if (op === '.' || op === '[') this.enter()
       if (op === '.') {
         this.next()
         const tok = this.next()
@@ -104,6 +133,7 @@ class Parser {
         // Only a bare whitelisted name can be called; `a.b()` or `x()()` never reach a function value.
         throw new SyntaxFault('only functions from the whitelist can be called, by name', this.peek().pos)
       } else {
+        this.depth = depth
         return node
       }
     }

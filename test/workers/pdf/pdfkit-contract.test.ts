@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { test } from 'node:test'
+import PDFDocument from 'pdfkit'
+
+// The engine uses pdfkit as an object/xref writer and reaches a few of its private internals
+// (render-pdf.ts, fonts.ts, metrics.ts, images.ts). One test per internal, against pdfkit alone:
+// an upgrade that changes one of them fails here, by name, before any layout test does.
+
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
+type Doc = PDFKit.PDFDocument & Record<string, unknown>
+const newDoc = (options: Record<string, unknown> = {}): Doc =>
+  new PDFDocument({ autoFirstPage: false, font: null, compress: false, ...options } as unknown as PDFKit.PDFDocumentOptions) as Doc
+
+interface Ref { end (b?: Buffer): void, data: Record<string, unknown>, id: number }
+const refOf = (doc: Doc, data?: unknown): Ref => (doc as unknown as { ref (d?: unknown): Ref }).ref(data)
+
+/** Every byte pdfkit writes, through the same push() override render-pdf.ts installs. */
+function capture (doc: Doc): () => string {
+  const head = doc.read() as Buffer | null
+  const chunks: Buffer[] = head === null ? [] : [head]
+  doc.push = (chunk: Uint8Array | null): boolean => { if (chunk !== null) chunks.push(Buffer.from(chunk)); return true }
+  return () => Buffer.concat(chunks).toString('latin1')
+}
+
+test('render-pdf: the constructor has already pushed the header, readable at once with read()', () => {
+  const head = newDoc().read() as Buffer | null
+  assert.ok(head !== null)
+  assert.match(head.toString('latin1'), /^%PDF-1\.\d/)
+})
+
+test('render-pdf: all later output goes through push(), synchronously, up to %%EOF at end()', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  doc.addPage({ size: [100, 100], margins: { top: 0, left: 0, bottom: 0, right: 0 } })
+  doc.end()
+  const text = out()
+  assert.match(text, /^%PDF-/)
+  assert.match(text, /%%EOF\s*$/)
+})
+
+test('render-pdf: `font: null` means no default font is loaded or written', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  assert.equal(doc._font, null)
+  doc.addPage({ size: [100, 100] })
+  doc.end()
+  assert.ok(!out().includes('/Helvetica'), 'no Helvetica resource')
+})
+
+test('render-pdf: doc.page.fonts and doc.page.xobjects are the resource dictionaries written for the page', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  doc.addPage({ size: [100, 100] })
+  const page = doc.page as unknown as { fonts: Record<string, unknown>, xobjects: Record<string, unknown> }
+  const font = refOf(doc, { Type: 'Font', Subtype: 'Type1', BaseFont: 'Courier' })
+  font.end()
+  page.fonts.S0 = font
+  const img = refOf(doc, { Type: 'XObject', Subtype: 'Image', Width: 1, Height: 1, BitsPerComponent: 8, ColorSpace: 'DeviceGray' })
+  img.end(Buffer.from([0]))
+  page.xobjects.I0 = img
+  doc.end()
+  const text = out()
+  assert.match(text, /\/Font <<\s*\/S0 \d+ 0 R/)
+  assert.match(text, /\/XObject <<\s*\/I0 \d+ 0 R/)
+})
+
+test('render-pdf: doc.addContent() appends raw operators to the current page content stream', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  doc.addPage({ size: [100, 100] })
+  ;(doc.addContent as (s: string) => unknown)('0 0 m 10 10 l S')
+  doc.end()
+  assert.ok(out().includes('0 0 m 10 10 l S'))
+})
+
+test('images, fonts: doc.ref(dict) makes an indirect object; end(bytes) writes its stream', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  const ref = refOf(doc, { Type: 'XObject', Note: 'x' })
+  assert.equal(typeof ref.id, 'number')
+  assert.equal(ref.data.Type, 'XObject')
+  ref.end(Buffer.from('abc'))
+  doc.end()
+  assert.match(out(), new RegExp(`${ref.id} 0 obj\\s*<<[^>]*/Note /x[\\s\\S]*?stream\\s*abc\\s*endstream`))
+})
+
+test('metrics: after font(<standard name>), doc._font.font is the AFM with widths and vertical metrics', () => {
+  const doc = newDoc({ font: 'Helvetica' })
+  const afm = (doc._font as { font: Record<string, unknown> }).font as {
+    characterToGlyph (c: number): string, widthOfGlyph (g: string): number, ascender: number, descender: number, lineGap: number
+  }
+  assert.equal(afm.characterToGlyph(65), 'A')
+  assert.equal(afm.widthOfGlyph('A'), 667)
+  assert.equal(afm.ascender, 718)
+  assert.equal(afm.descender, -207)
+  assert.equal(typeof afm.lineGap, 'number')
+})
+
+test('fonts: after font(<TTF bytes>), doc._font is an embedded font: fontkit font, id, encode(), ref()', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  doc.font(readFileSync(DEJAVU))
+  const ef = doc._font as {
+    id: string, font: { layout (s: string): unknown, unitsPerEm: number }, ref (): unknown,
+    encode (s: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>]
+  }
+  assert.equal(typeof ef.font.layout, 'function')
+  assert.equal(ef.font.unitsPerEm, 2048)
+  assert.match(ef.id, /^F\d+$/)
+  const [hex, positions] = ef.encode('AVé')
+  assert.equal(hex.length, 3)
+  assert.ok(hex.every((h) => /^[0-9a-f]{4}$/.test(h)), hex.join(' '))
+  assert.equal(positions.length, 3)
+  for (const p of positions) assert.ok(typeof p.xAdvance === 'number' && typeof p.advanceWidth === 'number')
+  // Kerning (A, V) shows as an advance that differs from the glyph's own width.
+  assert.notEqual(positions[0].xAdvance, positions[0].advanceWidth)
+  const ref = ef.ref()
+  doc.addPage({ size: [100, 100] })
+  ;(doc.page as unknown as { fonts: Record<string, unknown> }).fonts[ef.id] = ref
+  doc.end()
+  // The subset font is written at end() with its descendant and embedded program.
+  assert.match(out(), /\/FontFile2/)
+})
