@@ -5,7 +5,7 @@ import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
 import { readInstanceInfo } from './store/instance.js'
-import { loadMasterKey, secretBox } from './util/crypto.js'
+import { loadKeyring } from './secrets/load.js'
 import { workspacesRepo } from './store/repos/workspaces.js'
 import { environmentsRepo } from './store/repos/environments.js'
 import { apiKeysRepo } from './store/repos/api-keys.js'
@@ -27,8 +27,8 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
 
 export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger } = {}) {
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
-  const masterKey = await loadMasterKey(config.home, config.masterKey)
-  const box = secretBox(masterKey)
+  // The master keys: the first seals, all open (server/secrets, docs/security.md).
+  const box = await loadKeyring(config)
   const repos = {
     workspaces: workspacesRepo(db),
     environments: environmentsRepo(db),
@@ -37,7 +37,7 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   const events = outbox(db)
   const services = {
     workspaces: workspacesService(repos.workspaces),
-    environments: environmentsService(repos.environments, repos.workspaces, box),
+    environments: environmentsService(repos.environments, repos.workspaces, box, options.logger),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, events),
     outbox: events,
@@ -50,7 +50,6 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     config,
     db,
     box,
-    masterKey,
     repos,
     services,
     dataSources: sources,

@@ -31,7 +31,7 @@ export async function createServices (config: Config, context: Context, logger: 
   const documents = documentsRepo(context.db)
   const runs = runsRepo(context.db)
   const recorder = runRecorder(runs, context.db, { onError: (err) => logger.error({ err }, 'could not write run history') })
-  const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
+  const links = documentLinks(context.box, config.documents.linkTtlMs)
   const render = renderService({
     config,
     db: context.db,

@@ -6,13 +6,15 @@ import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
-import type { SecretBox } from '../util/crypto.js'
+import type { Keyring } from '../secrets/keyring.js'
+import { secretRef } from '../store/repos/webhooks.js'
 import { deliveriesRepo } from '../store/repos/webhooks-deliveries.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
 import type { Resolver } from './address-guard.js'
 import { fanOut } from './fanout.js'
 import { outboxSignal } from './outbox.js'
 import { createSender } from './sender.js'
+import type { SendResult } from './sender.js'
 import { signatureHeader } from './signature.js'
 
 /** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
@@ -23,7 +25,7 @@ const MAX_SOCKETS_PER_ORIGIN = 64
 
 export interface DispatcherDeps {
   db: Db
-  box: SecretBox
+  box: Pick<Keyring, 'open'>
   logger: Logger
   /** Injected in tests to swap DNS answers. */
   resolver?: Resolver
@@ -146,7 +148,15 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
 
   async function deliver (d: ClaimedDelivery): Promise<void> {
     const startedAt = new Date()
-    const secret = box.open(d.secretEnc)
+    let secret: string
+    try {
+      secret = box.open(d.secretEnc, secretRef(d.endpointId))
+    } catch (err) {
+      // Sealed under a key no longer configured, or not this endpoint's: nothing is sent, the
+      // attempt fails like a refused send (retried on schedule, so restoring the key heals it).
+      logger.error({ delivery: d.id, endpoint: d.endpointId, keyId: (err as { keyId?: unknown }).keyId }, (err as Error).message)
+      return complete(d, startedAt, { ok: false, httpStatus: null, excerpt: null, error: 'signing secret cannot be opened (see the server log)', durationMs: 0 })
+    }
     const t = Math.floor(startedAt.getTime() / 1000)
     const result = await sender.send(d.url, {
       'content-type': 'application/json',
@@ -156,6 +166,10 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       'svc-delivery': d.id,
       'svc-signature': signatureHeader(secret, t, d.payload)
     }, d.payload)
+    complete(d, startedAt, result)
+  }
+
+  function complete (d: ClaimedDelivery, startedAt: Date, result: SendResult): void {
     const attempt = d.attempts + 1
     const status = result.ok ? 'succeeded' : attempt >= maxAttempts ? 'abandoned' : 'failed'
     buffer.push({

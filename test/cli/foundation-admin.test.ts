@@ -138,10 +138,10 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   const usedAt = new Date(Date.now() - 5000)
   await apiKeysRepo(db).touch([dated.id], usedAt)
 
-  const byId = ok(await json('keys', 'revoke', thirty.id))
+  const byId = ok(await json('keys', 'revoke', thirty.id, '--workspace', workspaceId))
   assert.equal(byId.state, 'revoked')
   assert.equal(byId.prefix, thirty.prefix)
-  const byPrefix = ok(await json('keys', 'revoke', dated.prefix))
+  const byPrefix = ok(await json('keys', 'revoke', dated.prefix, '--workspace', workspaceId))
   assert.equal(byPrefix.id, dated.id)
   assert.equal(byPrefix.state, 'revoked')
 
@@ -163,9 +163,16 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.match(text.stdout, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired`))
   for (const k of [thirty, dated, toExpire]) assert.ok(!text.stdout.includes(k.key), 'secret printed by list')
 
-  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz')
+  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz', '--workspace', workspaceId)
   assert.equal(unknown.code, 1)
   assert.equal(unknown.json().errorCode, 'API_KEY_NOT_FOUND')
+  // A key of another workspace is not found through this one, and stays active.
+  const other = ok(await json('workspaces', 'create', '--name', 'other'))
+  const foreign = ok(await json('keys', 'create', '--workspace', other.id, '--name', 'x', '--mode', 'live', '--scopes', 'render'))
+  const crossed = await json('keys', 'revoke', foreign.prefix, '--workspace', workspaceId)
+  assert.equal(crossed.json().errorCode, 'API_KEY_NOT_FOUND')
+  const theirs = ok(await json('keys', 'list', '--workspace', other.id))
+  assert.equal(theirs[0].state, 'active')
 })
 
 test('bad arguments exit 2 with a one-line error naming the argument', async () => {

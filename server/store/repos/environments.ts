@@ -38,8 +38,8 @@ const COLUMNS = COLUMN_NAMES.join(', ')
 
 export function environmentsRepo (db: Db) {
   return {
-    async create (workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null): Promise<Environment> {
-      const id = randomUUID()
+    /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
+    async create (workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null, id: string = randomUUID()): Promise<Environment> {
       await db.execute(`INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [id, workspaceId, key, isProduction ? 1 : 0, ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null])

@@ -1,7 +1,11 @@
-// Webhook endpoints. The signing secret is stored sealed (AES-256-GCM with the master key):
-// it must be read back to sign, so it cannot be hashed.
+// Webhook endpoints. The signing secret is stored sealed (AES-256-GCM with the master key, bound
+// to its row: server/secrets): it must be read back to sign, so it cannot be hashed.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
+import type { SealedRef } from '../../secrets/keyring.js'
+
+/** The signing secret's place, the associated data of its sealed value. */
+export const secretRef = (endpointId: string): SealedRef => ({ table: 'webhook_endpoints', column: 'secret_enc', id: endpointId })
 
 export interface EndpointRow {
   id: string

@@ -186,7 +186,7 @@ test('POST /v1/render: a bad key is a 401 whatever the body (unknown template, i
 
 test('POST /v1/render: revoked and expired keys, missing scope and another workspace come before body and template errors', async () => {
   const revoked = (await workspaceWithKey(server.context)).key
-  await server.context.services.apiKeys.revoke(revoked.prefix)
+  await server.context.services.apiKeys.revoke(revoked.workspaceId, revoked.prefix)
   const expired = (await workspaceWithKey(server.context)).key
   await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), expired.id])
   const readOnly = (await workspaceWithKey(server.context, { scopes: ['templates.read'] })).key
@@ -259,6 +259,6 @@ test('the render lookup reads template and environment only for a valid key (no 
   assert.equal((await lookup())?.template, undefined, 'nor for an expired key')
   await server.context.db.execute('UPDATE api_keys SET expires_at = NULL WHERE id = ?', [key.id])
   assert.ok((await lookup())?.template !== undefined)
-  await server.context.services.apiKeys.revoke(key.prefix)
+  await server.context.services.apiKeys.revoke(key.workspaceId, key.prefix)
   assert.equal((await lookup())?.template, undefined, 'nor for a revoked key')
 })

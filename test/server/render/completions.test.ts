@@ -11,6 +11,7 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { runsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord } from '../../../server/store/repos/runs.js'
 import { outbox } from '../../../server/webhooks/outbox.js'
+import { keyring } from '../../../server/secrets/keyring.js'
 import { documentLinks } from '../../../server/documents/links.js'
 import { completions } from '../../../server/render/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
@@ -45,7 +46,7 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
     documents: documentsRepo(db),
     runs: runsRepo(db),
     outbox: outbox(db),
-    links: documentLinks(Buffer.alloc(32, 7), 60_000),
+    links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
   } as unknown as RenderDeps
   const writer = completions(deps)
