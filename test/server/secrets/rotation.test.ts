@@ -1,4 +1,4 @@
-// eslint-disable @typescript-eslint/no-explicit-any -- parsed CLI JSON under test
+/* eslint-disable @typescript-eslint/no-explicit-any -- parsed CLI JSON under test */
 // Master key rotation end to end: values sealed under an old key (one in the format from before
 // key ids), a real server that renders with data sources and delivers signed webhooks while a
 // real `svc secrets rotate` process re-seals everything, then a server with the old key removed,
