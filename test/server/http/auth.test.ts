@@ -105,7 +105,7 @@ test('a revoked key gets 401 API_KEY_REVOKED on the next request of another svc 
     assert.equal(ok.status, 200, ok.text())
     assert.equal(ok.json().workspaceId, workspace.id)
   }
-  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix, '--workspace', key.workspaceId], {
     env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
   })
   assert.equal(JSON.parse(stdout).state, 'revoked')
@@ -217,7 +217,7 @@ test('POST /v1/render: a key revoked by another process is refused on the next r
   const { key } = await workspaceWithKey(server.context)
   const body = { template: 'no-such-template' }
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 404, 'TEMPLATE_NOT_FOUND')
-  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix, '--workspace', key.workspaceId], {
     env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
   })
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 401, 'API_KEY_REVOKED')

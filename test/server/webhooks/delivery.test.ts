@@ -86,7 +86,7 @@ describe('signed delivery', () => {
       assert.equal(rx3.received.length, 0, 'not subscribed / other workspace')
       assert.equal(rx2.received.filter((r) => r.json?.id === id).length, 1)
       assert.equal((await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [id]))[0].fanned_out, 1)
-      for (const e of [a, b, c]) await k.ctx.services.webhooks.delete(k.workspaceId, e.id)
+      for (const e of [a, b, c]) await k.ctx.services.webhooks.delete(e.workspaceId, e.id)
     } finally { await rx2.close(); await rx3.close() }
   })
 
