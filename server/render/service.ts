@@ -165,7 +165,7 @@ export function renderService (deps: RenderDeps) {
       return (async () => {
         // Only when an endpoint subscribes is a job row (for the event's jobId) and the document
         // (for its documentUrl) stored; otherwise the run goes to the batched recorder.
-        if (await deps.outbox.hasSubscriber(job.workspaceId, type)) {
+        if (await deps.outbox.hasSubscriber(job.workspaceId, type, p.env.webhooksVersion)) {
           run.jobId = job.id
           // The row is written as one attempt that started with the render.
           await commitSyncOutcome(deps, jobRowOf(job, 'running', 1, new Date(started)), run, outcome)

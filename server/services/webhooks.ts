@@ -15,7 +15,7 @@ import type { DeliveryRow, DeliveryStatus } from '../store/repos/webhooks-delive
 import { AddressRefused, checkHost, systemResolver } from '../webhooks/address-guard.js'
 import type { Resolver } from '../webhooks/address-guard.js'
 import { SUBSCRIBABLE_EVENTS } from '../webhooks/events.js'
-import { endpointsChanged, outbox, outboxSignal } from '../webhooks/outbox.js'
+import { outbox, outboxSignal, subscriptionsChanged } from '../webhooks/outbox.js'
 import { generateSecret } from '../webhooks/signature.js'
 
 export interface EndpointView {
@@ -127,8 +127,10 @@ export function webhooksService (db: Db, box: Pick<Keyring, 'seal'>, config: Con
       const url = await checkEndpointUrl(input.url, resolver, config.webhooks.allowPrivate)
       const secret = generateSecret()
       const id = randomUUID()
-      await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc: box.seal(secret, secretRef(id)) })
-      endpointsChanged(input.workspaceId)
+      await transaction(db, async (conn) => {
+        await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc: box.seal(secret, secretRef(id)) }, conn)
+        await subscriptionsChanged(conn, input.workspaceId)
+      })
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), secret }
     },
     async list (workspaceId: string): Promise<EndpointView[]> {
@@ -143,8 +145,8 @@ export function webhooksService (db: Db, box: Pick<Keyring, 'seal'>, config: Con
       await transaction(db, async (conn) => {
         await endpoints.setEnabled(conn, id, false)
         await deliveries.parkEndpoint(conn, id)
+        await subscriptionsChanged(conn, row.workspaceId)
       })
-      endpointsChanged(row.workspaceId)
       return endpointView((await endpoints.get(id)) as EndpointRow)
     },
     /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
@@ -152,16 +154,18 @@ export function webhooksService (db: Db, box: Pick<Keyring, 'seal'>, config: Con
       const row = await mustGet(workspaceId, id)
       const resumed = await transaction(db, async (conn) => {
         await endpoints.setEnabled(conn, id, true)
+        await subscriptionsChanged(conn, row.workspaceId)
         return await deliveries.resumeEndpoint(conn, id)
       })
-      endpointsChanged(row.workspaceId)
       if (resumed > 0) outboxSignal.emit('append')
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), resumedDeliveries: resumed }
     },
     async delete (workspaceId: string, id: string): Promise<{ id: string, deleted: true }> {
       const row = await mustGet(workspaceId, id)
-      await transaction(db, (conn) => endpoints.delete(conn, id))
-      endpointsChanged(row.workspaceId)
+      await transaction(db, async (conn) => {
+        await endpoints.delete(conn, id)
+        await subscriptionsChanged(conn, row.workspaceId)
+      })
       return { id, deleted: true }
     },
     /** The new secret signs every attempt from now on, retries of older deliveries included. */

@@ -14,10 +14,14 @@ export type { EventType } from './events.js'
 export const outboxSignal = new EventEmitter()
 outboxSignal.setMaxListeners(0)
 
+// A backstop only, for endpoint rows edited outside the webhooks service: every change through
+// the service bumps workspaces.webhooks_version, which invalidates the cache at once.
 const SUBSCRIBER_TTL_MS = 1000
-// Bumped when endpoints of a workspace change in this process, so its cache entry is not reused.
-const changedAt = new Map<string, number>()
-export function endpointsChanged (workspaceId: string): void { changedAt.set(workspaceId, Date.now()) }
+
+/** Call on `conn` with (or after) any change to the workspace's endpoints: every process's cache goes stale. */
+export async function subscriptionsChanged (conn: Conn | Db, workspaceId: string): Promise<void> {
+  await conn.execute('UPDATE workspaces SET webhooks_version = webhooks_version + 1 WHERE id = ?', [workspaceId])
+}
 
 export function serializeEnvelope (id: string, type: EventType, workspaceId: string, data: Record<string, unknown>, createdAt: Date): string {
   const envelope: Envelope = { id, type, createdAt: createdAt.toISOString(), workspaceId, data }
@@ -27,7 +31,7 @@ export function serializeEnvelope (id: string, type: EventType, workspaceId: str
 export function outbox (db: Db) {
   const events = eventsRepo()
   const endpoints = webhooksRepo(db)
-  const cache = new Map<string, { at: number, types: Set<string> }>()
+  const cache = new Map<string, { at: number, version: number, types: Set<string> }>()
   return {
     /** Inserts the event (envelope id = new UUID) on `conn` (inside the caller's transaction); returns the event id. */
     async append (conn: Conn | Db, event: { workspaceId: string, type: EventType, data: Record<string, unknown> }): Promise<string> {
@@ -39,12 +43,17 @@ export function outbox (db: Db) {
       outboxSignal.emit('append')
       return id
     },
-    /** True when an enabled endpoint of the workspace subscribes to `type` (cached for a second). */
-    async hasSubscriber (workspaceId: string, type: EventType): Promise<boolean> {
+    /**
+     * True when an enabled endpoint of the workspace subscribes to `type`. Cached per workspace
+     * and subscription version: `version` is workspaces.webhooks_version as read with the render's
+     * environment (no statement of its own); without it the version is read here (one key lookup).
+     */
+    async hasSubscriber (workspaceId: string, type: EventType, version?: number): Promise<boolean> {
       const now = Date.now()
+      const current = version ?? await endpoints.subscriptionVersion(workspaceId)
       let entry = cache.get(workspaceId)
-      if (entry === undefined || now - entry.at > SUBSCRIBER_TTL_MS || (changedAt.get(workspaceId) ?? 0) >= entry.at) {
-        entry = { at: now, types: await endpoints.subscribedTypes(workspaceId) }
+      if (entry === undefined || entry.version !== current || now - entry.at > SUBSCRIBER_TTL_MS) {
+        entry = { at: now, version: current, types: await endpoints.subscribedTypes(workspaceId) }
         cache.set(workspaceId, entry)
         if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
       }

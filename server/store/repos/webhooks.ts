@@ -37,8 +37,8 @@ function toEndpoint (r: RowDataPacket): EndpointRow {
 
 export function webhooksRepo (db: Db) {
   return {
-    async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>): Promise<void> {
-      await db.execute('INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
+    async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
+      await conn.execute('INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
         [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc])
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
@@ -68,6 +68,11 @@ export function webhooksRepo (db: Db) {
       await conn.execute('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id])
       const [res] = await conn.execute<ResultSetHeader>('DELETE FROM webhook_endpoints WHERE id = ?', [id])
       return res.affectedRows === 1
+    },
+    /** workspaces.webhooks_version (0 for an unknown workspace). */
+    async subscriptionVersion (workspaceId: string): Promise<number> {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [workspaceId])
+      return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
     },
     /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
