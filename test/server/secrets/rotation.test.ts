@@ -153,4 +153,22 @@ test('a sealed value copied to another row does not open: 503 for that environme
   assert.equal(line.level, 50)
   assert.match(line.msg, new RegExp(`of row ${byKey.development.id} cannot be opened: it does not belong to this row`))
   assert.equal(line.environment, 'development')
+
+  // The same for a webhook signing secret: the delivery records a failed attempt, nothing is sent.
+  const wh = server.context.services.webhooks
+  const [first] = await wh.list(ws.workspace.id)
+  const second = await wh.create({ workspaceId: ws.workspace.id, url: receiver.url, events: ['template.published'] })
+  await database.db.execute('UPDATE webhook_endpoints SET secret_enc = (SELECT s FROM (SELECT secret_enc AS s FROM webhook_endpoints WHERE id = ?) x) WHERE id = ?', [first.id, second.id])
+  const received = receiver.received.length
+  const sent = await wh.test(ws.workspace.id, second.id)
+  const attempt = await waitFor('failed attempt', async () => {
+    const d = await wh.delivery(ws.workspace.id, sent.deliveryId)
+    return d.attempts > 0 ? d : undefined
+  })
+  assert.equal(attempt.status, 'failed')
+  assert.equal(attempt.lastError, 'signing secret cannot be opened (see the server log)')
+  assert.equal(receiver.received.length, received, 'nothing was sent unsigned or wrongly signed')
+  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  const after = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+  assert.ok(after.some((l) => l.endpoint === second.id && String(l.msg).startsWith(`sealed webhook_endpoints.secret_enc of row ${second.id} cannot be opened`)))
 })
