@@ -46,7 +46,9 @@ function scrubError (original: unknown, out: Record<string, unknown>, depth = 0)
       ? `${String(own.code ?? 'database error')} (driver message withheld: it may quote SQL or values)`
       : `${String(own.message ?? '')} (caused by a database error; its message is withheld)`
     out.message = message
-    if (typeof out.stack === 'string') out.stack = [message, ...out.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n')
+    if (typeof out.stack === 'string') {
+      out.stack = [message, ...out.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n')
+    }
   }
   for (const m of SQL_MEMBERS) delete out[m]
   if (depth < 5 && typeof out.cause === 'object' && out.cause !== null) {

@@ -89,7 +89,8 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
         // A `required` single dataset with no row would render blanks ("Please pay by  quoting ."):
         // the render fails instead, naming the dataset (docs/api.md).
         if (d.cardinality === 'single' && d.required === true && rows.length === 0) {
-          options.onError?.({ environment: env.key, dataset: d.code, errorCode: 'DATASET_FAILED', reason: 'REQUIRED_ROW_MISSING' })
+          const failure = { environment: env.key, dataset: d.code, errorCode: 'DATASET_FAILED', reason: 'REQUIRED_ROW_MISSING' }
+          options.onError?.(failure)
           throw problem('DATASET_FAILED', `Dataset "${d.code}" is required and returned no row for these parameters`,
             { errors: { [d.code]: ['required: the query returned no row'] } })
         }

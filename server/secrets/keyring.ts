@@ -46,7 +46,8 @@ export function keyIdOf (key: Buffer): Buffer {
   return createHash('sha256').update('svc master key id\0').update(key).digest().subarray(0, 4)
 }
 
-const aad = (header: Buffer, ref: SealedRef): Buffer => Buffer.concat([header, Buffer.from(`${ref.table}\0${ref.column}\0${ref.id}`)])
+const aad = (header: Buffer, ref: SealedRef): Buffer =>
+  Buffer.concat([header, Buffer.from(`${ref.table}\0${ref.column}\0${ref.id}`)])
 
 function decrypt (key: Buffer, body: Buffer, additional: Buffer | null): string {
   const decipher = createDecipheriv('aes-256-gcm', key, body.subarray(0, 12))
@@ -68,7 +69,8 @@ export function keyring (keys: Buffer[]): Keyring {
   if (byId.size !== keys.length) throw new Error('the same master key is configured twice')
   const active = entries[0]
   const activeHeader = Buffer.concat([MAGIC, active.id])
-  const isEnvelope = (sealed: Buffer): boolean => sealed.length >= HEADER_LENGTH + OVERHEAD && sealed.subarray(0, 3).equals(MAGIC)
+  const isEnvelope = (sealed: Buffer): boolean =>
+    sealed.length >= HEADER_LENGTH + OVERHEAD && sealed.subarray(0, 3).equals(MAGIC)
 
   return {
     activeId: active.id.toString('hex'),
@@ -86,7 +88,8 @@ export function keyring (keys: Buffer[]): Keyring {
       if (isEnvelope(sealed)) {
         keyId = sealed.subarray(3, HEADER_LENGTH).toString('hex')
         const key = byId.get(keyId)
-        const plain = key === undefined ? undefined : tryDecrypt(key, sealed.subarray(HEADER_LENGTH), aad(sealed.subarray(0, HEADER_LENGTH), ref))
+        const header = sealed.subarray(0, HEADER_LENGTH)
+        const plain = key === undefined ? undefined : tryDecrypt(key, sealed.subarray(HEADER_LENGTH), aad(header, ref))
         if (plain !== undefined) return plain
       }
       // A value from before envelopes (its first bytes are a random IV, so it may look like one).
@@ -96,7 +99,9 @@ export function keyring (keys: Buffer[]): Keyring {
           if (plain !== undefined) return plain
         }
       }
-      if (keyId !== null && !byId.has(keyId)) throw new SealedValueError(ref, keyId, `it was sealed with master key ${keyId}, which is not configured`)
+      if (keyId !== null && !byId.has(keyId)) {
+        throw new SealedValueError(ref, keyId, `it was sealed with master key ${keyId}, which is not configured`)
+      }
       throw new SealedValueError(ref, keyId, 'it does not belong to this row and column, or it was altered')
     },
     keyIdOf: (sealed) => isEnvelope(sealed) ? sealed.subarray(3, HEADER_LENGTH).toString('hex') : 'legacy',

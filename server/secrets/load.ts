@@ -56,7 +56,8 @@ export async function writeKeyringFile (home: string, keys: Buffer[]): Promise<s
   const file = join(home, KEYRING_FILE)
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`
   const lines = keys.map((k, i) => `${k.toString('hex')}  # ${keyIdOf(k).toString('hex')}${i === 0 ? ' (seals)' : ''}`)
-  await writeFile(tmp, `# svc master keys: the first seals, all open (docs/security.md)\n${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' })
+  const text = `# svc master keys: the first seals, all open (docs/security.md)\n${lines.join('\n')}\n`
+  await writeFile(tmp, text, { mode: 0o600, flag: 'wx' })
   try { await rename(tmp, file) } catch (err) { await unlink(tmp).catch(() => {}); throw err }
   return file
 }

@@ -41,7 +41,8 @@ export function secretsService (db: Db, ring: Keyring) {
       const counts: SecretsStatus['counts'] = []
       for (const { table, column } of SEALED_COLUMNS) {
         const [rows] = await db.query<RowDataPacket[]>(
-          `SELECT ${KEY_OF(column)} AS key_id, COUNT(*) AS n FROM ${table} WHERE ${column} IS NOT NULL GROUP BY key_id ORDER BY key_id`)
+          `SELECT ${KEY_OF(column)} AS key_id, COUNT(*) AS n FROM ${table}
+            WHERE ${column} IS NOT NULL GROUP BY key_id ORDER BY key_id`)
         for (const r of rows) {
           counts.push({ table, column, keyId: r.key_id, values: Number(r.n), configured: ring.ids.includes(r.key_id) })
         }
@@ -49,7 +50,8 @@ export function secretsService (db: Db, ring: Keyring) {
       return { activeKeyId: ring.activeId, configuredKeyIds: ring.ids, counts }
     },
 
-    async rotate (options: { batchSize?: number, onBatch?: (table: string, done: number) => void } = {}): Promise<RotateResult> {
+    async rotate (options: { batchSize?: number, onBatch?: (table: string, done: number) => void } = {}):
+    Promise<RotateResult> {
       const batchSize = options.batchSize ?? 200
       const result: RotateResult = { activeKeyId: ring.activeId, resealed: 0, skipped: 0, unreadable: [] }
       for (const { table, column } of SEALED_COLUMNS) {

@@ -44,7 +44,8 @@ function view (e: Environment): EnvironmentView {
 }
 
 /** The password column's place, the associated data of its sealed value. */
-export const passwordRef = (environmentId: string): SealedRef => ({ table: 'environments', column: 'ds_password_enc', id: environmentId })
+export const passwordRef = (environmentId: string): SealedRef =>
+  ({ table: 'environments', column: 'ds_password_enc', id: environmentId })
 
 export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring, logger?: Logger) {
   const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null => ds === null
@@ -83,7 +84,9 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
         // Moved from another row, altered, or sealed under a key no longer configured: the
         // dataset fails as DATA_SOURCE_UNAVAILABLE (code SECRET_UNREADABLE) and the operator
         // reads why here. The message names the row and the key id, never the value.
-        if (err instanceof SealedValueError) logger?.error({ environment: env.key, workspace: env.workspaceId, keyId: err.keyId }, err.message)
+        if (err instanceof SealedValueError) {
+          logger?.error({ environment: env.key, workspace: env.workspaceId, keyId: err.keyId }, err.message)
+        }
         throw err
       }
       return { host: ds.host, port: ds.port, user: ds.user, database: ds.database, password }

@@ -108,12 +108,16 @@ export function webhooksService (db: Db, box: Pick<Keyring, 'seal'>, config: Con
   // to: an id of another workspace is answered exactly like an id that does not exist.
   async function mustGet (workspaceId: string, id: string): Promise<EndpointRow> {
     const row = /^[0-9a-f-]{36}$/i.test(id) ? await endpoints.get(id) : undefined
-    if (row === undefined || row.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) throw problem('WEBHOOK_NOT_FOUND', `no webhook endpoint ${id} in workspace ${workspaceId}`)
+    if (row === undefined || row.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) {
+      throw problem('WEBHOOK_NOT_FOUND', `no webhook endpoint ${id} in workspace ${workspaceId}`)
+    }
     return row
   }
   async function mustGetDelivery (workspaceId: string, id: string): Promise<DeliveryRow> {
     const d = /^[0-9a-f-]{36}$/i.test(id) ? await deliveries.get(id) : undefined
-    if (d === undefined || d.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) throw problem('DELIVERY_NOT_FOUND', `no webhook delivery ${id} in workspace ${workspaceId}`)
+    if (d === undefined || d.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) {
+      throw problem('DELIVERY_NOT_FOUND', `no webhook delivery ${id} in workspace ${workspaceId}`)
+    }
     return d
   }
 
@@ -128,7 +132,8 @@ export function webhooksService (db: Db, box: Pick<Keyring, 'seal'>, config: Con
       const secret = generateSecret()
       const id = randomUUID()
       await transaction(db, async (conn) => {
-        await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc: box.seal(secret, secretRef(id)) }, conn)
+        const secretEnc = box.seal(secret, secretRef(id))
+        await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc }, conn)
         await subscriptionsChanged(conn, input.workspaceId)
       })
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), secret }

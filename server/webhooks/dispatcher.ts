@@ -154,8 +154,10 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     } catch (err) {
       // Sealed under a key no longer configured, or not this endpoint's: nothing is sent, the
       // attempt fails like a refused send (retried on schedule, so restoring the key heals it).
-      logger.error({ delivery: d.id, endpoint: d.endpointId, keyId: (err as { keyId?: unknown }).keyId }, (err as Error).message)
-      return complete(d, startedAt, { ok: false, httpStatus: null, excerpt: null, error: 'signing secret cannot be opened (see the server log)', durationMs: 0 })
+      const keyId = (err as { keyId?: unknown }).keyId
+      logger.error({ delivery: d.id, endpoint: d.endpointId, keyId }, (err as Error).message)
+      const error = 'signing secret cannot be opened (see the server log)'
+      return complete(d, startedAt, { ok: false, httpStatus: null, excerpt: null, error, durationMs: 0 })
     }
     const t = Math.floor(startedAt.getTime() / 1000)
     const result = await sender.send(d.url, {

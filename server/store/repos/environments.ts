@@ -18,11 +18,13 @@ export interface Environment {
 
 /** The columns of an environment row, each as `<alias>.<column> AS <prefix><column>` (for joins). */
 export function environmentColumns (alias: string, prefix: string): string {
-  return COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ') + `, ${webhooksVersionOf(alias)} AS ${prefix}webhooks_version`
+  const own = COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ')
+  return `${own}, ${webhooksVersionOf(alias)} AS ${prefix}webhooks_version`
 }
 
 // One primary-key lookup inside the environment's own read: no statement of its own.
-const webhooksVersionOf = (alias: string): string => `(SELECT w.webhooks_version FROM workspaces w WHERE w.id = ${alias}.workspace_id)`
+const webhooksVersionOf = (alias: string): string =>
+  `(SELECT w.webhooks_version FROM workspaces w WHERE w.id = ${alias}.workspace_id)`
 
 /** An environment from a row whose environment columns carry `prefix` (none for this table's own queries). */
 export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {

@@ -5,7 +5,8 @@ import type { Conn, Db } from '../db.js'
 import type { SealedRef } from '../../secrets/keyring.js'
 
 /** The signing secret's place, the associated data of its sealed value. */
-export const secretRef = (endpointId: string): SealedRef => ({ table: 'webhook_endpoints', column: 'secret_enc', id: endpointId })
+export const secretRef = (endpointId: string): SealedRef =>
+  ({ table: 'webhook_endpoints', column: 'secret_enc', id: endpointId })
 
 export interface EndpointRow {
   id: string
