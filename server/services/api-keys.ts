@@ -89,11 +89,13 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
       return (await keys.list(workspaceId)).map((k) => view(k, now))
     },
 
-    /** Accepts the key id or its visible prefix. */
-    async revoke (idOrPrefix: string): Promise<KeyView> {
+    /** Accepts the key id or its visible prefix; a key of another workspace is not found. */
+    async revoke (workspaceId: string, idOrPrefix: string): Promise<KeyView> {
       const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
       const row = match === null ? undefined : await keys.get(match[1])
-      if (row === undefined) throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}`)
+      if (row === undefined || row.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) {
+        throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix} in workspace ${workspaceId}`)
+      }
       await keys.revoke(row.id)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
     }

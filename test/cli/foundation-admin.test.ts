@@ -138,10 +138,10 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   const usedAt = new Date(Date.now() - 5000)
   await apiKeysRepo(db).touch([dated.id], usedAt)
 
-  const byId = ok(await json('keys', 'revoke', thirty.id))
+  const byId = ok(await json('keys', 'revoke', thirty.id, '--workspace', workspaceId))
   assert.equal(byId.state, 'revoked')
   assert.equal(byId.prefix, thirty.prefix)
-  const byPrefix = ok(await json('keys', 'revoke', dated.prefix))
+  const byPrefix = ok(await json('keys', 'revoke', dated.prefix, '--workspace', workspaceId))
   assert.equal(byPrefix.id, dated.id)
   assert.equal(byPrefix.state, 'revoked')
 
@@ -163,7 +163,7 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.match(text.stdout, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired`))
   for (const k of [thirty, dated, toExpire]) assert.ok(!text.stdout.includes(k.key), 'secret printed by list')
 
-  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz')
+  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz', '--workspace', workspaceId)
   assert.equal(unknown.code, 1)
   assert.equal(unknown.json().errorCode, 'API_KEY_NOT_FOUND')
 })
