@@ -18,6 +18,8 @@ export interface Config {
   tlsKey: string | undefined
   /** 32-byte key for secrets at rest; undefined = generated into `home`. */
   masterKey: string | undefined
+  /** SVC_MASTER_KEYS: 64-hex keys, the first seals, all open (key rotation). */
+  masterKeys: string[] | undefined
   logLevel: string
   logFile: string | undefined
   rateLimit: { perMinute: number }
@@ -120,6 +122,7 @@ export const CONFIG_DEFAULTS = {
   SVC_TLS_CERT: '(self-signed, generated into SVC_HOME/tls)',
   SVC_TLS_KEY: '(self-signed, generated into SVC_HOME/tls)',
   SVC_MASTER_KEY: '(generated into SVC_HOME/master.key)',
+  SVC_MASTER_KEYS: '(SVC_HOME/master-keys when present)',
   SVC_LOG_LEVEL: 'info',
   SVC_LOG_FILE: '(stdout)',
   SVC_RATE_LIMIT: '600',
@@ -183,6 +186,13 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
     throw new ConfigError('SVC_MASTER_KEY', 'expected 64 hex characters (32 bytes)')
   }
+  const masterKeys = str(e, 'SVC_MASTER_KEYS')?.split(',').map((k) => k.trim()).filter(Boolean)
+  if (masterKeys !== undefined && (masterKeys.length === 0 || !masterKeys.every((k) => /^[0-9a-fA-F]{64}$/.test(k)))) {
+    throw new ConfigError('SVC_MASTER_KEYS', 'expected comma-separated keys of 64 hex characters, the sealing key first')
+  }
+  if (masterKeys !== undefined && new Set(masterKeys.map((k) => k.toLowerCase())).size !== masterKeys.length) {
+    throw new ConfigError('SVC_MASTER_KEYS', 'a key is listed twice')
+  }
   const linkTtlMs = duration(e, 'SVC_DOCUMENT_LINK_TTL', '15m')
   const ttlMs = duration(e, 'SVC_DOCUMENT_TTL', '24h')
   if (linkTtlMs >= ttlMs) throw new ConfigError('SVC_DOCUMENT_LINK_TTL', 'must be shorter than SVC_DOCUMENT_TTL')
@@ -216,6 +226,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     tlsCert,
     tlsKey,
     masterKey,
+    masterKeys,
     logLevel: level,
     logFile: str(e, 'SVC_LOG_FILE'),
     rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },

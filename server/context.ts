@@ -6,7 +6,7 @@ import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
 import { readInstanceInfo } from './store/instance.js'
-import { loadMasterKey, secretBox } from './util/crypto.js'
+import { loadKeyring } from './secrets/load.js'
 import { createRepos } from './store/repos/index.js'
 import { workspacesService } from './services/workspaces.js'
 import { environmentsService } from './services/environments.js'
@@ -26,13 +26,13 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
 
 export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger, onDataSourceQuery?: (ms: number, ok: boolean) => void } = {}) {
   const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
-  const masterKey = await loadMasterKey(config.home, config.masterKey)
-  const box = secretBox(masterKey)
+  // The master keys: the first seals, all open (server/secrets, docs/security.md).
+  const box = await loadKeyring(config)
   const repos = createRepos(db)
   const events = outbox(repos)
   const services = {
     workspaces: workspacesService(repos.workspaces),
-    environments: environmentsService(repos.environments, repos.workspaces, box),
+    environments: environmentsService(repos.environments, repos.workspaces, box, options.logger),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, repos.templates, events),
     outbox: events,
@@ -45,7 +45,6 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
     config,
     db,
     box,
-    masterKey,
     repos,
     services,
     dataSources: sources,

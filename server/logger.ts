@@ -25,8 +25,48 @@ export function redactUrl (url: string): string {
   return url.replace(/\/documents\/[^/?#]+/, '/documents/[redacted]')
 }
 
+// Driver errors (mysql2) carry the statement (`sql`, values interpolated by query()) and a server
+// message that may quote SQL or a bound value (`You have an error … near '…'`, `XPATH syntax
+// error: '<value>'`): only the symbolic code, errno and SQLSTATE are kept. Any error with such
+// members, at any depth of `cause`, is treated that way.
+const SQL_MEMBERS = ['sql', 'sqlMessage', 'values', 'parameters', 'params']
+const isDriverError = (e: Record<string, unknown>): boolean =>
+  SQL_MEMBERS.some((m) => m in e) || (typeof e.code === 'string' && /^ER_/.test(e.code))
+
+/** The error or one of its causes came from the driver (pino appends causes' messages to the message). */
+function driverInChain (e: unknown, depth = 0): boolean {
+  if (typeof e !== 'object' || e === null || depth > 5) return false
+  return isDriverError(e as Record<string, unknown>) || driverInChain((e as { cause?: unknown }).cause, depth + 1)
+}
+
+function scrubError (original: unknown, out: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  const own = typeof original === 'object' && original !== null ? original as Record<string, unknown> : {}
+  if (driverInChain(original)) {
+    const message = isDriverError(own)
+      ? `${String(own.code ?? 'database error')} (driver message withheld: it may quote SQL or values)`
+      : `${String(own.message ?? '')} (caused by a database error; its message is withheld)`
+    out.message = message
+    if (typeof out.stack === 'string') {
+      out.stack = [message, ...out.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n')
+    }
+  }
+  for (const m of SQL_MEMBERS) delete out[m]
+  if (depth < 5 && typeof out.cause === 'object' && out.cause !== null) {
+    out.cause = scrubError(own.cause, { ...(out.cause as Record<string, unknown>) }, depth + 1)
+  }
+  return out
+}
+
+/** pino's error serializer, then SQL text, values and driver messages taken out. */
+export function serializeError (err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown
+  return typeof out === 'object' && out !== null ? scrubError(err, out as Record<string, unknown>) : out
+}
+
 // Fastify's request serializer, with the URL redacted (Fastify keeps a logger's own serializers).
 const serializers = {
+  err: serializeError,
+  error: serializeError,
   req (req: { method?: string, url?: string, host?: string, ip?: string, socket?: { remotePort?: number } }) {
     return { method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }
   }

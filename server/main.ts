@@ -90,7 +90,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
       logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
     }
   })
-  const links = documentLinks(context.masterKey, config.documents.linkTtlMs)
+  const links = documentLinks(context.box, config.documents.linkTtlMs)
   const renderDeps = {
     config,
     db: context.db,

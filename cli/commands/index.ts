@@ -7,6 +7,7 @@ import { benchCommand } from './bench.js'
 import { webhookCommands } from './webhooks.js'
 import { demoCommand } from './demo.js'
 import { completionCommand } from './completion.js'
+import { secretsCommands } from './secrets.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
@@ -15,4 +16,5 @@ export function registerMore (program: Command, rt: CliRuntime): void {
   webhookCommands(program, rt)
   demoCommand(program, rt)
   completionCommand(program, rt)
+  secretsCommands(program, rt)
 }

@@ -30,8 +30,9 @@ export function keyCommands (program: Command, rt: CliRuntime): void {
     })
   keys.command('revoke').description('revoke a key (by id or prefix); effective on the next request')
     .argument('<key>', 'key id or prefix (svc_live_…)')
-    .action(async (key: string) => {
-      const revoked = await rt.withContext((ctx) => ctx.services.apiKeys.revoke(key))
+    .requiredOption('--workspace <id>', 'workspace the key belongs to')
+    .action(async (key: string, opts: { workspace: string }) => {
+      const revoked = await rt.withContext((ctx) => ctx.services.apiKeys.revoke(opts.workspace, key))
       emit(rt.io(), revoked, (v) => `${v.prefix} revoked`)
     })
   keys.command('set-rate-limit').description('set a key\'s requests per minute across all nodes; effective within 3 s')

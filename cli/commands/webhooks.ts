@@ -50,55 +50,64 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
     })
 
   wh.command('show').description('one endpoint').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.show(id)), endpointLines)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.show(opts.workspace, id)), endpointLines)
     })
 
   wh.command('disable').description('stop deliveries; open ones wait until the endpoint is enabled again').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.disable(id)), (v) => `${v.id} disabled`)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.disable(opts.workspace, id)), (v) => `${v.id} disabled`)
     })
 
   wh.command('enable').description('resume deliveries (open ones are sent at once)').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.enable(id)), (v) => `${v.id} enabled (${v.resumedDeliveries} waiting deliveries resumed)`)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.enable(opts.workspace, id)), (v) => `${v.id} enabled (${v.resumedDeliveries} waiting deliveries resumed)`)
     })
 
   wh.command('delete').description('delete an endpoint with its delivery log').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.delete(id)), (v) => `${v.id} deleted`)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.delete(opts.workspace, id)), (v) => `${v.id} deleted`)
     })
 
   wh.command('rotate-secret').description('new signing secret, printed once; the old one stops signing at once').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.rotateSecret(id)), (v) => [v.secret, '(the previous secret no longer signs; store this one now: it is not shown again)'])
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.rotateSecret(opts.workspace, id)), (v) => [v.secret, '(the previous secret no longer signs; store this one now: it is not shown again)'])
     })
 
   wh.command('test').description('send a webhook.test event (delivered whatever the subscriptions)').argument('<id>', 'endpoint id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.test(id)), (v) => `webhook.test event ${v.eventId} queued as delivery ${v.deliveryId}`)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.test(opts.workspace, id)), (v) => `webhook.test event ${v.eventId} queued as delivery ${v.deliveryId}`)
     })
 
   wh.command('deliveries').description('delivery log of an endpoint, newest first').argument('<id>', 'endpoint id')
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
     .option('--status <status>', DELIVERY_STATUSES.join(', '))
     .option('--limit <n>', 'at most this many (1-1000)', '50')
-    .action(async (id: string, opts: { status?: string, limit: string }) => {
+    .action(async (id: string, opts: { workspace: string, status?: string, limit: string }) => {
       if (!/^\d+$/.test(opts.limit)) throw new UsageError('--limit: expected a whole number')
-      const list = await rt.withContext((ctx) => ctx.services.webhooks.deliveries(id, { status: opts.status as DeliveryStatus | undefined, limit: Number(opts.limit) }))
+      const list = await rt.withContext((ctx) => ctx.services.webhooks.deliveries(opts.workspace, id, { status: opts.status as DeliveryStatus | undefined, limit: Number(opts.limit) }))
       emit(rt.io(), list, (v) => table(v.map(deliveryRow), ['id', 'eventId', 'type', 'status', 'attempts', 'http', 'nextAttempt', 'excerpt']))
     })
 
   wh.command('delivery').description('one delivery with every attempt').argument('<id>', 'delivery id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.delivery(id)), (v) => [
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.delivery(opts.workspace, id)), (v) => [
         `${v.id}  ${v.status}  event ${v.eventId} (${v.eventType})  next ${v.nextAttemptAt ?? '-'}`,
         ...table(v.attemptLog.map((a) => ({ ...a, excerpt: (a.excerpt ?? '').replace(/\s+/g, ' ').slice(0, 60) })), ['attempt', 'startedAt', 'durationMs', 'httpStatus', 'error', 'excerpt'])
       ])
     })
 
   wh.command('redeliver').description('send an event again: a new delivery with the same event id').argument('<deliveryId>', 'delivery id')
-    .action(async (id: string) => {
-      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.redeliver(id)), (v) => `event ${v.eventId} queued again as delivery ${v.id}`)
+    .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
+    .action(async (id: string, opts: { workspace: string }) => {
+      emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.redeliver(opts.workspace, id)), (v) => `event ${v.eventId} queued again as delivery ${v.id}`)
     })
 
   listenCommand(wh, rt)

@@ -94,14 +94,25 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       list.forEach((d, i) => {
         const rows = results[i].rows
         rowCount += rows.length
+        // A `required` single dataset with no row would render blanks ("Please pay by  quoting ."):
+        // the render fails instead, naming the dataset (docs/api.md).
+        if (d.cardinality === 'single' && d.required === true && rows.length === 0) {
+          const failure = { environment: env.key, dataset: d.code, errorCode: 'DATASET_FAILED', reason: 'REQUIRED_ROW_MISSING' }
+          options.onError?.(failure)
+          throw problem('DATASET_FAILED', `Dataset "${d.code}" is required and returned no row for these parameters`,
+            { errors: { [d.code]: ['required: the query returned no row'] } })
+        }
         datasets[d.code] = d.cardinality === 'single' ? (rows[0] ?? null) : rows
       })
       return { datasets, rowCount }
     },
 
     /**
-     * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows
-     * (a `single` dataset at most one, as a render sees it); `truncated` when more were there.
+     * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows.
+     * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
+     * answers its first row, as a render sees it: further rows of its query are not read and are
+     * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
+     * no rows here (exploring data is not a render).
      */
     async execute (env: Environment, def: TemplateDefinition, dataset: string, parameters: Record<string, unknown>, context: Record<string, unknown>, maxRows: number): Promise<DatasetResult> {
       const d = def.datasets?.find((x) => x.code === dataset)
@@ -110,7 +121,8 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const r = await run(env, def, d, parameters, context, { limit: d.cardinality === 'single' ? 1 : maxRows, used: 0 })
       const columns = r.fields.length > 0 ? describeColumns(r.fields, d.fields) : d.fields.map((f) => ({ name: f.name, type: f.type }))
       const rows = jsonRows(r.rows, r.fields)
-      return { columns, rows, rowCount: rows.length, truncated: r.exceeded, elapsedMs: Math.round(performance.now() - started) }
+      const truncated = d.cardinality === 'multiple' && r.exceeded
+      return { columns, rows, rowCount: rows.length, truncated, elapsedMs: Math.round(performance.now() - started) }
     },
 
     /** Open pools (for tests and metrics). */

@@ -53,7 +53,7 @@ export function demoDocument (result: DemoResult, config: Pick<Config, 'publicUr
     'The keys are shown only now; store them (only their digests are kept).',
     'The live key defaults to the production environment, the test key to development (test keys may not use production).'
   ]
-  if (result.rerun) notes.unshift('The demo existed already: nothing was duplicated, but keys cannot be shown twice, so a new live and test key were created (the earlier ones still work; revoke them with svc keys revoke).')
+  if (result.rerun) notes.unshift('The demo existed already: nothing was duplicated, but keys cannot be shown twice, so a new live and test key were created (the earlier ones still work; revoke them with svc keys revoke ID --workspace ID).')
   return {
     workspace: result.workspace,
     environments: result.environments,

@@ -1,7 +1,10 @@
 // Signed, short-lived document links (GET /v1/documents/{token}, no API key). The token carries
 // the document id and the link's expiry, signed with HMAC-SHA256 under a key derived from the
-// master key, so every server process sharing that key can check any link.
+// master key, so every server process sharing that key can check any link. With several master
+// keys (rotation) links are signed under the sealing key and accepted under every configured
+// key: a link minted before a rotation works until it expires, or until its key is removed.
 import { hmacSha256, safeEqual } from '../util/crypto.js'
+import type { Keyring } from '../secrets/keyring.js'
 
 export interface DocumentLinks {
   /** A fresh token for `documentId`, valid for the configured link lifetime (never past `documentExpiresAt`). */
@@ -12,9 +15,9 @@ export interface DocumentLinks {
 
 const TOKEN = /^([0-9a-f]{32})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/
 
-export function documentLinks (masterKey: Buffer, linkTtlMs: number): DocumentLinks {
-  const key = hmacSha256(masterKey, 'svc document links v1')
-  const sign = (payload: string): Buffer => hmacSha256(key, payload)
+export function documentLinks (keys: Pick<Keyring, 'derive'>, linkTtlMs: number): DocumentLinks {
+  const [key, ...older] = keys.derive('svc document links v1')
+  const sign = (payload: string, k = key): Buffer => hmacSha256(k, payload)
   return {
     mint (documentId, documentExpiresAt, now = Date.now()) {
       // Whole seconds in the token: round the link's own lifetime up (a link never lives shorter
@@ -27,7 +30,8 @@ export function documentLinks (masterKey: Buffer, linkTtlMs: number): DocumentLi
       const match = TOKEN.exec(token)
       if (match === null) return undefined
       const payload = `${match[1]}.${match[2]}`
-      if (!safeEqual(Buffer.from(match[3], 'base64url'), sign(payload))) return undefined
+      const mac = Buffer.from(match[3], 'base64url')
+      if (!safeEqual(mac, sign(payload)) && !older.some((k) => safeEqual(mac, sign(payload, k)))) return undefined
       if (parseInt(match[2], 36) * 1000 <= now) return undefined
       const h = match[1]
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`

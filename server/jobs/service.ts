@@ -26,10 +26,11 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
   const inserts = jobInserts(deps.db, deps.jobs)
 
   // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
-  // (the answer is cached for a second): fan-out would find nobody to deliver to, and the
-  // outbox would grow by one row per job for nothing.
-  const wanted = (workspaceId: string, outcome: Outcome): Promise<boolean> =>
-    deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed')
+  // (cached per workspaces.webhooks_version): fan-out would find nobody to deliver to, and the
+  // outbox would grow by one row per job for nothing. `version` comes with the job's environment
+  // row when it was read; without it (the lookup failed, an abandoned job) the outbox reads it.
+  const wanted = (workspaceId: string, outcome: Outcome, version?: number): Promise<boolean> =>
+    deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed', version)
 
   return {
     /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
@@ -65,8 +66,10 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       }
       const started = Date.now()
       let outcome: Outcome
+      let version: number | undefined
       try {
         const { resolved, env } = await pipeline.resolveStored(job, batch)
+        version = env.webhooksVersion
         outcome = successOutcome(await pipeline.produce(resolved, env, job.parameters, job.context, {
           lane: 'batch', workspaceId: job.workspaceId
         }))
@@ -83,7 +86,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       }
       stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
       const run = runOf(job, 'async', job.id, started, outcome)
-      await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome) })
+      await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome, version) })
     },
 
     /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */

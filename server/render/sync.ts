@@ -40,9 +40,11 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
     })
   }
 
-  async function record (job: NewJob, started: number, outcome: Outcome): Promise<string> {
+  // `version`: the workspace's subscription version, read with the render's environment row.
+  async function record (job: NewJob, started: number, outcome: Outcome, version?: number): Promise<string> {
     const run = runOf(job, 'sync', null, started, outcome)
-    if (await deps.outbox.hasSubscriber(job.workspaceId, outcome.ok ? 'document.generated' : 'document.failed')) {
+    const type = outcome.ok ? 'document.generated' : 'document.failed'
+    if (await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
       run.jobId = job.id
       await commit(job, new Date(started), run, outcome)
     } else {
@@ -69,10 +71,10 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
           const limit = deps.config.render.timeoutMs
           failure = problem('RENDER_LIMIT_EXCEEDED', `render time limit (${limit} ms) exceeded; render asynchronously`)
         }
-        if (failure.code !== 'RENDER_BUSY') await record(job, started, failureOutcome(failure))
+        if (failure.code !== 'RENDER_BUSY') await record(job, started, failureOutcome(failure), p.env.webhooksVersion)
         throw failure
       }
-      const runId = await record(job, started, outcome)
+      const runId = await record(job, started, outcome, p.env.webhooksVersion)
       return {
         runId,
         bytes: outcome.bytes as Buffer,

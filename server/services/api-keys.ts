@@ -83,10 +83,13 @@ function view (k: ApiKeyRow, now: number): KeyView {
 }
 
 export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
-  async function find (idOrPrefix: string): Promise<ApiKeyRow> {
+  /** The key by id or prefix; with a workspace, a key of another workspace is not found either. */
+  async function find (idOrPrefix: string, workspaceId?: string): Promise<ApiKeyRow> {
     const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
     const row = match === null ? undefined : await keys.get(match[1])
-    if (row === undefined) throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}`)
+    if (row === undefined || (workspaceId !== undefined && row.workspaceId.toLowerCase() !== workspaceId.toLowerCase())) {
+      throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}${workspaceId === undefined ? '' : ` in workspace ${workspaceId}`}`)
+    }
     return row
   }
 
@@ -113,9 +116,9 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
       return (await keys.list(workspaceId)).map((k) => view(k, now))
     },
 
-    /** Accepts the key id or its visible prefix. */
-    async revoke (idOrPrefix: string): Promise<KeyView> {
-      const row = await find(idOrPrefix)
+    /** Accepts the key id or its visible prefix; a key of another workspace is not found. */
+    async revoke (workspaceId: string, idOrPrefix: string): Promise<KeyView> {
+      const row = await find(idOrPrefix, workspaceId)
       await keys.revoke(row.id)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
     },

@@ -1,7 +1,10 @@
-// Environments and their data sources. The data-source password is sealed with the master key;
-// listing never shows it, and only the data-source pool opens it.
+// Environments and their data sources. The data-source password is sealed with the master key,
+// bound to its row (server/secrets); listing never shows it, and only the data-source pool opens it.
+import { randomUUID } from 'node:crypto'
+import type { Logger } from 'pino'
 import { problem } from '../errors.js'
-import type { SecretBox } from '../util/crypto.js'
+import { SealedValueError } from '../secrets/keyring.js'
+import type { Keyring, SealedRef } from '../secrets/keyring.js'
 import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repos/environments.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 
@@ -46,10 +49,14 @@ export function requireEnvironment<E> (key: string, env: E | undefined): E {
   return env
 }
 
-export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: SecretBox) {
-  const seal = (ds: DataSourceConfig | null): DataSourceRow | null => ds === null
+/** The password column's place, the associated data of its sealed value. */
+export const passwordRef = (environmentId: string): SealedRef =>
+  ({ table: 'environments', column: 'ds_password_enc', id: environmentId })
+
+export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring, logger?: Logger) {
+  const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null => ds === null
     ? null
-    : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password) }
+    : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password, passwordRef(id)) }
   return {
     /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
     async create (input: { workspaceId: string, key: string, dataSourceUrl?: string, production?: boolean }): Promise<EnvironmentView> {
@@ -59,11 +66,12 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
       if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
       if (await envs.get(input.workspaceId, input.key) !== undefined) throw problem('CONFLICT', `environment ${input.key} exists already`)
       const ds = input.dataSourceUrl === undefined ? null : parseDataSourceUrl(input.dataSourceUrl)
-      return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(ds)))
+      const id = randomUUID()
+      return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(id, ds), id))
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = requireEnvironment(key, await envs.get(workspaceId, key))
-      await envs.setDataSource(env.id, seal(dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
+      await envs.setDataSource(env.id, seal(env.id, dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {
@@ -74,7 +82,19 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
     openDataSource (env: Environment): DataSourceConfig | null {
       const ds = env.dataSource
       if (ds === null) return null
-      return { host: ds.host, port: ds.port, user: ds.user, database: ds.database, password: ds.passwordEnc === null ? '' : box.open(ds.passwordEnc) }
+      let password = ''
+      try {
+        if (ds.passwordEnc !== null) password = box.open(ds.passwordEnc, passwordRef(env.id))
+      } catch (err) {
+        // Moved from another row, altered, or sealed under a key no longer configured: the
+        // dataset fails as DATA_SOURCE_UNAVAILABLE (code SECRET_UNREADABLE) and the operator
+        // reads why here. The message names the row and the key id, never the value.
+        if (err instanceof SealedValueError) {
+          logger?.error({ environment: env.key, workspace: env.workspaceId, keyId: err.keyId }, err.message)
+        }
+        throw err
+      }
+      return { host: ds.host, port: ds.port, user: ds.user, database: ds.database, password }
     }
   }
 }

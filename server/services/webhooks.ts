@@ -6,7 +6,8 @@ import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
-import type { SecretBox } from '../util/crypto.js'
+import type { Keyring } from '../secrets/keyring.js'
+import { secretRef } from '../store/repos/webhooks.js'
 import type { EndpointRow } from '../store/repos/webhooks.js'
 import { DELIVERY_STATUSES } from '../store/repos/webhooks-deliveries.js'
 import type { DeliveryRow, DeliveryStatus } from '../store/repos/webhooks-deliveries.js'
@@ -103,7 +104,7 @@ export async function checkEndpointUrl (text: string, resolver: Resolver, allowP
 
 export interface WebhooksServiceDeps {
   db: Db
-  box: SecretBox
+  box: Pick<Keyring, 'seal'>
   config: Config
   repos: Pick<Repos, 'webhooks' | 'deliveries' | 'workspaces'>
   outbox: Outbox
@@ -115,10 +116,21 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
   const deliveries = deps.repos.deliveries
   const resolver = options.resolver ?? systemResolver
 
-  async function mustGet (id: string): Promise<EndpointRow> {
+  // Every function that takes an endpoint or delivery id also takes the workspace it must belong
+  // to: an id of another workspace is answered exactly like an id that does not exist.
+  async function mustGet (workspaceId: string, id: string): Promise<EndpointRow> {
     const row = /^[0-9a-f-]{36}$/i.test(id) ? await endpoints.get(id) : undefined
-    if (row === undefined) throw problem('WEBHOOK_NOT_FOUND', `no webhook endpoint ${id}`)
+    if (row === undefined || row.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) {
+      throw problem('WEBHOOK_NOT_FOUND', `no webhook endpoint ${id} in workspace ${workspaceId}`)
+    }
     return row
+  }
+  async function mustGetDelivery (workspaceId: string, id: string): Promise<DeliveryRow> {
+    const d = /^[0-9a-f-]{36}$/i.test(id) ? await deliveries.get(id) : undefined
+    if (d === undefined || d.workspaceId.toLowerCase() !== workspaceId.toLowerCase()) {
+      throw problem('DELIVERY_NOT_FOUND', `no webhook delivery ${id} in workspace ${workspaceId}`)
+    }
+    return d
   }
 
   return {
@@ -130,53 +142,58 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       const url = await checkEndpointUrl(input.url, resolver, config.webhooks.allowPrivate)
       const secret = generateSecret()
       const id = randomUUID()
-      await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc: box.seal(secret) })
-      events.endpointsChanged(input.workspaceId)
+      await transaction(db, async (conn) => {
+        const secretEnc = box.seal(secret, secretRef(id))
+        await endpoints.insert({ id, workspaceId: input.workspaceId, url, events: types, description, secretEnc }, conn)
+        await events.subscriptionsChanged(conn, input.workspaceId)
+      })
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), secret }
     },
     async list (workspaceId: string): Promise<EndpointView[]> {
       return (await endpoints.list(workspaceId)).map(endpointView)
     },
-    async show (id: string): Promise<EndpointView> {
-      return endpointView(await mustGet(id))
+    async show (workspaceId: string, id: string): Promise<EndpointView> {
+      return endpointView(await mustGet(workspaceId, id))
     },
     /** A disabled endpoint gets nothing: no new deliveries, and its open ones wait (parked). */
-    async disable (id: string): Promise<EndpointView> {
-      const row = await mustGet(id)
+    async disable (workspaceId: string, id: string): Promise<EndpointView> {
+      const row = await mustGet(workspaceId, id)
       await transaction(db, async (conn) => {
         await endpoints.setEnabled(conn, id, false)
         await deliveries.parkEndpoint(conn, id)
+        await events.subscriptionsChanged(conn, row.workspaceId)
       })
-      events.endpointsChanged(row.workspaceId)
       return endpointView((await endpoints.get(id)) as EndpointRow)
     },
     /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
-    async enable (id: string): Promise<EndpointView & { resumedDeliveries: number }> {
-      const row = await mustGet(id)
+    async enable (workspaceId: string, id: string): Promise<EndpointView & { resumedDeliveries: number }> {
+      const row = await mustGet(workspaceId, id)
       const resumed = await transaction(db, async (conn) => {
         await endpoints.setEnabled(conn, id, true)
+        await events.subscriptionsChanged(conn, row.workspaceId)
         return await deliveries.resumeEndpoint(conn, id)
       })
-      events.endpointsChanged(row.workspaceId)
       if (resumed > 0) events.notify()
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), resumedDeliveries: resumed }
     },
-    async delete (id: string): Promise<{ id: string, deleted: true }> {
-      const row = await mustGet(id)
-      await transaction(db, (conn) => endpoints.delete(conn, id))
-      events.endpointsChanged(row.workspaceId)
+    async delete (workspaceId: string, id: string): Promise<{ id: string, deleted: true }> {
+      const row = await mustGet(workspaceId, id)
+      await transaction(db, async (conn) => {
+        await endpoints.delete(conn, id)
+        await events.subscriptionsChanged(conn, row.workspaceId)
+      })
       return { id, deleted: true }
     },
     /** The new secret signs every attempt from now on, retries of older deliveries included. */
-    async rotateSecret (id: string): Promise<{ id: string, secret: string }> {
-      await mustGet(id)
+    async rotateSecret (workspaceId: string, id: string): Promise<{ id: string, secret: string }> {
+      await mustGet(workspaceId, id)
       const secret = generateSecret()
-      await endpoints.setSecret(id, box.seal(secret))
+      await endpoints.setSecret(id, box.seal(secret, secretRef(id)))
       return { id, secret }
     },
     /** Sends `webhook.test` to this endpoint whatever it subscribes to. */
-    async test (id: string): Promise<{ endpointId: string, eventId: string, deliveryId: string }> {
-      const row = await mustGet(id)
+    async test (workspaceId: string, id: string): Promise<{ endpointId: string, eventId: string, deliveryId: string }> {
+      const row = await mustGet(workspaceId, id)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
       const deliveryId = randomUUID()
       const eventId = await transaction(db, async (conn, tx) => {
@@ -188,24 +205,22 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       })
       return { endpointId: id, eventId, deliveryId }
     },
-    async deliveries (endpointId: string, options: { status?: DeliveryStatus, limit?: number } = {}): Promise<DeliveryView[]> {
-      await mustGet(endpointId)
+    async deliveries (workspaceId: string, endpointId: string, options: { status?: DeliveryStatus, limit?: number } = {}): Promise<DeliveryView[]> {
+      await mustGet(workspaceId, endpointId)
       if (options.status !== undefined && !DELIVERY_STATUSES.includes(options.status)) throw invalid('status', `expected one of ${DELIVERY_STATUSES.join(', ')}`)
       const limit = options.limit ?? 50
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'expected a whole number from 1 to 1000')
       return (await deliveries.listByEndpoint(endpointId, { status: options.status, limit })).map(deliveryView)
     },
-    async delivery (id: string): Promise<DeliveryView & { attemptLog: Array<{ attempt: number, startedAt: string, durationMs: number, httpStatus: number | null, excerpt: string | null, error: string | null }> }> {
-      const d = /^[0-9a-f-]{36}$/i.test(id) ? await deliveries.get(id) : undefined
-      if (d === undefined) throw problem('DELIVERY_NOT_FOUND', `no webhook delivery ${id}`)
+    async delivery (workspaceId: string, id: string): Promise<DeliveryView & { attemptLog: Array<{ attempt: number, startedAt: string, durationMs: number, httpStatus: number | null, excerpt: string | null, error: string | null }> }> {
+      const d = await mustGetDelivery(workspaceId, id)
       const attemptLog = (await deliveries.attempts(id)).map((a) => ({ ...a, startedAt: a.startedAt.toISOString() }))
       return { ...deliveryView(d), attemptLog }
     },
     /** A new delivery of the same event (same event id, same bytes) to the same endpoint. */
-    async redeliver (deliveryId: string): Promise<DeliveryView> {
-      const d = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await deliveries.get(deliveryId) : undefined
-      if (d === undefined) throw problem('DELIVERY_NOT_FOUND', `no webhook delivery ${deliveryId}`)
-      const row = await mustGet(d.endpointId)
+    async redeliver (workspaceId: string, deliveryId: string): Promise<DeliveryView> {
+      const d = await mustGetDelivery(workspaceId, deliveryId)
+      const row = await mustGet(workspaceId, d.endpointId)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${row.id} is disabled: enable it first`)
       const id = randomUUID()
       await deliveries.insertMany(db, [{ id, eventId: d.eventId, endpointId: d.endpointId, workspaceId: d.workspaceId }])

@@ -1,6 +1,6 @@
-// Small, audited building blocks: random tokens, hashing, constant-time comparison, and
-// AES-256-GCM for secrets that must be read back (data-source passwords, webhook secrets).
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, timingSafeEqual, createHmac } from 'node:crypto'
+// Small, audited building blocks: random tokens, hashing, constant-time comparison and the
+// single master-key file (sealing itself is server/secrets/keyring.ts).
+import { createHash, randomBytes, randomInt, timingSafeEqual, createHmac } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -27,26 +27,6 @@ export function hmacSha256 (key: string | Buffer, text: string | Buffer): Buffer
 /** Constant-time equality for equal-length digests; different lengths are simply unequal. */
 export function safeEqual (a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
-}
-
-export interface SecretBox { seal (plain: string): Buffer, open (sealed: Buffer): string }
-
-/** AES-256-GCM: iv(12) | tag(16) | ciphertext. A wrong key or tampered value throws. */
-export function secretBox (key: Buffer): SecretBox {
-  if (key.length !== 32) throw new Error('master key must be 32 bytes')
-  return {
-    seal (plain) {
-      const iv = randomBytes(12)
-      const cipher = createCipheriv('aes-256-gcm', key, iv)
-      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
-      return Buffer.concat([iv, cipher.getAuthTag(), body])
-    },
-    open (sealed) {
-      const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12))
-      decipher.setAuthTag(sealed.subarray(12, 28))
-      return Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()]).toString('utf8')
-    }
-  }
 }
 
 /** The master key: SVC_MASTER_KEY, else SVC_HOME/master.key, created with 0600 on first use. */

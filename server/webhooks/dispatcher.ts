@@ -8,13 +8,15 @@ import { isRowFault, transaction } from '../store/db.js'
 import { batcher, isolating } from '../util/batcher.js'
 import { claimLoop } from '../util/claim-loop.js'
 import type { Db } from '../store/db.js'
-import type { SecretBox } from '../util/crypto.js'
+import type { Keyring } from '../secrets/keyring.js'
 import type { Repos } from '../store/repos/index.js'
+import { secretRef } from '../store/repos/webhooks.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
 import type { Resolver } from './address-guard.js'
 import { fanOut } from './fanout.js'
 import type { Outbox } from './outbox.js'
 import { createSender } from './sender.js'
+import type { SendResult } from './sender.js'
 import { signatureHeader } from './signature.js'
 
 /** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
@@ -25,7 +27,7 @@ const MAX_SOCKETS_PER_ORIGIN = 64
 
 export interface DispatcherDeps {
   db: Db
-  box: SecretBox
+  box: Pick<Keyring, 'open'>
   logger: Logger
   repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>
   /** This process's outbox: its appends (after commit) wake the dispatcher. */
@@ -141,7 +143,17 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
 
   async function deliver (d: ClaimedDelivery): Promise<void> {
     const startedAt = new Date()
-    const secret = box.open(d.secretEnc)
+    let secret: string
+    try {
+      secret = box.open(d.secretEnc, secretRef(d.endpointId))
+    } catch (err) {
+      // Sealed under a key no longer configured, or not this endpoint's: nothing is sent, the
+      // attempt fails like a refused send (retried on schedule, so restoring the key heals it).
+      const keyId = (err as { keyId?: unknown }).keyId
+      logger.error({ delivery: d.id, endpoint: d.endpointId, keyId }, (err as Error).message)
+      const error = 'signing secret cannot be opened (see the server log)'
+      return complete(d, startedAt, { ok: false, httpStatus: null, excerpt: null, error, durationMs: 0 })
+    }
     const t = Math.floor(startedAt.getTime() / 1000)
     const result = await sender.send(d.url, {
       'content-type': 'application/json',
@@ -151,6 +163,10 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       'svc-delivery': d.id,
       'svc-signature': signatureHeader(secret, t, d.payload)
     }, d.payload)
+    complete(d, startedAt, result)
+  }
+
+  function complete (d: ClaimedDelivery, startedAt: Date, result: SendResult): void {
     const attempt = d.attempts + 1
     const status = result.ok ? 'succeeded' : attempt >= maxAttempts ? 'abandoned' : 'failed'
     record({

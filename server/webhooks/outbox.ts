@@ -2,13 +2,15 @@
 // (at-least-once: no event without its outcome, no outcome without its event); the fan-out
 // loop turns them into deliveries afterwards.
 import { randomUUID } from 'node:crypto'
-import type { Db, Tx } from '../store/db.js'
+import type { Conn, Db, Tx } from '../store/db.js'
 import type { EventsRepo } from '../store/repos/events.js'
 import type { WebhooksRepo } from '../store/repos/webhooks.js'
 import type { Envelope, EventType } from './events.js'
 
 export type { EventType } from './events.js'
 
+// A backstop only, for endpoint rows edited outside the webhooks service: every change through
+// the service bumps workspaces.webhooks_version, which invalidates every process's cache at once.
 const SUBSCRIBER_TTL_MS = 1000
 
 export interface NewEvent { workspaceId: string, type: EventType, data: Record<string, unknown> }
@@ -24,9 +26,7 @@ export function serializeEnvelope (id: string, type: EventType, workspaceId: str
  */
 export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
   const listeners = new Set<() => void>()
-  const cache = new Map<string, { at: number, types: Set<string> }>()
-  // Bumped when endpoints of a workspace change in this process, so its cache entry is not reused.
-  const changedAt = new Map<string, number>()
+  const cache = new Map<string, { at: number, version: number, types: Set<string> }>()
   const notify = (): void => { for (const fn of listeners) fn() }
   return {
     /**
@@ -55,14 +55,24 @@ export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
       listeners.add(fn)
       return () => { listeners.delete(fn) }
     },
-    /** Endpoints of the workspace changed: the next hasSubscriber reads them again. */
-    endpointsChanged (workspaceId: string): void { changedAt.set(workspaceId, Date.now()) },
-    /** True when an enabled endpoint of the workspace subscribes to `type` (cached for a second). */
-    async hasSubscriber (workspaceId: string, type: EventType): Promise<boolean> {
+    /**
+     * Call on `conn` with (or after) any change to the workspace's endpoints: bumps
+     * workspaces.webhooks_version, so every process's cached answer goes stale.
+     */
+    async subscriptionsChanged (conn: Conn | Db, workspaceId: string): Promise<void> {
+      await repos.webhooks.bumpSubscriptionVersion(conn, workspaceId)
+    },
+    /**
+     * True when an enabled endpoint of the workspace subscribes to `type`. Cached per workspace
+     * and subscription version: `version` is workspaces.webhooks_version as read with the render's
+     * environment (no statement of its own); without it the version is read here (one key lookup).
+     */
+    async hasSubscriber (workspaceId: string, type: EventType, version?: number): Promise<boolean> {
       const now = Date.now()
+      const current = version ?? await repos.webhooks.subscriptionVersion(workspaceId)
       let entry = cache.get(workspaceId)
-      if (entry === undefined || now - entry.at > SUBSCRIBER_TTL_MS || (changedAt.get(workspaceId) ?? 0) >= entry.at) {
-        entry = { at: now, types: await repos.webhooks.subscribedTypes(workspaceId) }
+      if (entry === undefined || entry.version !== current || now - entry.at > SUBSCRIBER_TTL_MS) {
+        entry = { at: now, version: current, types: await repos.webhooks.subscribedTypes(workspaceId) }
         cache.set(workspaceId, entry)
         if (cache.size > 10_000) cache.delete(cache.keys().next().value as string)
       }

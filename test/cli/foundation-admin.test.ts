@@ -140,10 +140,10 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   const usedAt = new Date(Date.now() - 5000)
   await apiKeysRepo(db).touch([dated.id], usedAt)
 
-  const byId = ok(await json('keys', 'revoke', thirty.id))
+  const byId = ok(await json('keys', 'revoke', thirty.id, '--workspace', workspaceId))
   assert.equal(byId.state, 'revoked')
   assert.equal(byId.prefix, thirty.prefix)
-  const byPrefix = ok(await json('keys', 'revoke', dated.prefix))
+  const byPrefix = ok(await json('keys', 'revoke', dated.prefix, '--workspace', workspaceId))
   assert.equal(byPrefix.id, dated.id)
   assert.equal(byPrefix.state, 'revoked')
 
@@ -176,7 +176,7 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.equal(ok(await json('keys', 'set-rate-limit', limited.id, 'default')).rateLimit, null)
   usage(await svc(['keys', 'set-rate-limit', limited.id, '0'], env), /rateLimit/)
 
-  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz')
+  const unknown = await json('keys', 'revoke', 'svc_live_zzzzzzzzzzzz', '--workspace', workspaceId)
   assert.equal(unknown.code, 1)
   assert.equal(unknown.json().errorCode, 'API_KEY_NOT_FOUND')
 })

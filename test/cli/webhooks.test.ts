@@ -82,7 +82,7 @@ test('svc webhooks: create, list, show, test via `listen`, deliveries, redeliver
   const list = await svc(['webhooks', 'list', '--workspace', k.workspaceId])
   assert.equal(list.json.length, 2)
   assert.ok(list.json.every((e: Record<string, unknown>) => e.secret === undefined), 'list never shows secrets')
-  const shown = await svc(['webhooks', 'show', id])
+  const shown = await svc(['webhooks', 'show', id, '--workspace', k.workspaceId])
   assert.equal(shown.json.description, 'cli test')
   assert.equal(shown.json.enabled, true)
   assert.equal(shown.json.secret, undefined)
@@ -104,7 +104,7 @@ test('svc webhooks: create, list, show, test via `listen`, deliveries, redeliver
 
   const d = k.dispatcher()
   d.start()
-  const sent = await svc(['webhooks', 'test', id])
+  const sent = await svc(['webhooks', 'test', id, '--workspace', k.workspaceId])
   assert.equal(sent.code, 0, sent.stderr)
   const seen = await waitFor('listen verified the test event', () => lines.find((l) => l.eventId === sent.json.eventId))
   assert.equal(seen.verified, true)
@@ -113,7 +113,7 @@ test('svc webhooks: create, list, show, test via `listen`, deliveries, redeliver
   assert.equal(seen.body.data.webhookId, id)
 
   const deliveries = await waitFor('succeeded in the log', async () => {
-    const r = await svc(['webhooks', 'deliveries', id, '--status', 'succeeded', '--limit', '5'])
+    const r = await svc(['webhooks', 'deliveries', id, '--workspace', k.workspaceId, '--status', 'succeeded', '--limit', '5'])
     return r.json.length === 1 ? r.json : undefined
   })
   assert.equal(deliveries[0].id, sent.json.deliveryId)
@@ -123,22 +123,22 @@ test('svc webhooks: create, list, show, test via `listen`, deliveries, redeliver
   assert.equal(deliveries[0].lastResponseExcerpt, '{"received":true}')
   assert.equal(deliveries[0].nextAttemptAt, null)
 
-  const again = await svc(['webhooks', 'redeliver', sent.json.deliveryId])
+  const again = await svc(['webhooks', 'redeliver', sent.json.deliveryId, '--workspace', k.workspaceId])
   assert.equal(again.code, 0, again.stderr)
   assert.equal(again.json.eventId, sent.json.eventId)
   assert.notEqual(again.json.id, sent.json.deliveryId)
   await waitFor('redelivery verified', () => lines.find((l) => l.delivery === again.json.id && l.verified === true))
 
   // After a rotation the listener (still on the old secret) rejects with 400.
-  const rotated = await svc(['webhooks', 'rotate-secret', id])
+  const rotated = await svc(['webhooks', 'rotate-secret', id, '--workspace', k.workspaceId])
   assert.match(rotated.json.secret, /^whsec_/)
   assert.notEqual(rotated.json.secret, secret)
-  const afterRotate = await svc(['webhooks', 'test', id])
+  const afterRotate = await svc(['webhooks', 'test', id, '--workspace', k.workspaceId])
   const rejected = await waitFor('listen rejected', () => lines.find((l) => l.eventId === afterRotate.json.eventId))
   assert.equal(rejected.verified, false)
   assert.equal(rejected.reason, 'no-matching-signature')
   const failed = await waitFor('failed with 400', async () => {
-    const r = await svc(['webhooks', 'deliveries', id, '--status', 'failed'])
+    const r = await svc(['webhooks', 'deliveries', id, '--workspace', k.workspaceId, '--status', 'failed'])
     return r.json[0]
   })
   assert.equal(failed.lastHttpStatus, 400)
@@ -151,22 +151,25 @@ test('svc webhooks: create, list, show, test via `listen`, deliveries, redeliver
   })
   assert.equal(forged, 400)
 
-  const disabled = await svc(['webhooks', 'disable', id])
+  const disabled = await svc(['webhooks', 'disable', id, '--workspace', k.workspaceId])
   assert.equal(disabled.json.enabled, false)
-  for (const args of [['webhooks', 'test', id], ['webhooks', 'redeliver', sent.json.deliveryId]]) {
+  for (const args of [['webhooks', 'test', id, '--workspace', k.workspaceId], ['webhooks', 'redeliver', sent.json.deliveryId, '--workspace', k.workspaceId]]) {
     const r = await svc(args)
     assert.equal(r.code, 1, args.join(' '))
     assert.equal(r.json.errorCode, 'WEBHOOK_DISABLED')
     assert.equal(r.json.status, 409)
   }
-  const plain = await svc(['webhooks', 'test', id], { json: false })
+  const plain = await svc(['webhooks', 'test', id, '--workspace', k.workspaceId], { json: false })
   assert.equal(plain.code, 1)
   assert.match(plain.stderr, /^error: WEBHOOK_DISABLED: /)
-  const enabled = await svc(['webhooks', 'enable', id])
+  const enabled = await svc(['webhooks', 'enable', id, '--workspace', k.workspaceId])
   assert.equal(enabled.json.enabled, true)
-  const deleted = await svc(['webhooks', 'delete', id])
+  // --workspace is checked: through another workspace the endpoint does not exist.
+  const other = (await k.ctx.services.workspaces.create('other')).id
+  assert.equal((await svc(['webhooks', 'show', id, '--workspace', other])).json.errorCode, 'WEBHOOK_NOT_FOUND')
+  const deleted = await svc(['webhooks', 'delete', id, '--workspace', k.workspaceId])
   assert.equal(deleted.json.deleted, true)
-  const gone = await svc(['webhooks', 'show', id])
+  const gone = await svc(['webhooks', 'show', id, '--workspace', k.workspaceId])
   assert.equal(gone.code, 1)
   assert.equal(gone.json.errorCode, 'WEBHOOK_NOT_FOUND')
   await d.close()

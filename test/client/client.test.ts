@@ -107,7 +107,7 @@ test('every error path answers a ProblemError with the catalogue errorCode', asy
   const mk = async (mode: 'live' | 'test', scopes: Array<'render' | 'templates.read'>, expiresAt: Date | null = null): Promise<string> =>
     (await ctx.services.apiKeys.create({ workspaceId: ws, name: `k-${randomUUID()}`, mode, scopes, expiresAt })).key
   const revoked = await mk('live', ['render'])
-  await ctx.services.apiKeys.revoke(revoked.split('_').slice(0, 3).join('_'))
+  await ctx.services.apiKeys.revoke(ws, revoked.split('_').slice(0, 3).join('_'))
   const expired = await mk('live', ['render'], new Date(Date.now() - 60_000))
   const readOnly = await mk('live', ['templates.read'])
   const testKey = await mk('test', ['render'])

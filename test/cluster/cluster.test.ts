@@ -156,7 +156,7 @@ test('a key revoked through node 1 is refused by nodes 2 and 3 on their next req
   const key = await ctx.services.apiKeys.create({ workspaceId: ws.workspace.id, name: 'to revoke', mode: 'live', scopes: ['render'], expiresAt: null })
   for (const n of nodes) assert.equal((await call(n.url, 'GET', '/api/v1/whoami', key.key)).status, 200)
   // `svc keys revoke` with node 1's settings (a real CLI process on the shared database).
-  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), 'keys', 'revoke', key.prefix],
+  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), 'keys', 'revoke', key.prefix, '--workspace', ws.workspace.id],
     { env: { PATH: process.env.PATH ?? '', SVC_HOME: home, SVC_DATABASE_URL: dbUrl, SVC_MASTER_KEY: masterKey } })
   for (const n of nodes.slice(1)) {
     const res = await call(n.url, 'GET', '/api/v1/whoami', key.key)

@@ -1,6 +1,7 @@
 // A data-source database for render tests: the tables the example templates query, with a
 // few rows, on the suite's MariaDB; plus a workspace whose environments point at it and the
 // example templates published through the real templates service.
+import type { Logger } from 'pino'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createDb } from '../../server/store/db.js'
@@ -72,13 +73,14 @@ export async function renderWorkspace (ctx: Context, dataUrl: string, key: { mod
 }
 
 /** The usual render-test set-up: a service database, a data database, a server and a workspace. */
-export async function renderFixture (prefix: string, env: Record<string, string> = {}, options: { home?: string, salesRows?: number } = {}) {
+export async function renderFixture (prefix: string, env: Record<string, string> = {},
+  options: { home?: string, salesRows?: number, logger?: Logger } = {}) {
   const { createTestDatabase } = await import('./db.js')
   const { startServer } = await import('./server.js')
   const database = await createTestDatabase(prefix)
   const dataName = `${database.name}_data`
   const dataUrl = await createDataDatabase(dataName, { salesRows: options.salesRows })
-  const server = await startServer(database.url, env, options.home)
+  const server = await startServer(database.url, env, options.home, undefined, { logger: options.logger })
   const ws = await renderWorkspace(server.context, dataUrl)
   return {
     database,

@@ -26,6 +26,8 @@ export interface DatasetDef {
   code: string
   description?: string
   cardinality: 'single' | 'multiple'
+  /** `single` only: no row fails the render (DATASET_FAILED naming the dataset) instead of rendering blanks. */
+  required?: boolean
   /** SQL with `:name` / `:context.xxx` placeholders. Never leaves the server. */
   query: string
   fields: FieldDef[]

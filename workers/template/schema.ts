@@ -36,6 +36,7 @@ const datasetDef = {
     code: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
     description: { type: 'string', maxLength: 2000 },
     cardinality: { enum: ['single', 'multiple'] },
+    required: { type: 'boolean' },
     query: { type: 'string', minLength: 1, maxLength: 100000 },
     fields: {
       type: 'array',

@@ -11,13 +11,20 @@ export interface Environment {
   dataSource: DataSourceRow | null
   /** Bumped when the data source changes, so cached pools keyed by it go stale. */
   dsVersion: number
+  /** The workspace's webhook subscription version, read with the row (outbox.hasSubscriber). */
+  webhooksVersion?: number
   createdAt: Date
 }
 
 /** The columns of an environment row, each as `<alias>.<column> AS <prefix><column>` (for joins). */
 export function environmentColumns (alias: string, prefix: string): string {
-  return COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ')
+  const own = COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ')
+  return `${own}, ${webhooksVersionOf(alias)} AS ${prefix}webhooks_version`
 }
+
+// One primary-key lookup inside the environment's own read: no statement of its own.
+const webhooksVersionOf = (alias: string): string =>
+  `(SELECT w.webhooks_version FROM workspaces w WHERE w.id = ${alias}.workspace_id)`
 
 /** An environment from a row whose environment columns carry `prefix` (none for this table's own queries). */
 export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
@@ -29,17 +36,18 @@ export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
     isProduction: c('is_production') === 1,
     dataSource: c('ds_host') === null ? null : { host: c('ds_host'), port: c('ds_port'), user: c('ds_user'), passwordEnc: c('ds_password_enc'), database: c('ds_database') },
     dsVersion: c('ds_version'),
+    webhooksVersion: Number(c('webhooks_version') ?? 0),
     createdAt: c('created_at')
   }
 }
 
 const COLUMN_NAMES = ['id', 'workspace_id', 'env_key', 'is_production', 'ds_host', 'ds_port', 'ds_user', 'ds_password_enc', 'ds_database', 'ds_version', 'created_at']
-const COLUMNS = COLUMN_NAMES.join(', ')
+const COLUMNS = `${COLUMN_NAMES.join(', ')}, ${webhooksVersionOf('environments')} AS webhooks_version`
 
 export function environmentsRepo (db: Db) {
   return {
-    async create (workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null): Promise<Environment> {
-      const id = randomUUID()
+    /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
+    async create (workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null, id: string = randomUUID()): Promise<Environment> {
       await db.execute(`INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [id, workspaceId, key, isProduction ? 1 : 0, ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null])

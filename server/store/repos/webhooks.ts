@@ -1,7 +1,12 @@
-// Webhook endpoints. The signing secret is stored sealed (AES-256-GCM with the master key):
-// it must be read back to sign, so it cannot be hashed.
+// Webhook endpoints. The signing secret is stored sealed (AES-256-GCM with the master key, bound
+// to its row: server/secrets): it must be read back to sign, so it cannot be hashed.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
+import type { SealedRef } from '../../secrets/keyring.js'
+
+/** The signing secret's place, the associated data of its sealed value. */
+export const secretRef = (endpointId: string): SealedRef =>
+  ({ table: 'webhook_endpoints', column: 'secret_enc', id: endpointId })
 
 export interface EndpointRow {
   id: string
@@ -33,8 +38,8 @@ function toEndpoint (r: RowDataPacket): EndpointRow {
 
 export function webhooksRepo (db: Db) {
   return {
-    async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>): Promise<void> {
-      await db.execute('INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
+    async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
+      await conn.execute('INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
         [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc])
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
@@ -64,6 +69,15 @@ export function webhooksRepo (db: Db) {
       await conn.execute('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id])
       const [res] = await conn.execute<ResultSetHeader>('DELETE FROM webhook_endpoints WHERE id = ?', [id])
       return res.affectedRows === 1
+    },
+    /** Bumps workspaces.webhooks_version on `conn`, inside the endpoint change's transaction. */
+    async bumpSubscriptionVersion (conn: Conn | Db, workspaceId: string): Promise<void> {
+      await conn.execute('UPDATE workspaces SET webhooks_version = webhooks_version + 1 WHERE id = ?', [workspaceId])
+    },
+    /** workspaces.webhooks_version (0 for an unknown workspace). */
+    async subscriptionVersion (workspaceId: string): Promise<number> {
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [workspaceId])
+      return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
     },
     /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {

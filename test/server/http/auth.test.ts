@@ -105,7 +105,7 @@ test('a revoked key gets 401 API_KEY_REVOKED on the next request of another svc 
     assert.equal(ok.status, 200, ok.text())
     assert.equal(ok.json().workspaceId, workspace.id)
   }
-  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+  const { stdout } = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix, '--workspace', key.workspaceId], {
     env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
   })
   assert.equal(JSON.parse(stdout).state, 'revoked')
@@ -151,7 +151,7 @@ test('only requests a key was allowed to make count as its last use', async () =
   const mismatched = await workspaceWithKey(server.context)
   const unscoped = await workspaceWithKey(server.context, { scopes: ['templates.read'] })
   const used = await workspaceWithKey(server.context)
-  await server.context.services.apiKeys.revoke(revoked.key.prefix)
+  await server.context.services.apiKeys.revoke(revoked.workspace.id, revoked.key.prefix)
   assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: bearer(revoked.key.key) }), 401, 'API_KEY_REVOKED')
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(revoked.key.key), body: { template: 'x' } }), 401, 'API_KEY_REVOKED')
   assertProblem(await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(mismatched.key.key), 'svc-workspace': used.workspace.id } }), 403, 'WORKSPACE_MISMATCH')
@@ -215,7 +215,7 @@ test('POST /v1/render: a bad key is a 401 whatever the body (unknown template, i
 
 test('POST /v1/render: revoked and expired keys, missing scope and another workspace come before body and template errors', async () => {
   const revoked = (await workspaceWithKey(server.context)).key
-  await server.context.services.apiKeys.revoke(revoked.prefix)
+  await server.context.services.apiKeys.revoke(revoked.workspaceId, revoked.prefix)
   const expired = (await workspaceWithKey(server.context)).key
   await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), expired.id])
   const readOnly = (await workspaceWithKey(server.context, { scopes: ['templates.read'] })).key
@@ -246,7 +246,7 @@ test('POST /v1/render: a key revoked by another process is refused on the next r
   const { key } = await workspaceWithKey(server.context)
   const body = { template: 'no-such-template' }
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 404, 'TEMPLATE_NOT_FOUND')
-  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix], {
+  await run(process.execPath, [join(projectRoot, 'bin', 'svc'), '--json', 'keys', 'revoke', key.prefix, '--workspace', key.workspaceId], {
     env: { PATH: process.env.PATH ?? '', ...sharedEnv(), SVC_LOG_LEVEL: 'silent' }
   })
   assertProblem(await server.fetch('POST', '/api/v1/render', { headers: bearer(key.key), body }), 401, 'API_KEY_REVOKED')
@@ -288,6 +288,6 @@ test('the render lookup reads template and environment only for a valid key (no 
   assert.equal((await lookup())?.template, undefined, 'nor for an expired key')
   await server.context.db.execute('UPDATE api_keys SET expires_at = NULL WHERE id = ?', [key.id])
   assert.ok((await lookup())?.template !== undefined)
-  await server.context.services.apiKeys.revoke(key.prefix)
+  await server.context.services.apiKeys.revoke(key.workspaceId, key.prefix)
   assert.equal((await lookup())?.template, undefined, 'nor for a revoked key')
 })

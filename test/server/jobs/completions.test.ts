@@ -12,6 +12,7 @@ import { runsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord } from '../../../server/store/repos/runs.js'
 import { outbox } from '../../../server/webhooks/outbox.js'
 import { createRepos } from '../../../server/store/repos/index.js'
+import { keyring } from '../../../server/secrets/keyring.js'
 import { documentLinks } from '../../../server/documents/links.js'
 import { completions } from '../../../server/jobs/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
@@ -46,7 +47,7 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
     documents: documentsRepo(db),
     runs: runsRepo(db),
     outbox: outbox(createRepos(db)),
-    links: documentLinks(Buffer.alloc(32, 7), 60_000),
+    links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
   } as unknown as RenderDeps
   const writer = completions(deps)
@@ -95,7 +96,7 @@ test('a completion the database refuses (run version above the INT column) fails
     documents: documentsRepo(db),
     runs: runsRepo(db),
     outbox: outbox(createRepos(db)),
-    links: documentLinks(Buffer.alloc(32, 7), 60_000),
+    links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
   } as unknown as RenderDeps
   const writer = completions(deps, 64)

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
-import { randomText, randomId, sha256, safeEqual, secretBox, loadMasterKey, hmacSha256 } from '../../../server/util/crypto.js'
+import { randomText, randomId, sha256, safeEqual, loadMasterKey, hmacSha256 } from '../../../server/util/crypto.js'
 
 test('randomText uses only its alphabet, never "_", and differs between calls', () => {
   const a = randomText(400)
@@ -22,21 +22,6 @@ test('safeEqual: equal digests, different digests, different lengths', () => {
   assert.equal(safeEqual(sha256('a'), sha256('a').subarray(0, 31)), false)
   assert.equal(hmacSha256('k', 'x').length, 32)
   assert.notDeepEqual(hmacSha256('k1', 'x'), hmacSha256('k2', 'x'))
-})
-
-test('secretBox: round trip, fresh IV per seal, wrong key and tampering throw', () => {
-  const key = randomBytes(32)
-  const box = secretBox(key)
-  const a = box.seal('pässwörd')
-  const b = box.seal('pässwörd')
-  assert.notDeepEqual(a, b, 'a fresh IV each time')
-  assert.equal(box.open(a), 'pässwörd')
-  assert.ok(!a.includes(Buffer.from('pässwörd')), 'the plain text is not in the sealed bytes')
-  assert.throws(() => secretBox(randomBytes(32)).open(a))
-  const tampered = Buffer.from(a)
-  tampered[tampered.length - 1] ^= 1
-  assert.throws(() => box.open(tampered))
-  assert.throws(() => secretBox(randomBytes(16)), /32 bytes/)
 })
 
 test('loadMasterKey: SVC_MASTER_KEY wins; otherwise a 0600 file is created once and reused', async () => {

@@ -67,7 +67,7 @@ test('killed mid-delivery: a restarted svc serve sends it again after the lease 
   await firstChild.kill('SIGKILL')
   assert.equal(firstChild.process.signalCode, 'SIGKILL')
 
-  const leased = (await k.ctx.services.webhooks.deliveries(ep.id))[0]
+  const leased = (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id))[0]
   assert.equal(leased.id, first.headers['svc-delivery'])
   assert.equal(leased.status, 'pending', 'the killed process recorded nothing')
   assert.equal(leased.attempts, 0)
@@ -86,7 +86,7 @@ test('killed mid-delivery: a restarted svc serve sends it again after the lease 
   assert.equal(second.json.id, eventId)
   assertSigned(ep.secret, second)
 
-  const done = await waitFor('succeeded', async () => (await k.ctx.services.webhooks.deliveries(ep.id, { status: 'succeeded' }))[0])
+  const done = await waitFor('succeeded', async () => (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id, { status: 'succeeded' }))[0])
   assert.equal(done.id, leased.id)
   assert.equal(done.attempts, 1, 'the interrupted attempt is not counted')
   assert.equal(secondChild.process.exitCode, null, 'the restarted process is still serving')

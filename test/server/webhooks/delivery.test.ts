@@ -54,7 +54,7 @@ describe('signed delivery', () => {
     assert.match(got.json.createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
     assert.deepEqual(got.json.data, data)
     const [delivery] = await waitFor('succeeded', async () => {
-      const list = await k.ctx.services.webhooks.deliveries(ep.id)
+      const list = await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id)
       return list[0]?.status === 'succeeded' ? list : undefined
     })
     assert.equal(delivery.id, h['svc-delivery'])
@@ -62,10 +62,10 @@ describe('signed delivery', () => {
     assert.equal(delivery.lastHttpStatus, 200)
     assert.equal(delivery.lastResponseExcerpt, '{"ok":true}')
     assert.equal(delivery.nextAttemptAt, null)
-    const one = await k.ctx.services.webhooks.delivery(delivery.id)
+    const one = await k.ctx.services.webhooks.delivery(k.workspaceId, delivery.id)
     assert.equal(one.attemptLog.length, 1)
     assert.equal(one.attemptLog[0].httpStatus, 200)
-    await k.ctx.services.webhooks.delete(ep.id)
+    await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
   })
 
   test('fan-out: one delivery per enabled subscribed endpoint of the workspace, nothing to others', async () => {
@@ -86,7 +86,7 @@ describe('signed delivery', () => {
       assert.equal(rx3.received.length, 0, 'not subscribed / other workspace')
       assert.equal(rx2.received.filter((r) => r.json?.id === id).length, 1)
       assert.equal((await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [id]))[0].fanned_out, 1)
-      for (const e of [a, b, c]) await k.ctx.services.webhooks.delete(e.id)
+      for (const e of [a, b, c]) await k.ctx.services.webhooks.delete(e.workspaceId, e.id)
     } finally { await rx2.close(); await rx3.close() }
   })
 
@@ -113,7 +113,7 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       d.start()
       const id = await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.failed', data: {} })
       const [del] = await waitFor('abandoned', async () => {
-        const list = await k.ctx.services.webhooks.deliveries(ep.id, { status: 'abandoned' })
+        const list = await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id, { status: 'abandoned' })
         return list.length === 1 ? list : undefined
       }, 20_000)
       assert.equal(del.eventId, id)
@@ -126,13 +126,13 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       assert.ok(rx.received.every((r) => r.headers['svc-event-id'] === id && r.headers['svc-delivery'] === del.id))
       // Spacing follows the schedule (200 ms), not faster.
       for (let i = 1; i < 6; i++) assert.ok(rx.received[i].at - rx.received[i - 1].at >= 180, `gap ${i}`)
-      const log = (await k.ctx.services.webhooks.delivery(del.id)).attemptLog
+      const log = (await k.ctx.services.webhooks.delivery(k.workspaceId, del.id)).attemptLog
       assert.deepEqual(log.map((a) => a.attempt), [1, 2, 3, 4, 5, 6])
       assert.equal(log[2].httpStatus, null)
       assert.match(String(log[2].error), /timeout/i)
       assert.ok(log.filter((a) => a.attempt !== 3).every((a) => a.httpStatus === 503))
       await d.close()
-      await k.ctx.services.webhooks.delete(ep.id)
+      await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }
   })
 
@@ -143,16 +143,16 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       const d = k.dispatcher()
       d.start()
       await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.failed', data: {} })
-      const failed = await waitFor('failed', async () => (await k.ctx.services.webhooks.deliveries(ep.id, { status: 'failed' }))[0], 5000, 10)
+      const failed = await waitFor('failed', async () => (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id, { status: 'failed' }))[0], 5000, 10)
       assert.equal(failed.attempts, 1)
       assert.equal(failed.lastHttpStatus, 500)
       assert.equal(failed.lastResponseExcerpt, 'boom')
       assert.notEqual(failed.nextAttemptAt, null)
-      const ok = await waitFor('succeeded', async () => (await k.ctx.services.webhooks.deliveries(ep.id, { status: 'succeeded' }))[0])
+      const ok = await waitFor('succeeded', async () => (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id, { status: 'succeeded' }))[0])
       assert.equal(ok.attempts, 2)
       assert.equal(ok.lastHttpStatus, 204)
       await d.close()
-      await k.ctx.services.webhooks.delete(ep.id)
+      await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }
   })
 
@@ -164,10 +164,10 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       d.start()
       const id = await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'template.published', data: { version: 1 } })
       const first = await waitFor('first', () => rx.received.find((r) => r.json?.id === id))
-      const delivered = (await k.ctx.services.webhooks.deliveries(ep.id))[0]
-      const rotated = await k.ctx.services.webhooks.rotateSecret(ep.id)
+      const delivered = (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id))[0]
+      const rotated = await k.ctx.services.webhooks.rotateSecret(k.workspaceId, ep.id)
       assert.notEqual(rotated.secret, ep.secret)
-      const again = await k.ctx.services.webhooks.redeliver(delivered.id)
+      const again = await k.ctx.services.webhooks.redeliver(k.workspaceId, delivered.id)
       assert.notEqual(again.id, delivered.id)
       assert.equal(again.eventId, id)
       assert.equal(again.status, 'pending')
@@ -178,7 +178,7 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       assert.equal(sig.v1, expectedSignature(rotated.secret, sig.t, second.raw))
       assert.notEqual(sig.v1, expectedSignature(ep.secret, sig.t, second.raw), 'old secret no longer signs')
       await d.close()
-      await k.ctx.services.webhooks.delete(ep.id)
+      await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }
   })
 
@@ -188,15 +188,15 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       const ep = await k.ctx.services.webhooks.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.generated'] })
       const d = k.dispatcher()
       d.start()
-      const t = await k.ctx.services.webhooks.test(ep.id)
+      const t = await k.ctx.services.webhooks.test(k.workspaceId, ep.id)
       await waitFor('test event', () => rx.received.find((r) => r.headers['svc-delivery'] === t.deliveryId))
       // webhook.test arrives though the endpoint does not subscribe to it.
       assert.equal(rx.received[0].headers['svc-event'], 'webhook.test')
       assert.equal(rx.received[0].json.data.webhookId, ep.id)
       await d.close()
 
-      await k.ctx.services.webhooks.disable(ep.id)
-      for (const call of [() => k.ctx.services.webhooks.test(ep.id), () => k.ctx.services.webhooks.redeliver(t.deliveryId)]) {
+      await k.ctx.services.webhooks.disable(k.workspaceId, ep.id)
+      for (const call of [() => k.ctx.services.webhooks.test(k.workspaceId, ep.id), () => k.ctx.services.webhooks.redeliver(k.workspaceId, t.deliveryId)]) {
         await assert.rejects(call(), (err: unknown) => isProblem(err) && err.code === 'WEBHOOK_DISABLED' && err.status === 409)
       }
       // Made before the disable but not yet sent: it waits.
@@ -210,16 +210,16 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       await new Promise((resolve) => setTimeout(resolve, 500))
       assert.equal(rx.received.length, 1, 'a disabled endpoint receives nothing')
       assert.equal((await rows(k, 'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [during]))[0].n, 0)
-      const parked = await k.ctx.services.webhooks.delivery(pendingId)
+      const parked = await k.ctx.services.webhooks.delivery(k.workspaceId, pendingId)
       assert.equal(parked.status, 'failed')
       assert.equal(parked.nextAttemptAt, null)
 
-      const enabled = await k.ctx.services.webhooks.enable(ep.id)
+      const enabled = await k.ctx.services.webhooks.enable(k.workspaceId, ep.id)
       assert.equal(enabled.resumedDeliveries, 1)
       await waitFor('resumed delivery', () => rx.received.length === 2)
       assert.equal(rx.received[1].headers['svc-delivery'], pendingId)
       await d2.close()
-      await k.ctx.services.webhooks.delete(ep.id)
+      await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }
   })
 })
@@ -259,8 +259,8 @@ describe('interrupted sends', () => {
 
   test('a delivery whose sends were cut short 3 times (crashed senders) is abandoned, not retried forever', async () => {
     const ep = await k.ctx.services.webhooks.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.generated'] })
-    const poison = await k.ctx.services.webhooks.test(ep.id)
-    const healthy = await k.ctx.services.webhooks.test(ep.id)
+    const poison = await k.ctx.services.webhooks.test(k.workspaceId, ep.id)
+    const healthy = await k.ctx.services.webhooks.test(k.workspaceId, ep.id)
     // Three earlier claims of `poison` ended without an attempt (their processes died); two of `healthy`.
     await k.tdb.db.execute('UPDATE webhook_deliveries SET claims = 3 WHERE id = ?', [poison.deliveryId])
     await k.tdb.db.execute('UPDATE webhook_deliveries SET claims = 2 WHERE id = ?', [healthy.deliveryId])
@@ -268,7 +268,7 @@ describe('interrupted sends', () => {
     d.start()
     try {
       const one = await waitFor('abandoned', async () => {
-        const v = await k.ctx.services.webhooks.delivery(poison.deliveryId)
+        const v = await k.ctx.services.webhooks.delivery(k.workspaceId, poison.deliveryId)
         return v.status === 'abandoned' ? v : undefined
       })
       assert.match(String(one.lastError), /interrupted/)
@@ -277,7 +277,7 @@ describe('interrupted sends', () => {
       assert.equal(rx.received.filter((r) => r.headers['svc-delivery'] === poison.deliveryId).length, 0, 'the poison delivery is not sent again')
     } finally {
       await d.close()
-      await k.ctx.services.webhooks.delete(ep.id)
+      await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     }
   })
 })

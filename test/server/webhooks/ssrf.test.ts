@@ -101,7 +101,7 @@ describe('registration and send-time checks', () => {
     // Public targets are accepted (nothing is contacted at registration).
     for (const url of ['https://public.test/hook', 'https://v6public.test:8443/h?x=1', 'https://93.184.216.34/hook', 'https://[2606:2800:220:1:248:1893:25c8:1946]/h']) {
       const e = await svc.create({ workspaceId: k.workspaceId, url, events: ['document.generated'] })
-      await svc.delete(e.id)
+      await svc.delete(k.workspaceId, e.id)
     }
   })
 
@@ -120,13 +120,13 @@ describe('registration and send-time checks', () => {
       const d = k.dispatcher({ resolver: rebinding })
       d.start()
       await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.generated', data: {} })
-      const failed = await waitFor('refused attempt', async () => (await svc.deliveries(ep.id, { status: 'failed' }))[0])
+      const failed = await waitFor('refused attempt', async () => (await svc.deliveries(k.workspaceId, ep.id, { status: 'failed' }))[0])
       assert.match(String(failed.lastError), /refused: .*127\.0\.0\.1.*loopback/)
       assert.equal(failed.lastHttpStatus, null)
       assert.equal(rx.received.length, 0)
       assert.ok(calls.includes('send:localhost'), 'resolved again at send time')
       await d.close()
-      await svc.delete(ep.id)
+      await svc.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }
   })
 
@@ -138,7 +138,7 @@ describe('registration and send-time checks', () => {
       const d = k.dispatcher()
       d.start()
       await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.failed', data: {} })
-      const failed = await waitFor('refused attempt', async () => (await lax.deliveries(ep.id, { status: 'failed' }))[0])
+      const failed = await waitFor('refused attempt', async () => (await lax.deliveries(k.workspaceId, ep.id, { status: 'failed' }))[0])
       assert.match(String(failed.lastError), /refused/)
       assert.equal(rx.received.length, 0)
       await d.close()

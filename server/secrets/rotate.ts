@@ -1,0 +1,88 @@
+// `svc secrets status` and `svc secrets rotate`: count sealed values per master key, and re-seal
+// every value under the sealing key. Rotation walks each sealed column in primary-key order, in
+// batches, and writes a value back only if it is still the ciphertext it opened (compare and
+// swap): a password or secret changed meanwhile by a running server is left as that server wrote
+// it. Values already under the sealing key are not selected, so an interrupted rotation simply
+// runs again. Nothing else of the row changes (no ds_version bump: open pools keep working).
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import type { Db } from '../store/db.js'
+import { SealedValueError } from './keyring.js'
+import type { Keyring, SealedRef } from './keyring.js'
+
+/** Every sealed column. A new one is added here, or rotation would leave it under an old key. */
+export const SEALED_COLUMNS: ReadonlyArray<{ table: string, column: string }> = [
+  { table: 'environments', column: 'ds_password_enc' },
+  { table: 'webhook_endpoints', column: 'secret_enc' }
+]
+
+export interface SecretsStatus {
+  activeKeyId: string
+  configuredKeyIds: string[]
+  /** Sealed values per key id ('legacy': sealed before envelopes), per table.column. */
+  counts: Array<{ table: string, column: string, keyId: string, values: number, configured: boolean }>
+}
+
+export interface RotateResult {
+  activeKeyId: string
+  /** Re-sealed under the sealing key. */
+  resealed: number
+  /** Changed by someone else between read and write: left as written (already current). */
+  skipped: number
+  /** Could not be opened with any configured key: left untouched, listed with the reason. */
+  unreadable: Array<{ table: string, column: string, id: string, reason: string }>
+}
+
+const KEY_OF = (column: string): string =>
+  `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
+
+export function secretsService (db: Db, ring: Keyring) {
+  return {
+    async status (): Promise<SecretsStatus> {
+      const counts: SecretsStatus['counts'] = []
+      for (const { table, column } of SEALED_COLUMNS) {
+        const [rows] = await db.query<RowDataPacket[]>(
+          `SELECT ${KEY_OF(column)} AS key_id, COUNT(*) AS n FROM ${table}
+            WHERE ${column} IS NOT NULL GROUP BY key_id ORDER BY key_id`)
+        for (const r of rows) {
+          counts.push({ table, column, keyId: r.key_id, values: Number(r.n), configured: ring.ids.includes(r.key_id) })
+        }
+      }
+      return { activeKeyId: ring.activeId, configuredKeyIds: ring.ids, counts }
+    },
+
+    async rotate (options: { batchSize?: number, onBatch?: (table: string, done: number) => void } = {}):
+    Promise<RotateResult> {
+      const batchSize = options.batchSize ?? 200
+      const result: RotateResult = { activeKeyId: ring.activeId, resealed: 0, skipped: 0, unreadable: [] }
+      for (const { table, column } of SEALED_COLUMNS) {
+        let after = ''
+        for (;;) {
+          const [rows] = await db.query<RowDataPacket[]>(
+            `SELECT id, ${column} AS sealed FROM ${table}
+              WHERE id > ? AND ${column} IS NOT NULL AND LEFT(${column}, 7) <> ? ORDER BY id LIMIT ?`,
+            [after, ring.activeHeader, batchSize])
+          if (rows.length === 0) break
+          for (const r of rows) {
+            const ref: SealedRef = { table, column, id: r.id }
+            let plain: string
+            try {
+              plain = ring.open(r.sealed, ref)
+            } catch (err) {
+              if (!(err instanceof SealedValueError)) throw err
+              result.unreadable.push({ table, column, id: r.id, reason: err.message })
+              continue
+            }
+            const [res] = await db.execute<ResultSetHeader>(`UPDATE ${table} SET ${column} = ? WHERE id = ? AND ${column} = ?`,
+              [ring.seal(plain, ref), r.id, r.sealed])
+            if (res.affectedRows === 1) result.resealed++
+            else result.skipped++
+          }
+          after = rows[rows.length - 1].id
+          options.onBatch?.(table, result.resealed)
+        }
+      }
+      return result
+    }
+  }
+}
+export type SecretsService = ReturnType<typeof secretsService>
