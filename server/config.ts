@@ -2,6 +2,8 @@
 // `overrides`), validated, and handed down as one frozen object. Nothing else reads process.env.
 import { resolve } from 'node:path'
 import { parseDuration } from './util/duration.js'
+import { parseRules } from './net/destination-policy.js'
+import type { DestinationPolicy } from './net/destination-policy.js'
 
 export interface Config {
   /** State folder: private database, TLS certificate, master key. */
@@ -33,7 +35,14 @@ export interface Config {
   }
   jobs: { enabled: boolean, concurrency: number, leaseMs: number, maxAttempts: number, pollMs: number }
   documents: { linkTtlMs: number, ttlMs: number, sweepMs: number }
-  datasources: { connectTimeoutMs: number, queryTimeoutMs: number, maxPools: number, poolSize: number }
+  datasources: {
+    connectTimeoutMs: number
+    queryTimeoutMs: number
+    maxPools: number
+    poolSize: number
+    /** Where data sources may connect (SVC_DATASOURCE_ALLOW / SVC_DATASOURCE_DENY over the default refusals). */
+    policy: DestinationPolicy
+  }
   webhooks: {
     enabled: boolean
     retrySchedule: number[]
@@ -92,6 +101,12 @@ function durations (env: Env, name: string, fallback: string): number[] {
   })
 }
 
+function rules (env: Env, name: string): DestinationPolicy['allow'] {
+  const parsed = parseRules(str(env, name))
+  if (typeof parsed === 'string') throw new ConfigError(name, parsed)
+  return parsed
+}
+
 /** Every variable with its default, for the README and `svc config`. */
 export const CONFIG_DEFAULTS = {
   SVC_HOME: './.svc',
@@ -126,6 +141,8 @@ export const CONFIG_DEFAULTS = {
   SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
   SVC_DATASOURCE_MAX_POOLS: '64',
   SVC_DATASOURCE_POOL_SIZE: '4',
+  SVC_DATASOURCE_ALLOW: '(none: loopback, link-local, metadata, unspecified, multicast refused)',
+  SVC_DATASOURCE_DENY: '(none)',
   SVC_WEBHOOKS: 'true',
   SVC_WEBHOOK_RETRY_SCHEDULE: '1m,5m,30m,2h,12h',
   SVC_WEBHOOK_TIMEOUT: '5s',
@@ -201,7 +218,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),
       queryTimeoutMs: duration(e, 'SVC_DATASOURCE_QUERY_TIMEOUT', '30s'),
       maxPools: int(e, 'SVC_DATASOURCE_MAX_POOLS', 64, 1),
-      poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100)
+      poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100),
+      policy: { allow: rules(e, 'SVC_DATASOURCE_ALLOW'), deny: rules(e, 'SVC_DATASOURCE_DENY') }
     },
     webhooks: {
       enabled: bool(e, 'SVC_WEBHOOKS', true),

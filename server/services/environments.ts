@@ -4,6 +4,8 @@ import { problem } from '../errors.js'
 import type { SecretBox } from '../util/crypto.js'
 import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repos/environments.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
+import { AddressRefused } from '../net/address-guard.js'
+import type { DataSourceGuard } from '../datasources/destinations.js'
 
 export interface EnvironmentView {
   id: string
@@ -40,7 +42,21 @@ function view (e: Environment): EnvironmentView {
   }
 }
 
-export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: SecretBox) {
+/** Parses a data-source URL and checks its destination against the policy (400 naming the rule and address). */
+async function checkedDataSource (url: string | null | undefined, guard: DataSourceGuard): Promise<DataSourceConfig | null> {
+  if (url === undefined || url === null) return null
+  const ds = parseDataSourceUrl(url)
+  try {
+    await guard.check(ds)
+  } catch (err) {
+    if (!(err instanceof AddressRefused)) throw err
+    const message = `refused: ${err.message}`
+    throw problem('VALIDATION_FAILED', `datasource: ${message}`, { errors: { datasource: [message] } })
+  }
+  return ds
+}
+
+export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: SecretBox, guard: DataSourceGuard) {
   const seal = (ds: DataSourceConfig | null): DataSourceRow | null => ds === null
     ? null
     : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password) }
@@ -52,13 +68,13 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
       }
       if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
       if (await envs.get(input.workspaceId, input.key) !== undefined) throw problem('CONFLICT', `environment ${input.key} exists already`)
-      const ds = input.dataSourceUrl === undefined ? null : parseDataSourceUrl(input.dataSourceUrl)
+      const ds = await checkedDataSource(input.dataSourceUrl, guard)
       return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(ds)))
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = await envs.get(workspaceId, key)
       if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `no environment ${key}`)
-      await envs.setDataSource(env.id, seal(dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
+      await envs.setDataSource(env.id, seal(await checkedDataSource(dataSourceUrl, guard)))
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {

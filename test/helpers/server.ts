@@ -16,6 +16,7 @@ import { loadTls } from '../../server/http/tls.js'
 import { createServices } from '../../server/services/runtime.js'
 import type { Runtime } from '../../server/services/runtime.js'
 import type { FastifyInstance } from 'fastify'
+import { testDataSourceAllow } from './db.js'
 
 export interface TestServer {
   url: string
@@ -46,6 +47,7 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
     SVC_MASTER_KEY: process.env.SVC_TEST_MASTER_KEY ?? randomBytes(32).toString('hex'),
     SVC_LOG_LEVEL: process.env.SVC_TEST_LOG_LEVEL ?? 'silent',
     SVC_RENDER_THREADS: '2',
+    SVC_DATASOURCE_ALLOW: testDataSourceAllow(),
     ...env
   }, 2)
   const logger = options.logger ?? pino({ level: config.logLevel })
