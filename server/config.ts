@@ -33,7 +33,16 @@ export interface Config {
     maxRows: number
     maxLabels: number
   }
-  jobs: { enabled: boolean, concurrency: number, leaseMs: number, maxAttempts: number, pollMs: number }
+  jobs: {
+    enabled: boolean
+    concurrency: number
+    leaseMs: number
+    maxAttempts: number
+    pollMs: number
+    /** Fair share: running jobs of one workspace (over all processes) and queued jobs it may hold. */
+    maxRunningPerWorkspace: number
+    maxQueuedPerWorkspace: number
+  }
   documents: { linkTtlMs: number, ttlMs: number, sweepMs: number }
   datasources: {
     connectTimeoutMs: number
@@ -51,6 +60,8 @@ export interface Config {
     caFile: string | undefined
     pollMs: number
     concurrency: number
+    /** Sends to one endpoint in flight at once per process (fair share of `concurrency`). */
+    maxInFlightPerEndpoint: number
   }
 }
 
@@ -134,6 +145,8 @@ export const CONFIG_DEFAULTS = {
   SVC_JOB_LEASE: '30s',
   SVC_JOB_MAX_ATTEMPTS: '3',
   SVC_JOB_POLL: '250ms',
+  SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '(3/4 × SVC_JOB_CONCURRENCY)',
+  SVC_JOB_MAX_QUEUED_PER_WORKSPACE: '10000',
   SVC_DOCUMENT_LINK_TTL: '15m',
   SVC_DOCUMENT_TTL: '24h',
   SVC_DOCUMENT_SWEEP: '1m',
@@ -149,7 +162,8 @@ export const CONFIG_DEFAULTS = {
   SVC_WEBHOOKS_ALLOW_PRIVATE: 'false',
   SVC_WEBHOOK_CA_FILE: '(system CAs)',
   SVC_WEBHOOK_POLL: '500ms',
-  SVC_WEBHOOK_CONCURRENCY: '64'
+  SVC_WEBHOOK_CONCURRENCY: '64',
+  SVC_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '(SVC_WEBHOOK_CONCURRENCY / 4)'
 } as const
 
 export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}, cores = 2): Config {
@@ -183,6 +197,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   // Jobs spend most of their time waiting on databases, so several per render thread keep the
   // threads busy; the pool's own queue bounds what actually waits for a thread.
   const threads = int(e, 'SVC_RENDER_THREADS', cores, 1, 256)
+  const webhookConcurrency = int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
+  const jobConcurrency = int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024)
   const config: Config = {
     home,
     databaseUrl,
@@ -208,10 +224,13 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     },
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),
-      concurrency: int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024),
+      concurrency: jobConcurrency,
       leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
       maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
-      pollMs: duration(e, 'SVC_JOB_POLL', '250ms')
+      pollMs: duration(e, 'SVC_JOB_POLL', '250ms'),
+      // A quarter of the slots always stay free for other workspaces' jobs.
+      maxRunningPerWorkspace: int(e, 'SVC_JOB_MAX_RUNNING_PER_WORKSPACE', Math.max(1, Math.floor(jobConcurrency * 3 / 4)), 1, 1_000_000),
+      maxQueuedPerWorkspace: int(e, 'SVC_JOB_MAX_QUEUED_PER_WORKSPACE', 10_000, 1, 100_000_000)
     },
     documents: { linkTtlMs, ttlMs, sweepMs: duration(e, 'SVC_DOCUMENT_SWEEP', '1m') },
     datasources: {
@@ -228,7 +247,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       allowPrivate: bool(e, 'SVC_WEBHOOKS_ALLOW_PRIVATE', false),
       caFile: str(e, 'SVC_WEBHOOK_CA_FILE'),
       pollMs: duration(e, 'SVC_WEBHOOK_POLL', '500ms'),
-      concurrency: int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
+      concurrency: webhookConcurrency,
+      maxInFlightPerEndpoint: int(e, 'SVC_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', Math.max(1, Math.floor(webhookConcurrency / 4)), 1, 1024)
     }
   }
   return Object.freeze(config)

@@ -18,6 +18,7 @@ import type { Outcome } from './outcome.js'
 import { jobView } from './job-view.js'
 import { completions } from './completions.js'
 import { jobInserts } from './job-inserts.js'
+import { queueCap } from '../jobs/queue-cap.js'
 import type { Gate } from '../util/gate.js'
 import type { ParsedKey } from '../auth/api-key-format.js'
 
@@ -63,6 +64,8 @@ export function renderService (deps: RenderDeps) {
   // Job writes are group-committed (see completions.ts, job-inserts.ts).
   const completed = completions(deps)
   const inserts = jobInserts(deps.db, deps.jobs)
+  // Tenant isolation: a workspace's queued jobs are capped (429 RATE_LIMITED over it).
+  const queued = queueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
 
   function environmentFor (auth: AuthContext, key: string, env: Environment | undefined): Environment {
     if (env === undefined) throw problem('ENVIRONMENT_NOT_FOUND', `No environment "${key}" in this workspace`)
@@ -193,6 +196,7 @@ export function renderService (deps: RenderDeps) {
 
   /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
   async function enqueue (p: Prepared, correlationId: string): Promise<JobRow> {
+    await queued.admit(p.auth.workspaceId)
     const job = newJob(p, correlationId)
     const createdAt = new Date()
     await inserts.insert(job, createdAt)

@@ -14,6 +14,7 @@ import { fanOut } from './fanout.js'
 import { outboxSignal } from './outbox.js'
 import { createSender } from './sender.js'
 import { signatureHeader } from './signature.js'
+import { endpointSlots } from './endpoint-slots.js'
 
 /** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
 export const MAX_INTERRUPTED_SENDS = 3
@@ -50,6 +51,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   let backlog = false
   let timer: NodeJS.Timeout | undefined
   let inFlight = 0
+  const slots = endpointSlots(wh.maxInFlightPerEndpoint)
   const sends = new Set<Promise<void>>()
   let buffer: Completion[] = []
   let flushing: Promise<void> | undefined
@@ -100,7 +102,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   async function claimAndSend (): Promise<void> {
     const free = wh.concurrency - inFlight
     if (free <= 0) return
-    const claims = await transaction(db, (conn) => deliveries.claimDue(conn, free, leaseMs), 'READ COMMITTED')
+    const claims = await transaction(db, (conn) => deliveries.claimDue(conn, free, leaseMs, slots), 'READ COMMITTED')
     backlog = claims.length === free
     if (claims.length === 0) return
     const loaded = await deliveries.loadClaimed(claims)
@@ -134,9 +136,11 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
 
   function start (d: ClaimedDelivery): void {
     inFlight++
+    slots.take(d.endpointId)
     const p = deliver(d).catch((err: unknown) => { logger.error({ err, delivery: d.id }, 'webhook delivery failed unexpectedly') })
       .finally(() => {
         inFlight--
+        slots.give(d.endpointId)
         sends.delete(p)
         // Refill when half the slots are free and more are waiting, or at once when idle.
         if (backlog && inFlight <= wh.concurrency / 2) wake()
