@@ -109,7 +109,8 @@ function v6Outside (b: Uint8Array): string {
 }
 
 export class AddressRefused extends Error {
-  constructor (readonly host: string, readonly reason: string) {
+  /** `unresolved`: the name had no answer (nothing was judged). */
+  constructor (readonly host: string, readonly reason: string, readonly unresolved = false) {
     super(`${host}: ${reason}`)
     this.name = 'AddressRefused'
   }
@@ -124,9 +125,9 @@ export async function resolveHost (hostname: string, resolver: Resolver): Promis
   try {
     addresses = await resolver(bare)
   } catch (err) {
-    throw new AddressRefused(hostname, `does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`)
+    throw new AddressRefused(hostname, `does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`, true)
   }
-  if (addresses.length === 0) throw new AddressRefused(hostname, 'does not resolve')
+  if (addresses.length === 0) throw new AddressRefused(hostname, 'does not resolve', true)
   return addresses
 }
 

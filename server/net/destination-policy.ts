@@ -84,6 +84,9 @@ export interface DestinationCheck { host: string, port: number, user?: string }
  */
 export async function checkDestination (dest: DestinationCheck, policy: DestinationPolicy, resolver: Resolver,
   service?: { endpoint: ServiceEndpoint, addresses: () => Promise<ResolvedAddress[]> }): Promise<ResolvedAddress> {
+  // A denied name is refused before (and whether or not) it resolves.
+  const named = policy.deny.find((r) => r.host !== undefined && matches(r, dest.host, '', dest.port))
+  if (named !== undefined) throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by SVC_DATASOURCE_DENY rule "${named.text}"`)
   const addresses = await resolveHost(dest.host, resolver)
   for (const { address } of addresses) {
     const at = `${address} port ${dest.port}`

@@ -49,7 +49,9 @@ async function checkedDataSource (url: string | null | undefined, guard: DataSou
   try {
     await guard.check(ds)
   } catch (err) {
+    // A name with no answer yet (DNS not set up) is kept: the pool checks it again when it opens.
     if (!(err instanceof AddressRefused)) throw err
+    if (err.unresolved) return ds
     const message = `refused: ${err.message}`
     throw problem('VALIDATION_FAILED', `datasource: ${message}`, { errors: { datasource: [message] } })
   }
