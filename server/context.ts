@@ -13,6 +13,7 @@ import { environmentsService } from './services/environments.js'
 import { apiKeysService } from './services/api-keys.js'
 import { templatesService } from './services/templates.js'
 import { dataSources } from './datasources/index.js'
+import { dataSourceGuard } from './datasources/destinations.js'
 import { outbox } from './webhooks/outbox.js'
 import { webhooksService } from './services/webhooks.js'
 
@@ -25,14 +26,18 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
 }
 
 export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger } = {}) {
-  const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
+  // A caller that hands in its own pool may have no URL to tell (then there is no endpoint to refuse).
+  const serviceUrl = options.db === undefined ? await resolveDatabaseUrl(config) : await resolveDatabaseUrl(config).catch(() => undefined)
+  const db = options.db ?? createDb(serviceUrl as string, { connectionLimit: options.poolSize ?? 20 })
+  // Data sources are checked against the operator's policy and may never reach the service database as its user.
+  const guard = dataSourceGuard(config, serviceUrl)
   const masterKey = await loadMasterKey(config.home, config.masterKey)
   const box = secretBox(masterKey)
   const repos = createRepos(db)
   const events = outbox(repos)
   const services = {
     workspaces: workspacesService(repos.workspaces),
-    environments: environmentsService(repos.environments, repos.workspaces, box),
+    environments: environmentsService(repos.environments, repos.workspaces, box, guard),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, repos.templates, events),
     outbox: events,
@@ -40,7 +45,7 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.
-  const sources = dataSources(config, environments, { onError: (failure) => options.logger?.warn(failure, 'dataset failed') })
+  const sources = dataSources(config, environments, { guard, onError: (failure) => options.logger?.warn(failure, 'dataset failed') })
   return {
     config,
     db,

@@ -13,6 +13,7 @@ import { problem } from '../errors.js'
 import { compileQuery, bindQuery } from './sql.js'
 import type { CompiledQuery } from './sql.js'
 import { poolCache } from './pools.js'
+import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
 import type { RowBudget, StatementResult } from './run.js'
@@ -30,10 +31,14 @@ export interface DatasetResult {
 /** What went wrong, for the server log: the driver's symbolic code only, never SQL or a message. */
 export interface DatasetFailure { environment: string, dataset: string, errorCode: string, reason: string }
 
-export interface DataSourcesOptions { onError?: (failure: DatasetFailure) => void }
+export interface DataSourcesOptions {
+  /** The destination check every pool passes before it opens (dataSourceGuard()). */
+  guard: DataSourceGuard
+  onError?: (failure: DatasetFailure) => void
+}
 
-export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions = {}) {
-  const pools = poolCache(config, environments)
+export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions) {
+  const pools = poolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
   const timeoutMs = config.datasources.queryTimeoutMs
@@ -54,11 +59,14 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   }
 
   async function run (env: Environment, def: TemplateDefinition, d: DatasetDef, parameters: Record<string, unknown>, context: Record<string, unknown>, budget: RowBudget): Promise<StatementResult> {
+    let connecting = true
     try {
-      const pool = pools.get(env)
-      return await runStatement(pool, statementOf(d, def, parameters, context), timeoutMs, budget)
+      const q = statementOf(d, def, parameters, context)
+      const conn = await pools.connection(env)
+      connecting = false
+      return await runStatement(conn, q, timeoutMs, budget)
     } catch (err) {
-      const mapped = mapDriverError(err, d.code, env.key)
+      const mapped = mapDriverError(err, d.code, env.key, connecting)
       options.onError?.({ environment: env.key, dataset: d.code, errorCode: mapped.problem.code, reason: mapped.reason })
       throw mapped.problem
     }

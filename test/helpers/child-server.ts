@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { projectRoot } from '../../server/util/paths.js'
+import { testDataSourceAllow } from './db.js'
 
 export interface ChildServer { url: string, process: ChildProcess, kill (signal?: NodeJS.Signals): Promise<number | null> }
 
 export async function startChildServer (env: Record<string, string>): Promise<ChildServer> {
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_DATASOURCE_ALLOW: testDataSourceAllow(), ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
