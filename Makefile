@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export SVC_HOME ?= $(CURDIR)/.svc
 SVC := node bin/svc
 
-.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks clean
+.PHONY: all deps system-deps build lint test run demo serve db-start db-stop bench bench-engine bench-webhooks clean docs-cli
 
 all: build
 
@@ -58,3 +58,6 @@ bench: build
 
 clean:
 	rm -rf dist
+
+docs-cli: build
+	node dist/cli/docs.js > docs/cli.md

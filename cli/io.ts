@@ -3,6 +3,7 @@
 import { Problem } from '../server/errors.js'
 import type { ProblemBody } from '../server/errors.js'
 import { ConfigError } from '../server/config.js'
+import { databaseProblem } from './db-errors.js'
 
 export class UsageError extends Error {}
 
@@ -37,13 +38,20 @@ export function table<T extends object> (rows: T[], columns: Array<keyof T & str
   return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))]
 }
 
+/** A usage error as a problem document (--json): exit 2, errorCode VALIDATION_FAILED. */
+export function usageProblem (message: string): ProblemBody {
+  return new Problem('VALIDATION_FAILED', message.replace(/^error: /, '')).toBody('cli')
+}
+
 /** Maps any failure to its exit code and prints it (problem document with --json). */
 export function fail (io: Io, err: unknown): number {
   if (err instanceof ExitCode) return err.code
   if (err instanceof UsageError || err instanceof ConfigError) {
     io.err(`error: ${err.message}`)
+    if (io.json) io.out(JSON.stringify(usageProblem(err.message), null, 2))
     return 2
   }
+  err = databaseProblem(err) ?? err
   if (err instanceof Problem) {
     if (io.json) {
       const body: ProblemBody = err.toBody('cli')

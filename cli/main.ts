@@ -1,13 +1,14 @@
 // `svc`: the admin and performance-engineer CLI. Commands reuse server/ services, never routes.
 import { Command, CommanderError } from 'commander'
 import { cliRuntime } from './runtime.js'
-import { fail, defaultIo, UsageError } from './io.js'
+import { fail, defaultIo, usageProblem } from './io.js'
 import { dbCommands } from './commands/db.js'
 import { serveCommand } from './commands/serve.js'
 import { workspaceCommands } from './commands/workspaces.js'
 import { envCommands } from './commands/envs.js'
 import { keyCommands } from './commands/keys.js'
 import { registerMore } from './commands/index.js'
+import { JSON_OUTPUTS } from './json-outputs.js'
 
 export function buildProgram (): Command {
   const program = new Command('svc')
@@ -24,9 +25,15 @@ export function buildProgram (): Command {
   envCommands(program, rt)
   keyCommands(program, rt)
   registerMore(program, rt)
-  // Subcommands inherit exitOverride and the single-line usage errors.
-  const walk = (cmd: Command): void => { cmd.exitOverride(); cmd.showHelpAfterError(false); cmd.commands.forEach(walk) }
-  program.commands.forEach(walk)
+  // Subcommands inherit exitOverride and the single-line usage errors; each --help tells its --json output.
+  const walk = (cmd: Command, path: string[]): void => {
+    cmd.exitOverride()
+    cmd.showHelpAfterError(false)
+    const out = JSON_OUTPUTS[path.join(' ')]
+    if (out !== undefined) cmd.addHelpText('after', `\n--json: ${out.json}${out.exit1 === undefined ? '' : `\nExit 1 also when ${out.exit1}.`}`)
+    cmd.commands.forEach((sub) => { walk(sub, [...path, sub.name()]) })
+  }
+  program.commands.forEach((cmd) => { walk(cmd, [cmd.name()]) })
   return program
 }
 
@@ -38,10 +45,14 @@ export async function main (argv: string[], state: { keepAlive?: boolean } = {})
     await program.parseAsync(argv, { from: 'user' })
     return 0
   } catch (err) {
+    // --json may follow the command (`svc keys list --json`); a usage error can stop parsing before it is read.
+    const json = program.opts().json === true || argv.includes('--json')
     if (err instanceof CommanderError) {
       // help and version are successes; commander has already printed the usage error line
-      return err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2
+      if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0
+      if (json) defaultIo(true).out(JSON.stringify(usageProblem(err.message), null, 2))
+      return 2
     }
-    return fail(defaultIo(program.opts().json === true), err instanceof UsageError ? err : err)
+    return fail(defaultIo(json), err)
   }
 }

@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os'
 import type { Command } from 'commander'
 import { loadConfig } from '../server/config.js'
 import type { Config } from '../server/config.js'
-import { createContext } from '../server/context.js'
 import type { Context } from '../server/context.js'
 import { defaultIo } from './io.js'
 import type { Io } from './io.js'
@@ -29,6 +28,8 @@ export function cliRuntime (program: Command): CliRuntime {
     io: () => defaultIo(globals().json === true),
     config,
     async withContext (fn) {
+      // Loaded on use: the context (mysql2, services) would slow every command's start.
+      const { createContext } = await import('../server/context.js')
       const ctx = await createContext(config(), { poolSize: 4 })
       try { return await fn(ctx) } finally { await ctx.close() }
     }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Debian packages the project needs: MariaDB (private instance), poppler (PDF checks and
-# previews), zbar (barcode checks), DejaVu (Unicode font for tests), openssl (dev certificate).
+# previews), zbar (barcode checks), the default font stack of PDF documents (Noto core: Latin, Greek,
+# Cyrillic, Arabic, Hebrew, Devanagari, Thai; Noto CJK; DejaVu: symbols), openssl (dev certificate).
 # Installs what is missing when root; otherwise says what to install.
 set -euo pipefail
-packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core openssl qpdf ca-certificates)
+packages=(mariadb-server mariadb-client poppler-utils zbar-tools dmtx-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk openssl qpdf ca-certificates)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -45,7 +45,8 @@ export const PROBLEMS = {
   DELIVERY_NOT_FOUND: { status: 404, title: 'Webhook delivery not found' },
   CONFLICT: { status: 409, title: 'Conflicts with an existing resource' },
   TEMPLATE_INVALID: { status: 422, title: 'Template file invalid' },
-  WEBHOOK_URL_REFUSED: { status: 422, title: 'Webhook URL refused' }
+  WEBHOOK_URL_REFUSED: { status: 422, title: 'Webhook URL refused' },
+  DATABASE_UNAVAILABLE: { status: 503, title: 'Service database not reachable' }
 } as const satisfies Record<string, { status: number, title: string }>
 
 export type ErrorCode = keyof typeof PROBLEMS

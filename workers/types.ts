@@ -43,6 +43,8 @@ export interface RenderSuccess {
   bytes: Uint8Array
   pageCount: number
   labelCount: number
+  /** Things the caller should know about a document that did render (absent when none). */
+  warnings?: string[]
 }
 
 export interface RenderFailure {

@@ -4,9 +4,9 @@
 // Polls answered 429, 503 or not at all are transient (the spec's retry rules): keep polling.
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { BenchClient } from './http.js'
+import type { RenderRequest } from '../../client/index.js'
+import type { BenchApi } from './api.js'
 import type { Operation } from './operation.js'
-import { renderPath } from './operation.js'
 import type { Recorder } from './recorder.js'
 
 interface JobView { jobId?: unknown, status?: unknown, error?: { code?: unknown } | null }
@@ -14,11 +14,11 @@ interface JobView { jobId?: unknown, status?: unknown, error?: { code?: unknown 
 const FIRST_POLL_MS = 50
 const MAX_POLL_MS = 500
 
-export function asyncOperation (client: BenchClient, bodies: string[], rec: Recorder, jobTimeoutMs: number): Operation {
-  const path = renderPath(client)
+export function asyncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder, jobTimeoutMs: number): Operation {
   return async (index, intendedStart) => {
     const counted = rec.counted(intendedStart)
-    const submit = await client.send('POST', path, bodies[index % bodies.length])
+    const submit = await api.submit(bodies[index % bodies.length])
+    rec.answer(submit.errorCode)
     if (counted) {
       rec.bytes += submit.bytes
       rec.request(performance.now() - intendedStart, submit.status, submit.errorCode)
@@ -32,21 +32,20 @@ export function asyncOperation (client: BenchClient, bodies: string[], rec: Reco
       if (outcome === 'succeeded' || outcome === 'failed') rec.completion.recordValue(Math.max(1, Math.round((now - intendedStart) * 1000)))
       rec.done(outcome === 'succeeded', now)
     }
-    let job = (submit.json ?? {}) as JobView
+    let job = (submit.job ?? {}) as JobView
     const jobId = job.jobId
     if ((submit.status !== 202 && submit.status !== 200) || typeof jobId !== 'string') { finish('submitFailed'); return }
-    const jobPath = `${client.prefix}/api/v1/jobs/${encodeURIComponent(jobId)}`
     const deadline = intendedStart + jobTimeoutMs
     let wait = FIRST_POLL_MS
     while (job.status !== 'succeeded' && job.status !== 'failed') {
       if (performance.now() + wait > deadline) { finish('timedOut', 'JOB_WAIT_TIMEOUT'); return }
       await sleep(wait)
       wait = Math.min(MAX_POLL_MS, Math.round(wait * 1.5))
-      const poll = await client.send('GET', jobPath, undefined)
+      const poll = await api.job(jobId)
       if (counted) { rec.bytes += poll.bytes; rec.poll(poll.status, poll.errorCode) }
       if (poll.status === 0 || poll.status === 429 || poll.status === 503) continue
-      if (poll.status !== 200 || typeof poll.json?.status !== 'string') { finish('pollFailed'); return }
-      job = poll.json as JobView
+      if (poll.status !== 200 || typeof poll.job?.status !== 'string') { finish('pollFailed'); return }
+      job = poll.job as JobView
     }
     if (job.status === 'succeeded') finish('succeeded')
     else finish('failed', typeof job.error?.code === 'string' ? job.error.code : 'JOB_FAILED')

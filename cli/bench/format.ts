@@ -50,7 +50,11 @@ export function formatSummary (r: BenchResult): string[] {
   if (r.sendLagMaxMs !== null) rows.push(['max send lag', `${fixed(r.sendLagMaxMs)} ms`])
   const width = Math.max(...rows.map(([k]) => k.length))
   for (const [k, v] of rows) lines.push(`${k.padEnd(width)}  ${v}`)
-  lines.push('', r.passed ? 'PASS' : r.total === 0 ? 'FAIL: nothing was measured' : `FAIL: error rate above ${r.maxErrorRate}`)
+  lines.push('', r.passed
+    ? 'PASS'
+    : r.abortedEarly !== null
+      ? `FAIL: stopped early, the first ${r.abortedEarly.answers} answers were all ${r.abortedEarly.errorCode}`
+      : r.total === 0 ? 'FAIL: nothing was measured' : `FAIL: error rate above ${r.maxErrorRate}`)
   return lines
 }
 

@@ -1,32 +1,25 @@
 // One synchronous render: POST /v1/render, body read to the end. Latency runs from the intended
 // start (the actual start in the closed loop, the scheduled one in the open loop).
 import { performance } from 'node:perf_hooks'
-import type { BenchClient } from './http.js'
+import type { RenderRequest } from '../../client/index.js'
+import type { BenchApi } from './api.js'
 import type { Recorder } from './recorder.js'
 import type { BenchOptions } from './types.js'
 
 /** `intendedStart` is a performance.now() timestamp. */
 export type Operation = (index: number, intendedStart: number) => Promise<void>
 
-/** Request bodies serialized once; request i uses bodies[i % length]. */
-export function renderBodies (options: Pick<BenchOptions, 'template' | 'parameters' | 'environment' | 'format' | 'async'>): string[] {
+/** Request bodies built once; request i uses bodies[i % length] (the client adds `async`). */
+export function renderBodies (options: Pick<BenchOptions, 'template' | 'parameters' | 'environment' | 'format'>): RenderRequest[] {
   const sets: Array<Record<string, unknown> | undefined> = options.parameters.length === 0 ? [undefined] : options.parameters
-  return sets.map((parameters) => JSON.stringify({
-    template: options.template,
-    environment: options.environment,
-    parameters,
-    format: options.format,
-    async: options.async ? true : undefined
-  }))
+  return sets.map((parameters) => ({ template: options.template, environment: options.environment, parameters, format: options.format }))
 }
 
-export function renderPath (client: BenchClient): string { return `${client.prefix}/api/v1/render` }
-
-export function syncOperation (client: BenchClient, bodies: string[], rec: Recorder): Operation {
-  const path = renderPath(client)
+export function syncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder): Operation {
   return async (index, intendedStart) => {
-    const out = await client.send('POST', path, bodies[index % bodies.length])
+    const out = await api.render(bodies[index % bodies.length])
     const now = performance.now()
+    rec.answer(out.errorCode)
     rec.completedAll++
     if (!rec.counted(intendedStart)) return
     rec.bytes += out.bytes

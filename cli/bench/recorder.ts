@@ -18,10 +18,27 @@ export class Recorder {
   /** All completions, warm-up included, for the progress rate. */
   completedAll = 0
   lastCompletion = 0
+  /** Set when the first `abortAfter` answers all failed with one errorCode. */
+  abortedEarly: { errorCode: string, answers: number } | null = null
+  private answers = 0
+  private streak: string | null | undefined
   private readonly onSample: BenchHooks['onSample']
 
-  constructor (readonly measureFrom: number, hooks: BenchHooks) {
+  /** `onAbort` is called once when the first `abortAfter` answers (0: never) share one error. */
+  constructor (readonly measureFrom: number, hooks: BenchHooks, private readonly abortAfter = 0, private readonly onAbort?: () => void) {
     this.onSample = hooks.onSample
+  }
+
+  /** Every render or submit answer, warm-up included (undefined = success). */
+  answer (errorCode: string | undefined): void {
+    if (this.streak === null || this.answers >= this.abortAfter) return
+    this.answers++
+    if (errorCode === undefined || (this.streak !== undefined && this.streak !== errorCode)) { this.streak = null; return }
+    this.streak = errorCode
+    if (this.answers === this.abortAfter) {
+      this.abortedEarly = { errorCode, answers: this.answers }
+      this.onAbort?.()
+    }
   }
 
   counted (intendedStart: number): boolean { return intendedStart >= this.measureFrom }

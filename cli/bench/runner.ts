@@ -1,7 +1,7 @@
 // runBench: the load generator as a library function (the `svc bench` command and `make bench`
 // both call it). Warm-up, then the measured window, in a closed or an open loop, sync or async.
 import { performance } from 'node:perf_hooks'
-import { createClient } from './http.js'
+import { benchApi } from './api.js'
 import { Recorder } from './recorder.js'
 import { renderBodies, syncOperation } from './operation.js'
 import { asyncOperation } from './async-poll.js'
@@ -23,15 +23,15 @@ export interface RunHooks extends BenchHooks {
 
 export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Promise<BenchResult> {
   const connections = options.connections
-  const client = createClient({ ...options, connections })
+  const client = benchApi({ ...options, connections })
   const bodies = renderBodies(options)
   const startedAt = new Date()
   const t0 = performance.now()
   const measureFrom = t0 + options.warmupMs
   const clock: Clock = { endAt: measureFrom + options.durationMs }
-  const rec = new Recorder(measureFrom, hooks)
-  const op = options.async ? asyncOperation(client, bodies, rec, options.jobTimeoutMs) : syncOperation(client, bodies, rec)
   const stop = (): void => { clock.endAt = Math.min(clock.endAt, performance.now()) }
+  const rec = new Recorder(measureFrom, hooks, options.abortAfter ?? 0, stop)
+  const op = options.async ? asyncOperation(client, bodies, rec, options.jobTimeoutMs) : syncOperation(client, bodies, rec)
   hooks.signal?.addEventListener('abort', stop, { once: true })
   if (hooks.signal?.aborted === true) stop()
 

@@ -23,7 +23,7 @@ export function buildResult (options: BenchOptions, rec: Recorder, startedAt: Da
     errorRate: round(errorRate, 6),
     maxErrorRate: options.maxErrorRate,
     // Nothing measured is a failure too: a bench that sent nothing proves nothing.
-    passed: rec.total > 0 && errorRate <= options.maxErrorRate,
+    passed: rec.total > 0 && errorRate <= options.maxErrorRate && rec.abortedEarly === null,
     requestsPerSec: seconds > 0 ? round(rec.total / seconds) : 0,
     bytes: rec.bytes,
     bytesPerSec: seconds > 0 ? Math.round(rec.bytes / seconds) : 0,
@@ -33,6 +33,7 @@ export function buildResult (options: BenchOptions, rec: Recorder, startedAt: Da
     sendLagMaxMs: sendLagMax === null ? null : round(sendLagMax, 3),
     asyncResult: options.async
       ? { completion: summarize(rec.completion), outcomes: { ...rec.outcomes }, polls: rec.polls, pollStatuses: { ...rec.pollStatuses } }
-      : null
+      : null,
+    abortedEarly: rec.abortedEarly
   }
 }

@@ -30,6 +30,9 @@ export interface BenchOptions {
   /** Async mode: give up on a job after this long (counted as an error, errorCode JOB_WAIT_TIMEOUT). */
   jobTimeoutMs: number
   maxErrorRate: number
+  /** Stop at once when the first this-many answers (warm-up included) all fail with the same
+   *  errorCode; 0 or undefined = never. */
+  abortAfter?: number
 }
 
 export interface LatencySummary {
@@ -74,7 +77,7 @@ export interface BenchResult {
   maxErrorRate: number
   passed: boolean
   requestsPerSec: number
-  /** Response body bytes read (all counted requests, polls included). */
+  /** Bytes of the documents (sync) or of the jobs' JSON (async submits and polls); problem bodies count 0. */
   bytes: number
   bytesPerSec: number
   /** Sync: render request latency. Async: latency of the submit request. */
@@ -86,6 +89,8 @@ export interface BenchResult {
   /** Open loop: the largest delay between an intended send time and the actual send, ms. */
   sendLagMaxMs: number | null
   asyncResult: AsyncSummary | null
+  /** The run stopped early: its first `answers` answers all failed with `errorCode`. */
+  abortedEarly: { errorCode: string, answers: number } | null
 }
 
 export interface BenchProgress {

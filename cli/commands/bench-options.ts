@@ -23,6 +23,8 @@ export interface BenchFlags {
   ca?: string
   insecure?: boolean
   maxErrorRate: string
+  abortAfter: string
+  probe?: boolean
 }
 
 /** What the command resolved outside the flags (config, environment, the dev certificate). */
@@ -84,6 +86,7 @@ export function benchOptions (flags: BenchFlags, defaults: BenchDefaults): Bench
     jobTimeoutMs: duration('--job-timeout', flags.jobTimeout, 1),
     ca: flags.ca !== undefined ? Buffer.from(readText('--ca', flags.ca)) : flags.insecure === true || flags.url !== undefined ? undefined : defaults.ca,
     insecure: flags.insecure === true,
-    maxErrorRate: number('--max-error-rate', flags.maxErrorRate, (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1')
+    maxErrorRate: number('--max-error-rate', flags.maxErrorRate, (n) => n >= 0 && n <= 1, 'a fraction from 0 to 1'),
+    abortAfter: number('--abort-after', flags.abortAfter, (n) => Number.isInteger(n) && n >= 0, 'a whole number (0: never)')
   }
 }

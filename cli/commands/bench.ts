@@ -6,14 +6,14 @@ import type { Command } from 'commander'
 import { emit, ExitCode } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 import { formatProgress, formatSummary } from '../bench/format.js'
-import { benchOptions } from './bench-options.js'
 import type { BenchDefaults, BenchFlags } from './bench-options.js'
+import { apiKeyFromEnv, noApiKey } from '../api-key.js'
 
 export function benchCommand (program: Command, rt: CliRuntime): void {
   program.command('bench').description('load-test POST /api/v1/render (closed loop, or open loop with --rate)')
     .requiredOption('--template <code>', 'template code to render')
     .option('--url <base>', 'service base URL (default https://127.0.0.1:<SVC_PORT>, trusting the local dev certificate)')
-    .option('--key <key>', 'API key with scope render (default: the SVC_API_KEY environment variable)')
+    .option('--key <key>', 'API key with scope render (default: SVC_API_KEY, or its alias SVC_KEY)')
     .option('--parameters <json>', 'parameters object, or a JSON array of them cycled through')
     .option('--parameters-file <file>', 'file with a JSON array of parameter objects cycled through')
     .option('--environment <env>', 'environment key (default: the key\'s own)')
@@ -28,9 +28,15 @@ export function benchCommand (program: Command, rt: CliRuntime): void {
     .option('--ca <file>', 'PEM certificate to trust (e.g. SVC_HOME/tls/cert.pem)')
     .option('--insecure', 'do not verify the server certificate')
     .option('--max-error-rate <fraction>', 'exit 1 when errors/total is above this', '0.01')
+    .option('--abort-after <n>', 'stop at once when the first n answers all fail with the same errorCode (0: never)', '20')
+    .option('--no-probe', 'skip the single request sent (through svc/client) before the warm-up')
     .action(async (flags: BenchFlags) => {
+      const { benchOptions } = await import('./bench-options.js')
       const options = benchOptions(flags, defaults(rt, flags))
+      if (options.key === undefined) throw noApiKey()
       const io = rt.io()
+      // One request first: a bench that can only fail stops here with the problem and what to do.
+      if (flags.probe !== false) await (await import('../bench/probe.js')).probe(options)
       const tty = process.stderr.isTTY
       const controller = new AbortController()
       const onSigint = (): void => { controller.abort() }
@@ -56,7 +62,7 @@ export function benchCommand (program: Command, rt: CliRuntime): void {
 
 /** Config and environment are read here, in the action, never inside the bench library. */
 function defaults (rt: CliRuntime, flags: BenchFlags): BenchDefaults {
-  const key = process.env.SVC_API_KEY === '' ? undefined : process.env.SVC_API_KEY
+  const key = apiKeyFromEnv()
   if (flags.url !== undefined) return { url: flags.url, key }
   const config = rt.config()
   const certFile = config.tlsCert ?? join(config.home, 'tls', 'cert.pem')

@@ -3,10 +3,6 @@
 import type { Command } from 'commander'
 import { emit, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
-import { runDemo } from '../../server/demo/setup.js'
-import { createDb } from '../../server/store/db.js'
-import { adminConnection } from '../../server/store/instance.js'
-import { demoDocument, demoText } from '../../server/demo/output.js'
 
 export function demoCommand (program: Command, rt: CliRuntime): void {
   program.command('demo')
@@ -15,6 +11,10 @@ export function demoCommand (program: Command, rt: CliRuntime): void {
     .action(async (opts: { dbPrefix: string }) => {
       if (!/^[a-z][a-z0-9_]{0,40}$/.test(opts.dbPrefix)) throw new UsageError('--db-prefix: lowercase letters, digits and _ (at most 41), starting with a letter')
       const config = rt.config()
+      const [{ runDemo }, { demoDocument, demoText }, { createDb }, { adminConnection }] = await Promise.all([
+        import('../../server/demo/setup.js'), import('../../server/demo/output.js'),
+        import('../../server/store/db.js'), import('../../server/store/instance.js')
+      ])
       const result = await rt.withContext(async (ctx) => {
         // On the private instance the demo's databases and users are made by its administrator
         // over the socket; with SVC_DATABASE_URL by that account (the operator's choice).

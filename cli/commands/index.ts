@@ -6,6 +6,7 @@ import { templateCommands } from './templates.js'
 import { benchCommand } from './bench.js'
 import { webhookCommands } from './webhooks.js'
 import { demoCommand } from './demo.js'
+import { completionCommand } from './completion.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
@@ -13,4 +14,5 @@ export function registerMore (program: Command, rt: CliRuntime): void {
   benchCommand(program, rt)
   webhookCommands(program, rt)
   demoCommand(program, rt)
+  completionCommand(program, rt)
 }

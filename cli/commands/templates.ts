@@ -2,7 +2,7 @@
 // list and disable/enable the templates of a workspace.
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
-import { checkTemplateFile } from '../../server/services/templates.js'
+import type { checkTemplateFile } from '../../server/services/templates.js'
 import { Problem } from '../../server/errors.js'
 import { emit, table, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
@@ -10,6 +10,13 @@ import type { PreviewOptions } from './templates-preview.js'
 
 async function readTemplate (file: string): Promise<string> {
   try { return await readFile(file, 'utf8') } catch (err) { throw new UsageError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`) }
+}
+
+/** The template checker (Ajv, the expression compiler), loaded on use so that every other command starts fast. */
+async function checkFile (file: string): Promise<ReturnType<typeof checkTemplateFile>> {
+  const text = await readTemplate(file)
+  const { checkTemplateFile } = await import('../../server/services/templates.js')
+  return checkTemplateFile(text)
 }
 
 export function templateCommands (program: Command, rt: CliRuntime): void {
@@ -21,7 +28,7 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       const io = rt.io()
       let checked: ReturnType<typeof checkTemplateFile>
       try {
-        checked = checkTemplateFile(await readTemplate(file))
+        checked = await checkFile(file)
       } catch (err) {
         // Text mode: every error on its own line before the one-line failure (JSON mode has them in `errors`).
         if (err instanceof Problem && !io.json) for (const [path, messages] of Object.entries(err.errors ?? {})) for (const m of messages) io.err(`${path}: ${m}`)
@@ -39,11 +46,11 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .option('--context <json>', 'caller context as a JSON object (company, user, language …)')
     .requiredOption('-o, --output <file>', 'output: .pdf (documents), .zpl (labels) or .png (first page or first label)')
     .action(async (file: string, opts: PreviewOptions) => {
-      const { text, definition } = checkTemplateFile(await readTemplate(file))
+      const { text, definition } = await checkFile(file)
       // Loaded on use: the engine (pdfkit, fonts) would otherwise slow every svc command's start.
       const { preview } = await import('./templates-preview.js')
       const result = await preview(definition, text, opts, rt.config().render)
-      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}`)
+      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}${v.warnings.map((w) => `\nwarning: ${w}`).join('')}`)
     })
 
   templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')

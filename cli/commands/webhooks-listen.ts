@@ -5,7 +5,6 @@ import { createServer } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
-import { loadTls } from '../../server/http/tls.js'
 import { verifyWebhook } from '../../server/webhooks/verify.js'
 import { UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
@@ -27,7 +26,7 @@ export function listenCommand (wh: Command, rt: CliRuntime): void {
       if ((opts.cert === undefined) !== (opts.key === undefined)) throw new UsageError('--cert and --key go together')
       const tls = opts.cert !== undefined && opts.key !== undefined
         ? { cert: await readFile(opts.cert), key: await readFile(opts.key), certFile: opts.cert }
-        : await loadTls(rt.config())
+        : await (await import('../../server/http/tls.js')).loadTls(rt.config())
       const toleranceSeconds = Number(opts.tolerance)
 
       const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer): void => {

@@ -1,7 +1,8 @@
 // `svc webhooks …`: endpoints, secrets, test events, the delivery log and redelivery (spec Part 6).
 // Every command calls the webhooks service, the same functions an HTTP route would use.
 import type { Command } from 'commander'
-import { DELIVERY_STATUSES } from '../../server/services/webhooks.js'
+// Definitions only: what an action needs is loaded when it runs (svc --help starts fast).
+import { DELIVERY_STATUSES } from '../../server/store/repos/webhooks-deliveries.js'
 import type { DeliveryView, EndpointView } from '../../server/services/webhooks.js'
 import type { DeliveryStatus } from '../../server/store/repos/webhooks-deliveries.js'
 import { emit, table, UsageError } from '../io.js'

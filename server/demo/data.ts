@@ -44,7 +44,11 @@ const CUSTOMERS: Array<[string, string]> = [
   ['Granite Works Inc.', '500 Quarry Road\nBarre, VT 05641\nUSA'],
   ['Brightside Retail BV', 'Keizersgracht 123\n1015 CJ Amsterdam\nNetherlands'],
   ['Evergreen Stores Oy', 'Mannerheimintie 5\n00100 Helsinki\nFinland'],
-  ['Łódź Hurt Sp. z o.o.', 'ul. Piotrkowska 90\n90-103 Łódź\nPoland']
+  ['Łódź Hurt Sp. z o.o.', 'ul. Piotrkowska 90\n90-103 Łódź\nPoland'],
+  // Scripts beyond WinAnsi: documents draw them with the default font stack (docs/layout.md).
+  ['Αθηναϊκή Εμπορική Α.Ε.', 'Ερμού 25\n105 63 Αθήνα\nΕλλάδα'],
+  ['شركة النور للتجارة', 'شارع التحرير 15\nالقاهرة 11511\nمصر'],
+  ['אור סחר בע״מ', 'רחוב הרצל 10\nתל אביב 6578901\nישראל']
 ]
 
 const PRODUCTS: Array<[string, string, number]> = [

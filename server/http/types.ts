@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyTypeProvider } from 'fastify'
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+import type { FromRouteSchema } from './schema-types.js'
 import type { AuthContext, PresentedKey } from '../auth/keys.js'
 import type { Authenticator, RenderTarget } from '../auth/authenticate.js'
 import type { Scope } from '../auth/api-key-format.js'
@@ -28,6 +28,6 @@ declare module 'fastify' {
  * modules type them (the response schemas serialise them); `api.withTypeProvider<SchemaTypes>()`.
  */
 export interface SchemaTypes extends FastifyTypeProvider {
-  validator: this['schema'] extends JSONSchema ? FromSchema<this['schema']> : unknown
+  validator: FromRouteSchema<this['schema']>
   serializer: unknown
 }

@@ -8,6 +8,7 @@ import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { SecretBox } from '../util/crypto.js'
 import type { EndpointRow } from '../store/repos/webhooks.js'
+import { DELIVERY_STATUSES } from '../store/repos/webhooks-deliveries.js'
 import type { DeliveryRow, DeliveryStatus } from '../store/repos/webhooks-deliveries.js'
 import type { Repos } from '../store/repos/index.js'
 import { AddressRefused, checkHost, systemResolver } from '../net/address-guard.js'
@@ -43,7 +44,7 @@ export interface DeliveryView {
   updatedAt: string
 }
 
-export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned']
+export { DELIVERY_STATUSES }
 
 function endpointView (e: EndpointRow): EndpointView {
   return { id: e.id, workspaceId: e.workspaceId, url: e.url, events: e.events, description: e.description, enabled: e.enabled, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }
@@ -89,7 +90,11 @@ export async function checkEndpointUrl (text: string, resolver: Resolver, allowP
     try {
       await checkHost(url.hostname, resolver, false)
     } catch (err) {
-      if (err instanceof AddressRefused) throw problem('WEBHOOK_URL_REFUSED', `url: ${err.message}; only public hosts can receive webhooks`)
+      if (err instanceof AddressRefused) {
+        throw problem('WEBHOOK_URL_REFUSED', `url: ${err.message}; only public hosts can receive webhooks. For local ` +
+          'development: run `svc webhooks listen` (a local HTTPS receiver) and set SVC_WEBHOOKS_ALLOW_PRIVATE=true for this ' +
+          'command and for `svc serve` (with SVC_WEBHOOK_CA_FILE=SVC_HOME/tls/cert.pem); see docs/webhooks.md')
+      }
       throw err
     }
   }

@@ -19,6 +19,8 @@ import type { Context } from '../../server/context.js'
 import type { Environment } from '../../server/store/repos/environments.js'
 import { projectRoot } from '../../server/util/paths.js'
 import { parseToken, verifyKey } from '../../server/auth/keys.js'
+import { startServer } from '../helpers/server.js'
+import { pdfFacts } from '../helpers/poppler.js'
 
 const run = promisify(execFile)
 const prefix = `t${randomBytes(4).toString('hex')}_demo`
@@ -77,6 +79,18 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.match(doc.commands.renderInvoicePdf, /-o invoice\.pdf "\$SVC_URL\/api\/v1\/render"/)
   assert.match(doc.commands.executeDataset, /\/api\/v1\/datasets\/invoice\/lines\/execute/)
   assert.match(doc.commands.pollJob, /\/api\/v1\/jobs\/\$JOB/)
+
+  // The printed async commands, run as printed by bash against a real server on this database:
+  // submit, poll until final, download the documentUrl (no key) into sales-report.pdf.
+  const server = await startServer(tdb.url, { SVC_MASTER_KEY: masterKey }, home)
+  try {
+    const script = [doc.commands.renderAsync, doc.commands.pollJob, doc.commands.downloadDocument].join('\n')
+    const shell = await run('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: home, env: { ...process.env, SVC_URL: server.url, SVC_API_KEY: doc.keys.live.key }, timeout: 60_000
+    })
+    assert.match(shell.stdout, /"status":"succeeded"/)
+    assert.ok((await pdfFacts(await readFile(join(home, 'sales-report.pdf')))).pages >= 1)
+  } finally { await server.close() }
   assert.deepEqual(JSON.parse(await readFile(join(home, 'demo.json'), 'utf8')).workspaceId, doc.workspace.id)
 
   // The data: every table the example SQL reads has rows, in each environment's own database.
@@ -138,7 +152,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.match(second.stdout, new RegExp(`Demo workspace "Demo" \\(${doc.workspace.id}\\) found`))
   assert.match(second.stdout, /new live and test key were created/)
   assert.match(second.stdout, /template invoice v1 \(unchanged\)/)
-  assert.match(second.stdout, /^export SVC_KEY=svc_live_\S+/m)
+  assert.match(second.stdout, /^export SVC_API_KEY=svc_live_\S+/m)
   assert.doesNotMatch(second.stdout, new RegExp(doc.keys.live.key))
   const third = JSON.parse((await svc('--json', 'demo', '--db-prefix', prefix)).stdout)
   assert.equal(third.rerun, true)

@@ -57,7 +57,7 @@ function usage (r: CliResult, names: RegExp): void {
 
 let workspaceId: string
 
-test('db migrate applies every migration, then is up to date; db status says the database is external', async () => {
+test('db migrate applies every migration, then is up to date; db status says the database is external and answers', async () => {
   const files = (await readdir(migrationsDir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort()
   const first = ok(await json('db', 'migrate'))
   assert.deepEqual(first.applied, files)
@@ -69,7 +69,8 @@ test('db migrate applies every migration, then is up to date; db status says the
   assert.match(text.stdout, /up to date/)
   const status = ok(await json('db', 'status'))
   assert.equal(status.external, true)
-  assert.equal(status.running, false)
+  assert.equal(status.running, true)
+  assert.equal(status.error, null)
   assert.equal(status.dir, join(home, 'db'))
 })
 

@@ -34,8 +34,11 @@ test('db start creates and starts a private MariaDB, status reports it, migrate 
   const env = { SVC_HOME: home, SVC_DB_PORT: String(port), SVC_MASTER_KEY: 'ab'.repeat(32) }
 
   const before = await svc(['--json', 'db', 'status'], env)
-  assert.equal(before.code, 0, before.stderr)
+  assert.equal(before.code, 1, 'not running: exit 1')
   assert.equal(before.json().running, false)
+  const text = await svc(['db', 'status'], env)
+  assert.equal(text.code, 1)
+  assert.match(text.stdout, /not running .*svc db start/)
 
   const started = await svc(['--json', 'db', 'start'], env, 120_000)
   assert.equal(started.code, 0, started.stderr + started.stdout)

@@ -124,6 +124,17 @@ test('preview: the example invoice to PDF, checked with pdfinfo and pdftotext', 
   assert.deepEqual([...(await readFile(png)).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 })
 
+test('preview: a character no font has is reported as a warning (JSON and text output)', async () => {
+  const file = join(home, 'emoji.json')
+  await writeFile(file, JSON.stringify({ code: 'emoji', format: 'document', document: { body: [{ text: 'A \u{1FAE8} B' }] } }))
+  const out = join(home, 'emoji.pdf')
+  const r = await svc(['templates', 'preview', file, '-o', out])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  assert.deepEqual(r.json.warnings, ['1 character(s) no font has, drawn as boxes: U+1FAE8'])
+  const t = await svc(['templates', 'preview', file, '-o', out], { json: false })
+  assert.match(t.stdout, /warning: 1 character\(s\) no font has, drawn as boxes: U\+1FAE8/)
+})
+
 test('preview: the example label to .zpl and .png', async () => {
   const data = JSON.parse(await readFile(example('data', 'shipping-label'), 'utf8')) as { parcels: Array<{ tracking_no: string, qty: number }> }
   const zplFile = join(home, 'labels.zpl')

@@ -25,6 +25,7 @@ interface Linear { sbs: number[] }
 interface Matrix { pixs: number[], pixx: number, pixy: number, width: number, height: number }
 
 const scratchLines: string[] = []
+const scratchRtl: boolean[] = []
 
 /** Encodes the element's current value into its scratch fields and sets `w`/`h`. */
 export function prepareBarcode (el: BarcodeEl, value: string): void {
@@ -89,7 +90,7 @@ export function drawBarcode (el: BarcodeEl, c: Canvas, left: number, y: number):
     c.rects(quads, el.color)
     if (el.showText) {
       const st = el.textStyle
-      wrap(st.face, st.size, el.text, el.w + 40, 1, scratchLines)
+      wrap(st.face, st.size, el.text, el.w + 40, 1, scratchLines, scratchRtl, 'ltr')
       const tw = st.face.width(scratchLines[0]) * st.size / 1000
       c.text(st, scratchLines[0], x + (el.w - tw) / 2, y + el.height + 1)
     }

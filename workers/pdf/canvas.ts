@@ -3,6 +3,7 @@
 // are; text objects flip back with a `1 0 0 -1 x y Tm` text matrix. Colour, font and line
 // width are only written when they change; a fresh canvas assumes nothing, so canvases can be
 // concatenated in any order.
+import { visualPieces, type Piece } from './bidi.js'
 import { DocFonts, fmt, type FontFace } from './fonts.js'
 import type { PreparedImage } from './images.js'
 import type { Style } from './model.js'
@@ -18,6 +19,7 @@ export class Canvas {
   readonly faces: FontFace[] = []
   readonly images: PreparedImage[] = []
   readonly fonts: DocFonts
+  private readonly pieces: Piece[] = []
 
   constructor (fonts: DocFonts) { this.fonts = fonts }
 
@@ -36,20 +38,30 @@ export class Canvas {
     if (c !== this.fill) { this.ops += c + ' rg\n'; this.fill = c }
   }
 
-  /** One line of text; `top` is the top of the line box. */
-  text (style: Style, s: string, x: number, top: number): void {
+  /**
+   * One line of text; `top` is the top of the line box, `rtl` the direction of its paragraph.
+   * Each piece (font run, in visual order) continues where the previous one ended.
+   */
+  text (style: Style, s: string, x: number, top: number, rtl = false): void {
     if (s.length === 0) return
     this.fillColor(style.color)
-    const face = style.face
-    let ops = 'BT\n'
-    if (face !== this.face || style.size !== this.size) {
-      const name = this.fonts.resName(face)
-      if (!this.faces.includes(face)) this.faces.push(face)
-      ops += '/' + name + ' ' + fmt(style.size) + ' Tf\n'
-      this.face = face
-      this.size = style.size
+    let ops = 'BT\n1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n'
+    for (const p of visualPieces(style.face, s, rtl, this.pieces)) {
+      let face = p.face
+      if (face === null) {
+        for (const ch of p.text) if (ch !== ' ') this.fonts.missing.add(ch.codePointAt(0)!)
+        face = style.face.notdefFace()
+      }
+      if (face !== this.face || style.size !== this.size) {
+        const name = this.fonts.resName(face)
+        if (!this.faces.includes(face)) this.faces.push(face)
+        ops += '/' + name + ' ' + fmt(style.size) + ' Tf\n'
+        this.face = face
+        this.size = style.size
+      }
+      ops += this.fonts.show(face, p.text, p.rtl) + '\n'
     }
-    this.ops += ops + '1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n' + this.fonts.show(face, s) + '\nET\n'
+    this.ops += ops + 'ET\n'
   }
 
   rect (x: number, y: number, w: number, h: number, color: string): void {

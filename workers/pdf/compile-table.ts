@@ -1,8 +1,8 @@
 // Compiles a `table` element: column widths, cell texts, styles, grouping.
 import { compileText } from '../template/expressions.js'
 import type { CompiledExpr } from '../template/expressions.js'
-import { align, compileItems, expr, fallbackFor, num, obj, type Ctx } from './compile.js'
-import type { TableEl } from './model.js'
+import { align, compileItems, direction, expr, num, obj, type Ctx } from './compile.js'
+import { ALIGN_START, type TableEl } from './model.js'
 import { color, fail, resolveWidths } from './styles.js'
 
 export function compileTable (t: Record<string, unknown>, base: { path: string, when: CompiledExpr | null, visible: boolean }, path: string, width: number, ctx: Ctx): TableEl {
@@ -19,9 +19,11 @@ export function compileTable (t: Record<string, unknown>, base: { path: string, 
       header: compileText(String(c.header ?? ''), `${p}.header`),
       value: compileText(String(c.value ?? ''), `${p}.value`),
       width: widths[i],
-      align: align(c.align, `${p}.align`),
+      align: align(c.align, `${p}.align`, ALIGN_START),
+      direction: direction(c.direction, `${p}.direction`),
       maxLines: num(c.maxLines, 0, `${p}.maxLines`),
       lines: [] as string[],
+      rtl: [] as boolean[],
       used: style
     }
   })
@@ -33,7 +35,6 @@ export function compileTable (t: Record<string, unknown>, base: { path: string, 
     columns,
     width,
     style,
-    fallback: fallbackFor(style, ctx, path),
     headerStyle,
     headerFill: opt('headerFill'),
     zebra: opt('zebra'),
@@ -45,6 +46,7 @@ export function compileTable (t: Record<string, unknown>, base: { path: string, 
     groupHeader: compileItems(t.groupHeader ?? [], `${path}.groupHeader`, width, ctx, false),
     groupFooter: compileItems(t.groupFooter ?? [], `${path}.groupFooter`, width, ctx, false),
     headerLines: columns.map(() => []),
+    headerRtl: columns.map(() => []),
     headerUsed: columns.map(() => headerStyle)
   }
 }

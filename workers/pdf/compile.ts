@@ -5,7 +5,8 @@ import { compileExpression, compileText, isConstantText, type CompiledExpr } fro
 import { BARCODE_TYPES } from './barcode.js'
 import { FontSet } from './fonts.js'
 import { prepareImage, type PreparedImage } from './images.js'
-import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, type CompiledDocument, type Elem, type Style } from './model.js'
+import type { Direction } from './bidi.js'
+import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_START, type CompiledDocument, type Elem } from './model.js'
 import { color, fail, margins, pageSize, resolveWidths, StyleBook, type StyleSpec } from './styles.js'
 import { compileTable } from './compile-table.js'
 
@@ -14,7 +15,6 @@ type Obj = Record<string, unknown>
 export interface Ctx {
   styles: StyleBook
   fonts: FontSet
-  fallbackFont: string | null
   images: Map<string, PreparedImage>
   imageAssets: Obj
 }
@@ -27,14 +27,14 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
   const contentWidth = pageWidth - m.left - m.right
   if (contentWidth <= 0) throw fail('document.page.margins', 'no room left between the margins')
   const fonts = new FontSet(def.assets?.fonts)
+  const fallbackFont = typeof d.fallbackFont === 'string' ? d.fallbackFont : null
+  if (fallbackFont !== null) fonts.get(fallbackFont, 'document.fallbackFont')
   const ctx: Ctx = {
     fonts,
-    styles: new StyleBook(d.styles as Record<string, StyleSpec> | undefined, d.defaultStyle as StyleSpec | undefined, fonts),
-    fallbackFont: typeof d.fallbackFont === 'string' ? d.fallbackFont : null,
+    styles: new StyleBook(d.styles as Record<string, StyleSpec> | undefined, d.defaultStyle as StyleSpec | undefined, fonts, fallbackFont),
     images: new Map(),
     imageAssets: def.assets?.images ?? {}
   }
-  if (ctx.fallbackFont !== null) fonts.get(ctx.fallbackFont, 'document.fallbackFont')
   const band = (key: string): Elem[] => compileItems(d[key] ?? [], `document.${key}`, contentWidth, ctx, key === 'body' || key === 'reportHeader' || key === 'summary')
   const pageHeader = band('pageHeader')
   const pageFooter = band('pageFooter')
@@ -75,8 +75,10 @@ export function num (v: unknown, dflt: number, path: string): number {
   return v
 }
 
-export function align (v: unknown, path: string): number {
-  if (v === undefined || v === 'left') return ALIGN_LEFT
+/** `align`; text without one starts at its paragraph's start (right in right-to-left text). */
+export function align (v: unknown, path: string, dflt = ALIGN_LEFT): number {
+  if (v === undefined) return dflt
+  if (v === 'left') return ALIGN_LEFT
   if (v === 'center') return ALIGN_CENTER
   if (v === 'right') return ALIGN_RIGHT
   throw fail(path, 'align must be left, center or right')
@@ -89,8 +91,10 @@ export function expr (v: unknown, path: string): CompiledExpr {
   return compileExpression(m !== null ? m[1] : v, path)
 }
 
-export function fallbackFor (style: Style, ctx: Ctx, path: string): Style | null {
-  return ctx.fallbackFont === null || style.face.std === null ? null : ctx.styles.withFont(style, ctx.fallbackFont, path)
+export function direction (v: unknown, path: string): Direction {
+  if (v === undefined || v === 'auto') return 'auto'
+  if (v === 'ltr' || v === 'rtl') return v
+  throw fail(path, 'direction must be auto, ltr or rtl')
 }
 
 export function compileItems (items: unknown, path: string, width: number, ctx: Ctx, tablesAllowed: boolean): Elem[] {
@@ -106,8 +110,9 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const style = ctx.styles.resolve(e, path)
     const w = e.width === undefined ? width : Math.min(width, num(e.width, width, `${path}.width`))
     return {
-      ...base, kind: 'text', text: compileText(src, `${path}.text`), constant: isConstantText(src), style, fallback: fallbackFor(style, ctx, path),
-      align: align(e.align, `${path}.align`), maxLines: num(e.maxLines, 0, `${path}.maxLines`), width: w, lines: [], used: style, cached: null, cachedStyle: null
+      ...base, kind: 'text', text: compileText(src, `${path}.text`), constant: isConstantText(src), style,
+      align: align(e.align, `${path}.align`, ALIGN_START), direction: direction(e.direction, `${path}.direction`),
+      maxLines: num(e.maxLines, 0, `${path}.maxLines`), width: w, lines: [], rtl: [], used: style, cached: null, cachedRtl: [], cachedStyle: null
     }
   }
   if (Array.isArray(e.columns)) {

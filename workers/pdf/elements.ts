@@ -5,8 +5,8 @@ import type { EvalScope } from '../template/expressions.js'
 import { truthy } from '../template/values.js'
 import { drawBarcode, prepareBarcode } from './barcode.js'
 import type { Canvas } from './canvas.js'
-import { ALIGN_CENTER, ALIGN_RIGHT, type Elem, type Style, type TextEl } from './model.js'
-import { pickStyle, wrap } from './text.js'
+import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_START, type Elem, type Style, type TextEl } from './model.js'
+import { wrap } from './text.js'
 
 /** Evaluates `if`; false means the element takes no space and draws nothing. */
 export function isVisible (el: Elem, scope: EvalScope): boolean {
@@ -42,19 +42,22 @@ export function measureText (el: TextEl, scope: EvalScope): number {
   if (el.cached !== null) {
     el.used = el.cachedStyle!
     el.lines = el.cached
+    el.rtl = el.cachedRtl
     return el.lines.length * el.used.lineHeight
   }
   const s = el.text(scope)
-  const st = pickStyle(el.style, el.fallback, s)
+  const st = el.style
   el.used = st
   if (el.constant) {
     // Constant text wraps the same way every time: keep the lines for later renders.
     el.lines = []
-    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines)
+    el.rtl = []
+    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines, el.rtl, el.direction)
     el.cached = el.lines
+    el.cachedRtl = el.rtl
     el.cachedStyle = st
   } else {
-    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines)
+    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines, el.rtl, el.direction)
   }
   return el.lines.length * st.lineHeight
 }
@@ -62,7 +65,7 @@ export function measureText (el: TextEl, scope: EvalScope): number {
 export function draw (el: Elem, c: Canvas, x: number, y: number): void {
   if (!el.visible) return
   switch (el.kind) {
-    case 'text': drawLines(c, el.used, el.lines, 0, el.lines.length, x, y, el.width, el.align); return
+    case 'text': drawLines(c, el.used, el.lines, el.rtl, 0, el.lines.length, x, y, el.width, el.align); return
     case 'columns': {
       let cx = x
       for (let k = 0; k < el.cols.length; k++) {
@@ -103,16 +106,19 @@ function heightOf (el: Elem): number {
 }
 
 /** Draws lines [from, to) of a wrapped text in a box of `width` starting at (x, y). */
-export function drawLines (c: Canvas, st: Style, lines: string[], from: number, to: number, x: number, y: number, width: number, align: number): void {
+export function drawLines (
+  c: Canvas, st: Style, lines: string[], rtl: boolean[], from: number, to: number, x: number, y: number, width: number, align: number
+): void {
   const k = st.size / 1000
   for (let i = from; i < to; i++) {
     const s = lines[i]
     let lx = x
-    if (align !== 0) {
+    const a = align === ALIGN_START ? (rtl[i] ? ALIGN_RIGHT : ALIGN_LEFT) : align
+    if (a !== ALIGN_LEFT) {
       const w = st.face.width(s) * k
-      lx += align === ALIGN_RIGHT ? width - w : (width - w) / 2
+      lx += a === ALIGN_RIGHT ? width - w : (width - w) / 2
     }
-    c.text(st, s, lx, y)
+    c.text(st, s, lx, y, rtl[i])
     y += st.lineHeight
   }
 }

@@ -4,12 +4,26 @@
 // costs nothing and embedded fonts are subset per document by pdfkit.
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
-import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, type StandardMetrics } from './metrics.js'
+import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
+import { loadSystemFont, systemFont } from './system-fonts.js'
+import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
+export interface GlyphPosition { xAdvance: number }
+export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
 /** The part of a fontkit font we use (fontkit ships no types). */
-interface FontkitFont { layout (text: string): { advanceWidth: number }, unitsPerEm: number, ascent: number, descent: number, lineGap: number }
+export interface FontkitFont {
+  layout (text: string, features?: string[], script?: string, language?: string, direction?: string): {
+    advanceWidth: number, glyphs: Glyph[], positions: GlyphPosition[]
+  }
+  hasGlyphForCodePoint (cp: number): boolean
+  unitsPerEm: number, ascent: number, descent: number, lineGap: number
+}
 /** The part of pdfkit's EmbeddedFont we use. */
-interface EmbeddedFont { id: string, encode (text: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>], ref (): unknown }
+interface EmbeddedFont {
+  id: string, scale: number, widths: number[], unicode: number[][]
+  subset: { includeGlyph (id: number): number, encode (): Uint8Array }
+  ref (): unknown
+}
 
 export class FontFace {
   /** Index into a document's binding table. */
@@ -22,9 +36,9 @@ export class FontFace {
   readonly descender: number
   /** The font's recommended extra space between lines, 1/1000 em. */
   readonly lineGap: number
-  // Widths of asset-font strings at 1000 units, shared by all documents of this worker:
-  // fontkit shaping is the expensive part of measuring, and table cells repeat a lot.
-  private readonly widthCache = new Map<string, number>()
+  // Shaped strings of embedded fonts, shared by all documents of this worker: fontkit shaping
+  // is the expensive part of measuring and drawing, and table cells repeat a lot.
+  private readonly shapes = new Map<string, Shaped>()
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -39,18 +53,41 @@ export class FontFace {
     }
   }
 
+  /** True when the font has a glyph for code point `cp`. */
+  has (cp: number): boolean {
+    if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
+    return this.fk!.hasGlyphForCodePoint(cp)
+  }
+
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
     if (this.std !== null) return widthStd(this.std, s)
-    let w = this.widthCache.get(s)
-    if (w === undefined) {
-      w = this.fk!.layout(s).advanceWidth * 1000 / this.fk!.unitsPerEm
-      if (this.widthCache.size > 20000) this.widthCache.clear()
-      this.widthCache.set(s, w)
+    return this.shape(s, false).width
+  }
+
+  /** `s` shaped by fontkit (embedded fonts only); `rtl`: glyphs in visual order of an RTL run. */
+  shape (s: string, rtl: boolean): Shaped {
+    const key = rtl ? '\u0001' + s : s
+    let sh = this.shapes.get(key)
+    if (sh === undefined) {
+      const fk = this.fk!
+      const { glyphs, positions, advanceWidth } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
+      sh = { ids: [], codePoints: [], advances: [], adjust: [], width: advanceWidth * 1000 / fk.unitsPerEm }
+      for (let i = 0; i < glyphs.length; i++) {
+        sh.ids.push(glyphs[i].id)
+        sh.codePoints.push(glyphs[i].codePoints)
+        sh.advances.push(glyphs[i].advanceWidth)
+        sh.adjust.push(positions[i].xAdvance - glyphs[i].advanceWidth)
+      }
+      if (this.shapes.size > 20000) this.shapes.clear()
+      this.shapes.set(key, sh)
     }
-    return w
+    return sh
   }
 }
+
+/** A shaped string: glyph ids, the text of each glyph, advances and kerning in font units. */
+export interface Shaped { ids: number[], codePoints: number[][], advances: number[], adjust: number[], width: number }
 
 /** Fonts of one compiled template: standard fonts by name plus asset fonts. */
 export class FontSet {
@@ -62,21 +99,57 @@ export class FontSet {
     this.assets = assetFonts ?? {}
   }
 
-  /** The face called `name` (standard font or asset font), created on first use. */
+  /** Names of the template's font assets, in declaration order: they join every font stack. */
+  assetNames (): string[] { return Object.keys(this.assets) }
+
+  /** The face called `name` (standard, asset or installed system font), created on first use. */
   get (name: string, where: string): FontFace {
+    const face = this.find(name)
+    if (face !== null) return face
+    const sys = systemFont(name)
+    const message = sys !== undefined
+      ? `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
+      : `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    throw new TemplateError(`${where}: ${message}`, [{ path: where, message }])
+  }
+
+  /** Like get(), but null for a font that does not exist or is not installed. */
+  find (name: string): FontFace | null {
     let face = this.byName.get(name)
     if (face !== undefined) return face
     if (STANDARD_FONTS.has(name)) {
       face = new FontFace(this.faces.length, name, standardMetrics(name), null)
     } else if (Object.hasOwn(this.assets, name)) {
-      face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `${where}: font asset "${name}"`))
+      face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `assets.fonts.${name}`))
     } else {
-      throw new TemplateError(`${where}: unknown font "${name}"`, [{ path: where, message: `unknown font "${name}": use a standard PDF font or a font asset` }])
+      const sys = systemFont(name)
+      const fk = sys === undefined ? null : loadSystemFont(sys)
+      if (fk === null) return null
+      face = new FontFace(this.faces.length, name, null, fk)
     }
     this.faces.push(face)
     this.byName.set(name, face)
     return face
   }
+}
+
+/**
+ * fontkit caches one Glyph object per glyph id with the code points of the first text that
+ * produced it; a contextual form or ligature reached later from other characters would then be
+ * written to the PDF's ToUnicode map with the wrong text, and what a document extracts to would
+ * depend on what the worker rendered before. Each lookup with code points gets its own view of
+ * the cached glyph (metrics stay shared through the prototype).
+ */
+export function ownCodePoints (fk: FontkitFont): FontkitFont {
+  const f = fk as unknown as { getGlyph (id: number, cps?: number[]): object | null, ownCodePoints?: true }
+  if (f.ownCodePoints === true) return fk
+  const getGlyph = f.getGlyph.bind(f)
+  f.getGlyph = (id, cps) => {
+    const g = getGlyph(id, cps)
+    return g === null || cps === undefined || cps.length === 0 ? g : Object.create(g, { codePoints: { value: cps } }) as object
+  }
+  f.ownCodePoints = true
+  return fk
 }
 
 function parseAssetFont (asset: unknown, where: string): FontkitFont {
@@ -89,7 +162,7 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
     doc.font(Buffer.from(data, 'base64'))
     const fk = (doc as unknown as { _font: { font: FontkitFont } })._font.font
     if (typeof fk.layout !== 'function') throw new Error('not a font')
-    return fk
+    return ownCodePoints(fk)
   } catch (err) {
     throw new TemplateError(`${where}: not a TrueType/OpenType font (${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
   }
@@ -111,11 +184,15 @@ export class DocFonts {
   private readonly refs: unknown[]
   private readonly embedded: Array<EmbeddedFont | undefined>
 
-  constructor (doc: PDFKit.PDFDocument, count: number) {
+  /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
+  readonly missing = new Set<number>()
+
+  // Faces of the default stack are created while rendering: the tables grow as needed.
+  constructor (doc: PDFKit.PDFDocument) {
     this.doc = doc as unknown as DocLike
-    this.names = new Array<string | undefined>(count)
-    this.refs = new Array<unknown>(count)
-    this.embedded = new Array<EmbeddedFont | undefined>(count)
+    this.names = []
+    this.refs = []
+    this.embedded = []
   }
 
   resName (face: FontFace): string {
@@ -129,6 +206,8 @@ export class DocFonts {
     }
     this.doc.font(face.fk)
     const ef = this.doc._font
+    // Byte-copying subsets for TrueType fonts (see ttf-subset.ts); nothing is included yet.
+    if (isGlyfFont(face.fk)) ef.subset = new TtfSubset(face.fk as unknown as RawFont)
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.ref()
     return (this.names[face.index] = ef.id)
@@ -136,15 +215,21 @@ export class DocFonts {
 
   ref (face: FontFace): unknown { return this.refs[face.index] }
 
-  /** The text-showing operator for `s` in `face`: `(…) Tj` or `[<…> k <…>] TJ`. */
-  show (face: FontFace, s: string): string {
-    if (face.std !== null) return literalWinAnsi(s) + ' Tj'
-    const [hex, pos] = this.embedded[face.index]!.encode(s)
+  /**
+   * The text-showing operator for `s` in `face`: `(…) Tj` or `[<…> k <…>] TJ`. `rtl`: `s` is a
+   * right-to-left run in logical order, already mirrored; it is shaped as one run and its glyphs
+   * come out in visual order (fontkit reverses them).
+   */
+  show (face: FontFace, s: string, rtl: boolean): string {
+    if (face.std !== null) return literalWinAnsi(rtl ? reverse(s) : s) + ' Tj'
+    const ef = this.embedded[face.index]!
+    const sh = face.shape(s, rtl)
+    const hex = this.encode(ef, sh)
     // Same segmentation as pdfkit's _fragment: glyph runs split where shaping changed the advance.
     let out = '['
     let last = 0
-    for (let i = 0; i < pos.length; i++) {
-      const adj = pos[i].xAdvance - pos[i].advanceWidth
+    for (let i = 0; i < sh.adjust.length; i++) {
+      const adj = sh.adjust[i] * ef.scale
       if (adj !== 0) {
         out += '<' + hex.slice(last, i + 1).join('') + '> ' + fmt(-adj) + ' '
         last = i + 1
@@ -153,6 +238,25 @@ export class DocFonts {
     if (last < hex.length) out += '<' + hex.slice(last).join('') + '>'
     return out + '] TJ'
   }
+
+  // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
+  // word and lets fontkit guess the direction from the script, which puts the words of an
+  // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
+  private encode (ef: EmbeddedFont, sh: Shaped): string[] {
+    const hex: string[] = []
+    for (let i = 0; i < sh.ids.length; i++) {
+      const gid = ef.subset.includeGlyph(sh.ids[i])
+      hex.push(('0000' + gid.toString(16)).slice(-4))
+      ef.widths[gid] ??= sh.advances[i] * ef.scale
+      ef.unicode[gid] ??= sh.codePoints[i]
+    }
+    return hex
+  }
+}
+
+/** `s` backwards by code point (a right-to-left run of a standard font). */
+function reverse (s: string): string {
+  return Array.from(s).reverse().join('')
 }
 
 /** A number for a content stream: at most 2 decimals, no exponent. */

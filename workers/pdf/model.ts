@@ -4,11 +4,14 @@
 // a worker renders one document at a time, so one slot per element is enough and nothing is
 // allocated per element per render.
 import type { CompiledExpr, CompiledText } from '../template/expressions.js'
-import type { FontFace, FontSet } from './fonts.js'
+import type { Direction } from './bidi.js'
+import type { FontStack } from './font-stack.js'
+import type { FontSet } from './fonts.js'
 import type { PreparedImage } from './images.js'
 
 export interface Style {
-  face: FontFace
+  /** The font stack; its primary font gives the line metrics. */
+  face: FontStack
   size: number
   /** Fill colour operands, e.g. "0 0 0". */
   color: string
@@ -22,6 +25,8 @@ export interface Style {
 export const ALIGN_LEFT = 0
 export const ALIGN_CENTER = 1
 export const ALIGN_RIGHT = 2
+/** No `align` given: left in a left-to-right paragraph, right in a right-to-left one. */
+export const ALIGN_START = 3
 
 interface Base {
   /** JSON path of the element, used in error messages. */
@@ -37,16 +42,17 @@ export interface TextEl extends Base {
   text: CompiledText
   constant: boolean
   style: Style
-  /** Style used when the text holds characters the standard font cannot show. */
-  fallback: Style | null
   align: number
+  direction: Direction
   maxLines: number
   width: number
-  /** Scratch: wrapped lines and the style they were measured with. */
+  /** Scratch: wrapped lines, whether each is right-to-left, and the style they were measured with. */
   lines: string[]
+  rtl: boolean[]
   used: Style
   /** For constant text: lines wrapped on first use, kept for later renders. */
   cached: string[] | null
+  cachedRtl: boolean[]
   cachedStyle: Style | null
 }
 
@@ -58,9 +64,11 @@ export interface TableColumn {
   value: CompiledText
   width: number
   align: number
+  direction: Direction
   maxLines: number
-  /** Scratch: wrapped lines of the current row. */
+  /** Scratch: wrapped lines of the current row and their directions. */
   lines: string[]
+  rtl: boolean[]
   used: Style
 }
 
@@ -70,7 +78,6 @@ export interface TableEl extends Base {
   columns: TableColumn[]
   width: number
   style: Style
-  fallback: Style | null
   headerStyle: Style
   headerFill: string | null
   zebra: string | null
@@ -83,6 +90,7 @@ export interface TableEl extends Base {
   groupFooter: Elem[]
   /** Scratch: header lines per column. */
   headerLines: string[][]
+  headerRtl: boolean[][]
   headerUsed: Style[]
 }
 

@@ -136,7 +136,7 @@ export class Pager {
         fit = 1 // a line taller than the page: draw it anyway
       }
       const to = Math.min(n, i + fit)
-      drawLines(this.body, el.used, el.lines, i, to, x, this.y, el.width, el.align)
+      drawLines(this.body, el.used, el.lines, el.rtl, i, to, x, this.y, el.width, el.align)
       this.y += (to - i) * lh
       i = to
       if (i < n) this.newPage()

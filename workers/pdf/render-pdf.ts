@@ -52,7 +52,7 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSucc
     }
     return true
   }
-  const fonts = new DocFonts(doc, cd.fonts.faces.length)
+  const fonts = new DocFonts(doc)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const sink = {
@@ -78,5 +78,14 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSucc
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   const out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)
-  return { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
+  const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
+  if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
+  return result
+}
+
+/** One warning naming the characters no font had (the first 20), e.g. "U+1F600". */
+function missingWarning (missing: Set<number>): string {
+  const cps = [...missing].sort((a, b) => a - b)
+  const list = cps.slice(0, 20).map((c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0')).join(', ')
+  return `${cps.length} character(s) no font has, drawn as boxes: ${list}${cps.length > 20 ? ', …' : ''}`
 }

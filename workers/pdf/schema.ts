@@ -9,7 +9,11 @@ const len = { type: 'number', minimum: 0 }
 const align = { enum: ['left', 'center', 'right'] }
 const expr = { type: 'string', minLength: 1, maxLength: 2000 }
 const text = { type: 'string', maxLength: 20000 }
-const styleProps = { font: { type: 'string', minLength: 1 }, size: { type: 'number', exclusiveMinimum: 0, maximum: 500 }, color, lineGap: { type: 'number' } }
+const fontName = { type: 'string', minLength: 1, maxLength: 100 }
+// One font, or a stack: first choice first (docs/layout.md, "Fonts").
+const font = { anyOf: [fontName, { type: 'array', items: fontName, minItems: 1, maxItems: 20 }] }
+const direction = { enum: ['auto', 'ltr', 'rtl'] }
+const styleProps = { font, size: { type: 'number', exclusiveMinimum: 0, maximum: 500 }, color, lineGap: { type: 'number' } }
 const flow = (element: string): object => ({ type: 'array', maxItems: 1000, items: { $ref: `#/$defs/${element}` } })
 
 const common = { if: expr }
@@ -50,7 +54,7 @@ export const documentSchema = {
     blockElement: { oneOf: [{ $ref: '#/$defs/element' }, { $ref: '#/$defs/table' }] },
     text: {
       type: 'object', required: ['text'], additionalProperties: false,
-      properties: { ...common, text: { type: ['string', 'number'] }, style: { type: 'string' }, ...styleProps, align, maxLines: { type: 'integer', minimum: 0 }, width: len }
+      properties: { ...common, text: { type: ['string', 'number'] }, style: { type: 'string' }, ...styleProps, align, direction, maxLines: { type: 'integer', minimum: 0 }, width: len }
     },
     columns: {
       type: 'object', required: ['columns'], additionalProperties: false,
@@ -72,7 +76,7 @@ export const documentSchema = {
             groupBy: expr, groupHeader: flow('element'), groupFooter: flow('element'),
             columns: {
               type: 'array', minItems: 1, maxItems: 100,
-              items: { type: 'object', additionalProperties: false, properties: { header: text, value: text, width, align, maxLines: { type: 'integer', minimum: 0 } } }
+              items: { type: 'object', additionalProperties: false, properties: { header: text, value: text, width, align, direction, maxLines: { type: 'integer', minimum: 0 } } }
             }
           }
         }

@@ -1,5 +1,6 @@
 // Page geometry, colours, named styles and width specs: everything resolved at compile time.
 import { TemplateError } from '../errors.js'
+import { FontStack } from './font-stack.js'
 import type { FontSet } from './fonts.js'
 import type { Style } from './model.js'
 
@@ -50,18 +51,22 @@ export function color (c: unknown, path: string): string {
   return ch(n >> 16) + ' ' + ch((n >> 8) & 255) + ' ' + ch(n & 255)
 }
 
-export interface StyleSpec { font?: string, size?: number, color?: string, lineGap?: number }
+/** `font`: one font or a stack of them, first choice first. */
+export interface StyleSpec { font?: string | string[], size?: number, color?: string, lineGap?: number }
 
 export class StyleBook {
   private readonly named: Record<string, StyleSpec>
   private readonly base: StyleSpec
   private readonly fonts: FontSet
+  private readonly fallbackFont: string | null
   private readonly memo = new Map<string, Style>()
+  private readonly stacks = new Map<string, FontStack>()
 
-  constructor (named: Record<string, StyleSpec> | undefined, base: StyleSpec | undefined, fonts: FontSet) {
+  constructor (named: Record<string, StyleSpec> | undefined, base: StyleSpec | undefined, fonts: FontSet, fallbackFont: string | null) {
     this.named = named ?? {}
     this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, ...base }
     this.fonts = fonts
+    this.fallbackFont = fallbackFont
   }
 
   /** The style for an element: defaults, then its named style, then its own font/size/color/lineGap. */
@@ -78,21 +83,32 @@ export class StyleBook {
     return this.build(spec, path)
   }
 
-  /** Same spec with another font (the fallback for text standard fonts cannot show). */
-  withFont (s: Style, font: string, path: string): Style {
-    const f = this.fonts.get(font, path)
-    return makeStyle(f, s.size, s.color, s.lineGap)
-  }
-
   private build (spec: StyleSpec, path: string): Style {
-    const key = `${spec.font}|${spec.size}|${spec.color}|${spec.lineGap}`
+    const key = `${JSON.stringify(spec.font)}|${spec.size}|${spec.color}|${spec.lineGap}`
     let st = this.memo.get(key)
     if (st === undefined) {
       if (typeof spec.size !== 'number' || spec.size <= 0) throw fail(path, 'font size must be a positive number')
-      st = makeStyle(this.fonts.get(String(spec.font), path), spec.size, color(spec.color, path), spec.lineGap ?? 0)
+      st = makeStyle(this.stack(spec.font, path), spec.size, color(spec.color, path), spec.lineGap ?? 0)
       this.memo.set(key, st)
     }
     return st
+  }
+
+  /** The style's fonts, then `fallbackFont`, then the template's font assets (the defaults follow in FontStack). */
+  private stack (font: StyleSpec['font'], path: string): FontStack {
+    const names = Array.isArray(font) ? font.map(String) : [String(font)]
+    if (names.length === 0) throw fail(`${path}.font`, 'a font stack needs at least one font')
+    if (this.fallbackFont !== null) names.push(this.fallbackFont)
+    names.push(...this.fonts.assetNames())
+    const unique = [...new Set(names)]
+    const key = unique.join('\n')
+    let stack = this.stacks.get(key)
+    if (stack === undefined) {
+      const faces = unique.map((n) => this.fonts.get(n, path))
+      stack = new FontStack(this.fonts, faces)
+      this.stacks.set(key, stack)
+    }
+    return stack
   }
 }
 

@@ -6,7 +6,7 @@ import type { EvalScope } from '../template/expressions.js'
 import { drawFlow, drawLines, measureFlow } from './elements.js'
 import type { TableEl } from './model.js'
 import type { Pager } from './pager.js'
-import { pickStyle, wrap } from './text.js'
+import { wrap } from './text.js'
 
 const keys: string[] = []
 const starts: number[] = []
@@ -76,9 +76,9 @@ function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): 
   for (let c = 0; c < cols.length; c++) {
     const col = cols[c]
     const s = col.value(scope)
-    const st = pickStyle(t.style, t.fallback, s)
+    const st = t.style
     col.used = st
-    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines) * st.lineHeight
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines, col.rtl, col.direction) * st.lineHeight
     if (ch > h) h = ch
   }
   return h + 2 * t.padding
@@ -98,7 +98,7 @@ function drawRow (p: Pager, t: TableEl, x: number, i: number, h: number): void {
   const pad = t.padding
   for (let k = 0; k < t.columns.length; k++) {
     const col = t.columns[k]
-    drawLines(c, col.used, col.lines, 0, col.lines.length, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
+    drawLines(c, col.used, col.lines, col.rtl, 0, col.lines.length, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
     cx += col.width
   }
   p.y += h
@@ -120,7 +120,7 @@ function splitRow (p: Pager, t: TableEl, x: number, headerH: number): void {
       const col = cols[k]
       const lh = col.used.lineHeight
       const to = Math.min(col.lines.length, starts[k] + Math.max(1, Math.floor(avail / lh)))
-      drawLines(p.body, col.used, col.lines, starts[k], to, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
+      drawLines(p.body, col.used, col.lines, col.rtl, starts[k], to, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
       used = Math.max(used, (to - starts[k]) * lh)
       starts[k] = to
       if (to < col.lines.length) left = true
@@ -139,9 +139,9 @@ function measureHeader (t: TableEl, scope: EvalScope): number {
   for (let c = 0; c < t.columns.length; c++) {
     const col = t.columns[c]
     const s = col.header(scope)
-    const st = pickStyle(t.headerStyle, null, s)
+    const st = t.headerStyle
     t.headerUsed[c] = st
-    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c]) * st.lineHeight
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c], t.headerRtl[c], col.direction) * st.lineHeight
     if (ch > h) h = ch
   }
   return h + 2 * t.padding
@@ -154,7 +154,7 @@ function drawHeader (p: Pager, t: TableEl, x: number, h: number): void {
   for (let k = 0; k < t.columns.length; k++) {
     const col = t.columns[k]
     const lines = t.headerLines[k]
-    drawLines(c, t.headerUsed[k], lines, 0, lines.length, cx + t.padding, p.y + t.padding, col.width - 2 * t.padding, col.align)
+    drawLines(c, t.headerUsed[k], lines, t.headerRtl[k], 0, lines.length, cx + t.padding, p.y + t.padding, col.width - 2 * t.padding, col.align)
     cx += col.width
   }
   p.y += h

@@ -1,77 +1,99 @@
-// Line breaking: greedy at spaces, long words broken by characters, '\n' forces a break,
-// optional maxLines with an ellipsis. Measures with the face's own widths (no kerning), the
-// same widths the drawing code uses, so right-aligned and centred text lines up exactly.
-import type { FontFace } from './fonts.js'
-import { winAnsiOnly } from './metrics.js'
-import type { Style } from './model.js'
+// Line breaking by UAX #14 (the `linebreak` package): greedy, at the break opportunities of
+// every script (spaces in Latin text, between characters in Chinese and Japanese, never before
+// closing punctuation); a piece wider than the box is cut by characters; '\n' forces a break;
+// optional maxLines with an ellipsis. Lines stay in logical order: each line records whether
+// its paragraph runs right to left (bidi.ts draws it). Widths come from the font stack, the
+// same widths the drawing code uses, so right-aligned and centred text lines up.
+import LineBreaker from 'linebreak'
+import { paragraphRtl, type Direction } from './bidi.js'
+import type { FontStack } from './font-stack.js'
 
 const ELLIPSIS = '\u2026'
-
-/** The style to draw `s` with: the fallback font when the standard font cannot show it. */
-export function pickStyle (style: Style, fallback: Style | null, s: string): Style {
-  if (fallback === null || style.face.std === null || winAnsiOnly(s)) return style
-  return fallback
-}
+const pieces: string[] = []
 
 /**
- * Wraps `s` into `out` (cleared first) for a box `width` points wide.
- * Returns the number of lines (0 for an empty string).
+ * Wraps `s` into `out` (cleared first) for a box `width` points wide; `rtl[i]` tells whether
+ * line i belongs to a right-to-left paragraph. Returns the number of lines (0 for "").
  */
-export function wrap (face: FontFace, size: number, s: string, width: number, maxLines: number, out: string[]): number {
+export function wrap (
+  stack: FontStack, size: number, s: string, width: number, maxLines: number, out: string[], rtl: boolean[], direction: Direction
+): number {
   out.length = 0
+  rtl.length = 0
   if (s.length === 0) return 0
   const units = width * 1000 / size
   // Fast path, the common table cell: one line that fits.
-  if (s.indexOf('\n') < 0 && face.width(s) <= units) { out.push(s); return 1 }
+  if (s.indexOf('\n') < 0 && stack.width(s) <= units) {
+    out.push(s)
+    rtl.push(paragraphRtl(s, direction))
+    return 1
+  }
   const paras = s.split('\n')
   const limit = maxLines > 0 ? maxLines + 1 : Infinity
-  for (let p = 0; p < paras.length && out.length < limit; p++) wrapPara(face, paras[p], units, limit, out)
+  for (let p = 0; p < paras.length && out.length < limit; p++) {
+    const from = out.length
+    wrapPara(stack, paras[p], units, limit, out)
+    const r = paragraphRtl(paras[p], direction)
+    for (let i = from; i < out.length; i++) rtl.push(r)
+  }
   if (maxLines > 0 && out.length > maxLines) {
     out.length = maxLines
-    out[maxLines - 1] = ellipsize(face, out[maxLines - 1], units)
+    rtl.length = maxLines
+    out[maxLines - 1] = ellipsize(stack, out[maxLines - 1], units)
   }
   return out.length
 }
 
-function wrapPara (face: FontFace, para: string, units: number, limit: number, out: string[]): void {
-  if (face.width(para) <= units) { out.push(para); return }
-  const words = para.split(' ')
-  const space = face.width(' ')
+function wrapPara (stack: FontStack, para: string, units: number, limit: number, out: string[]): void {
+  if (stack.width(para) <= units) { out.push(para); return }
+  // The text between two break opportunities is a piece ("word " or one CJK character).
+  pieces.length = 0
+  const br = new LineBreaker(para)
+  let last = 0
+  for (let b = br.nextBreak(); b !== null; b = br.nextBreak()) {
+    pieces.push(para.slice(last, b.position))
+    last = b.position
+  }
   let line = ''
   let lineW = 0
-  for (let i = 0; i < words.length && out.length < limit; i++) {
-    let word = words[i]
-    let w = face.width(word)
-    if (line.length > 0 && lineW + space + w <= units) { line += ' ' + word; lineW += space + w; continue }
-    if (line.length > 0) { out.push(line); line = ''; lineW = 0 }
-    // A word wider than the box: cut it into pieces that fit.
-    while (w > units && word.length > 1 && out.length < limit) {
-      let n = cutPoint(face, word, units)
-      if (n < 1) n = 1
-      out.push(word.slice(0, n))
-      word = word.slice(n)
-      w = face.width(word)
+  for (let i = 0; i < pieces.length && out.length < limit; i++) {
+    let piece = pieces[i]
+    const bare = piece.trimEnd()
+    // A line is measured without its trailing spaces: they hang past the edge.
+    if (line.length > 0 && lineW + stack.width(bare) <= units) {
+      line += piece
+      lineW += stack.width(piece)
+      continue
     }
-    line = word
-    lineW = w
+    if (line.length > 0) { out.push(line.trimEnd()); line = ''; lineW = 0 }
+    // A piece wider than the box: cut it into parts that fit.
+    while (stack.width(piece.trimEnd()) > units && piece.length > 1 && out.length < limit) {
+      const n = cutPoint(stack, piece, units)
+      out.push(piece.slice(0, n))
+      piece = piece.slice(n)
+    }
+    line = piece
+    lineW = stack.width(piece)
   }
-  if (line.length > 0 && out.length < limit) out.push(line)
+  if (line.trimEnd().length > 0 && out.length < limit) out.push(line.trimEnd())
 }
 
-/** How many leading characters of `word` fit in `units`. */
-function cutPoint (face: FontFace, word: string, units: number): number {
+/** How many leading characters of `word` fit in `units` (at least one, never half a surrogate pair). */
+function cutPoint (stack: FontStack, word: string, units: number): number {
   let lo = 1; let hi = word.length
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1
-    if (face.width(word.slice(0, mid)) <= units) lo = mid
+    if (stack.width(word.slice(0, mid)) <= units) lo = mid
     else hi = mid - 1
   }
+  const c = word.charCodeAt(lo - 1)
+  if (c >= 0xd800 && c <= 0xdbff) lo = lo > 1 ? lo - 1 : Math.min(2, word.length)
   return lo
 }
 
-function ellipsize (face: FontFace, line: string, units: number): string {
-  const ew = face.width(ELLIPSIS)
+function ellipsize (stack: FontStack, line: string, units: number): string {
+  const ew = stack.width(ELLIPSIS)
   let s = line.trimEnd()
-  while (s.length > 0 && face.width(s) + ew > units) s = s.slice(0, -1).trimEnd()
+  while (s.length > 0 && stack.width(s) + ew > units) s = s.slice(0, -1).trimEnd()
   return s + ELLIPSIS
 }

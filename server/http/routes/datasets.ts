@@ -11,7 +11,7 @@ import type { RenderPipeline } from '../../render/pipeline.js'
 export const MAX_ROWS = 10_000
 export const DEFAULT_ROWS = DEFAULT_DATASET_ROWS
 
-const schema = {
+export const executeSchema = {
   tags: ['datasets'],
   summary: 'Execute one dataset of a published template and return its rows',
   params: {
@@ -55,7 +55,7 @@ const schema = {
 
 export function datasetsRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline }): void {
   api.withTypeProvider<SchemaTypes>().post('/datasets/:template/:dataset/execute', {
-    schema,
+    schema: executeSchema,
     config: { scope: 'datasets.execute' },
     // Every member is optional, so an absent body means "all defaults" rather than a 400.
     preValidation: async (request) => { if ((request.body as unknown) === undefined || (request.body as unknown) === null) request.body = {} as typeof request.body }

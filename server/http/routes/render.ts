@@ -8,7 +8,7 @@ import type { JobsService } from '../../jobs/service.js'
 import { jobSchema } from './job-schema.js'
 import { Problem } from '../../errors.js'
 
-const bodySchema = {
+export const renderBodySchema = {
   type: 'object',
   required: ['template'],
   additionalProperties: false,
@@ -33,13 +33,13 @@ export function contentDisposition (fileName: string): string {
 }
 
 export function renderRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }): void {
-  // The request's type is derived from bodySchema (the type provider): one source of truth.
+  // The request's type is derived from renderBodySchema (the type provider): one source of truth.
   api.withTypeProvider<SchemaTypes>().post('/render', {
     config: { scope: 'render', deferAuth: true },
     schema: {
       tags: ['render'],
       summary: 'Render a published template (sync: the document; async: a job)',
-      body: bodySchema,
+      body: renderBodySchema,
       response: {
         200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
         202: jobSchema,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import type { SchemaTypes } from '../types.js'
 import type { TemplatesService } from '../../services/templates.js'
 
-const templateRecord = {
+export const templateRecord = {
   type: 'object',
   required: ['code', 'description', 'documentType', 'format', 'version', 'updatedAt', 'parameters', 'parameterSchema', 'datasets'],
   additionalProperties: false,
@@ -52,7 +52,7 @@ const templateRecord = {
   }
 } as const
 
-const listSchema = {
+export const listSchema = {
   tags: ['templates'],
   summary: 'Published, active templates of the workspace, ordered by code',
   querystring: {

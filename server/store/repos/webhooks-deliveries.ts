@@ -7,6 +7,7 @@ import type { Conn, Db } from '../db.js'
 import type { EndpointSlots } from '../../webhooks/endpoint-slots.js'
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned'
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned']
 
 export interface DeliveryRow {
   id: string

@@ -33,17 +33,18 @@ test('svc --json bench prints one JSON result and exits 0; the key can come from
     '--parameters', '[{"id":1},{"id":2}]'], { SVC_API_KEY: KEY })
   assert.equal(r.code, 0, r.stderr)
   const result = JSON.parse(r.stdout)
-  assert.equal(result.total, ok.renders)
+  assert.equal(result.total + 1, ok.renders, 'the probe, then the measured renders')
   assert.deepEqual(result.statuses, { 200: result.total })
   assert.equal(result.passed, true)
   assert.equal(result.connections, 2)
   assert.ok(result.latency.p50 >= 3)
-  assert.deepEqual(ok.bodies.slice(0, 2).map((b) => b.parameters), [{ id: 1 }, { id: 2 }])
+  assert.deepEqual(ok.bodies.slice(0, 3).map((b) => b.parameters), [{ id: 1 }, { id: 1 }, { id: 2 }])
   assert.equal(r.stderr, '', 'no progress line when stderr is not a TTY')
 })
 
 test('above --max-error-rate: exit 1, and the JSON result is still the only document', async () => {
-  const r = await run(['--json', 'bench', '--url', busy.url, '--ca', busy.caFile, '--key', KEY, '--template', 'INVOICE', '-d', '500ms', '--warmup', '0', '-c', '2', '--max-error-rate', '0.2'])
+  // No probe: it would take one render and so shift which of the measured ones are busy.
+  const r = await run(['--json', 'bench', '--no-probe', '--url', busy.url, '--ca', busy.caFile, '--key', KEY, '--template', 'INVOICE', '-d', '500ms', '--warmup', '0', '-c', '2', '--max-error-rate', '0.2'])
   assert.equal(r.code, 1, r.stderr)
   const result = JSON.parse(r.stdout)
   assert.equal(result.passed, false)
@@ -75,7 +76,38 @@ test('usage errors exit 2 with one line', async () => {
   assert.match(missing.stderr, /--template/)
 })
 
-const flags = (f: Partial<BenchFlags>): BenchFlags => ({ template: 'T', duration: '30s', warmup: '5s', timeout: '30s', jobTimeout: '60s', maxErrorRate: '0.01', ...f })
+test('no key: exit 2 naming SVC_API_KEY and its alias; SVC_KEY is read as the alias', async () => {
+  const none = await run(['bench', '--url', ok.url, '--ca', ok.caFile, '--template', 'INVOICE', '-d', '300ms', '--warmup', '0', '-c', '1'])
+  assert.equal(none.code, 2)
+  assert.match(none.stderr, /^error: no API key: set SVC_API_KEY \(alias SVC_KEY\) or pass --key/)
+  const alias = await run(['--json', 'bench', '--url', ok.url, '--ca', ok.caFile, '--template', 'INVOICE', '-d', '300ms', '--warmup', '0', '-c', '1'], { SVC_KEY: KEY })
+  assert.equal(alias.code, 0, alias.stderr)
+  assert.equal(JSON.parse(alias.stdout).passed, true)
+})
+
+test('the probe stops a bench that can only fail at once, with the problem (--json: the problem document)', async () => {
+  const before = ok.renders
+  const r = await run(['bench', '--url', ok.url, '--ca', ok.caFile, '--key', 'svc_test_wrong_key', '--template', 'INVOICE', '-d', '30s'])
+  assert.equal(r.code, 1)
+  assert.match(r.stderr, /^error: API_KEY_INVALID: the key is malformed or unknown: check SVC_API_KEY/)
+  assert.equal(ok.renders, before, 'nothing rendered: the window never started')
+  const json = await run(['--json', 'bench', '--url', ok.url, '--ca', ok.caFile, '--key', 'svc_test_wrong_key', '--template', 'INVOICE', '-d', '30s'])
+  assert.equal(json.code, 1)
+  assert.equal(JSON.parse(json.stdout).errorCode, 'API_KEY_INVALID')
+})
+
+test('without the probe, the first --abort-after answers all failing alike stop the run early', async () => {
+  const r = await run(['--json', 'bench', '--no-probe', '--abort-after', '5', '--url', ok.url, '--ca', ok.caFile, '--key', 'svc_test_wrong_key',
+    '--template', 'INVOICE', '-d', '30s', '--warmup', '0', '-c', '1'])
+  assert.equal(r.code, 1, r.stderr)
+  const result = JSON.parse(r.stdout)
+  assert.deepEqual(result.abortedEarly, { errorCode: 'API_KEY_INVALID', answers: 5 })
+  assert.equal(result.passed, false)
+  assert.equal(result.total, 5, 'one client: the fifth answer stopped it')
+  assert.ok(result.durationMs < 30_000)
+})
+
+const flags = (f: Partial<BenchFlags>): BenchFlags => ({ template: 'T', duration: '30s', warmup: '5s', timeout: '30s', jobTimeout: '60s', maxErrorRate: '0.01', abortAfter: '20', ...f })
 
 test('flag parsing: defaults, connections for --rate, and each bad value named', () => {
   const ca = Buffer.from('dev-cert')
@@ -83,7 +115,7 @@ test('flag parsing: defaults, connections for --rate, and each bad value named',
   assert.deepEqual({ ...o, ca: o.ca?.toString() }, {
     url: 'https://127.0.0.1:8443', key: 'k', template: 'T', parameters: [], environment: undefined, format: undefined, async: false,
     connections: 32, rate: undefined, durationMs: 30_000, warmupMs: 5000, timeoutMs: 30_000, jobTimeoutMs: 60_000,
-    ca: 'dev-cert', insecure: false, maxErrorRate: 0.01
+    ca: 'dev-cert', insecure: false, maxErrorRate: 0.01, abortAfter: 20
   })
   // The dev certificate is only trusted for the default (local) URL.
   assert.equal(benchOptions(flags({ url: 'https://example.test' }), { url: 'https://example.test', ca }).ca, undefined)
@@ -99,6 +131,7 @@ test('flag parsing: defaults, connections for --rate, and each bad value named',
     [{ connections: '1.5' }, /--connections/],
     [{ rate: '-1' }, /--rate/],
     [{ maxErrorRate: '2' }, /--max-error-rate/],
+    [{ abortAfter: '-1' }, /--abort-after/],
     [{ parameters: '[1]' }, /--parameters: expected/],
     [{ parameters: '{' }, /--parameters: not JSON/],
     [{ parameters: '{}', parametersFile: 'f' }, /exclude/],

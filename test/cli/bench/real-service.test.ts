@@ -3,6 +3,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { runBench } from '../../../cli/bench/runner.js'
+import { probe } from '../../../cli/bench/probe.js'
+import { Problem } from '../../../server/errors.js'
 import type { BenchOptions } from '../../../cli/bench/types.js'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
@@ -40,7 +42,7 @@ const options = (o: Partial<BenchOptions>): BenchOptions => ({
 test('sync renders of the invoice example: all 200, PDF bytes counted', async () => {
   const r = await runBench(options({}))
   assert.equal(r.passed, true, JSON.stringify(r))
-  assert.ok(r.total > 5)
+  assert.ok(r.total > 5, JSON.stringify(r))
   assert.deepEqual(r.statuses, { 200: r.total })
   assert.ok(r.bytes > r.total * 1000, 'a PDF is more than 1 KB')
   assert.ok(r.latency.p50 > 0 && r.latency.p50 <= r.latency.max)
@@ -58,4 +60,15 @@ test('async renders: every job is polled to succeeded; unknown templates count a
   assert.deepEqual(missing.statuses, { 404: missing.total })
   assert.deepEqual(missing.errorCodes, { TEMPLATE_NOT_FOUND: missing.total })
   assert.equal(sum(missing.statuses), missing.total)
+})
+
+test('the probe (svc/client) names the problem of a bench that can only fail: codes are case-sensitive', async () => {
+  await probe(options({}))
+  const err = await probe(options({ template: 'INVOICE' })).catch((e: unknown) => e)
+  assert.ok(err instanceof Problem)
+  assert.equal(err.code, 'TEMPLATE_NOT_FOUND')
+  assert.match(err.message, /^"INVOICE": no such template .*case-sensitive/)
+  const scope = await probe(options({ key: 'svc_live_nothing_here' })).catch((e: unknown) => e)
+  assert.ok(scope instanceof Problem)
+  assert.equal(scope.code, 'API_KEY_INVALID')
 })

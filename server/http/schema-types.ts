@@ -1,0 +1,16 @@
+// The one way a TypeScript type is derived from a route's JSON schema object. The routes use it
+// through their type provider (SchemaTypes, http/types.ts) and svc/client through client/types.ts,
+// so the server and the client read the same schema objects the same way. Type-only: nothing here
+// exists at run time, and it imports nothing of fastify (the client's declarations stay free of it).
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
+
+/**
+ * `'validated'`: what a handler holds after Ajv validated it (and filled each `default`, so a
+ * defaulted property is present), or what a route answers. `'sent'`: what a caller may send
+ * (a defaulted property stays optional).
+ */
+export type SchemaSide = 'validated' | 'sent'
+
+export type FromRouteSchema<S, Side extends SchemaSide = 'validated'> = S extends JSONSchema
+  ? Side extends 'sent' ? FromSchema<S, { keepDefaultedPropertiesOptional: true }> : FromSchema<S>
+  : unknown
