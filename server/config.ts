@@ -2,6 +2,8 @@
 // `overrides`), validated, and handed down as one frozen object. Nothing else reads process.env.
 import { resolve } from 'node:path'
 import { parseDuration } from './util/duration.js'
+import { parseRules } from './net/destination-policy.js'
+import type { DestinationPolicy } from './net/destination-policy.js'
 
 export interface Config {
   /** State folder: private database, TLS certificate, master key. */
@@ -50,9 +52,25 @@ export interface Config {
     maxRows: number
     maxLabels: number
   }
-  jobs: { enabled: boolean, concurrency: number, leaseMs: number, maxAttempts: number, pollMs: number }
+  jobs: {
+    enabled: boolean
+    concurrency: number
+    leaseMs: number
+    maxAttempts: number
+    pollMs: number
+    /** Fair share: running jobs of one workspace (over all processes) and queued jobs it may hold. */
+    maxRunningPerWorkspace: number
+    maxQueuedPerWorkspace: number
+  }
   documents: { linkTtlMs: number, ttlMs: number, sweepMs: number }
-  datasources: { connectTimeoutMs: number, queryTimeoutMs: number, maxPools: number, poolSize: number }
+  datasources: {
+    connectTimeoutMs: number
+    queryTimeoutMs: number
+    maxPools: number
+    poolSize: number
+    /** Where data sources may connect (SVC_DATASOURCE_ALLOW / SVC_DATASOURCE_DENY over the default refusals). */
+    policy: DestinationPolicy
+  }
   webhooks: {
     enabled: boolean
     retrySchedule: number[]
@@ -61,6 +79,8 @@ export interface Config {
     caFile: string | undefined
     pollMs: number
     concurrency: number
+    /** Sends to one endpoint in flight at once per process (fair share of `concurrency`). */
+    maxInFlightPerEndpoint: number
   }
 }
 
@@ -111,6 +131,12 @@ function durations (env: Env, name: string, fallback: string): number[] {
   })
 }
 
+function rules (env: Env, name: string): DestinationPolicy['allow'] {
+  const parsed = parseRules(str(env, name))
+  if (typeof parsed === 'string') throw new ConfigError(name, parsed)
+  return parsed
+}
+
 /** Every variable with its default, for the README and `svc config`. */
 export const CONFIG_DEFAULTS = {
   SVC_HOME: './.svc',
@@ -150,6 +176,8 @@ export const CONFIG_DEFAULTS = {
   SVC_JOB_LEASE: '30s',
   SVC_JOB_MAX_ATTEMPTS: '3',
   SVC_JOB_POLL: '250ms',
+  SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '(3/4 × SVC_JOB_CONCURRENCY)',
+  SVC_JOB_MAX_QUEUED_PER_WORKSPACE: '10000',
   SVC_DOCUMENT_LINK_TTL: '15m',
   SVC_DOCUMENT_TTL: '24h',
   SVC_DOCUMENT_SWEEP: '1m',
@@ -157,13 +185,16 @@ export const CONFIG_DEFAULTS = {
   SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
   SVC_DATASOURCE_MAX_POOLS: '64',
   SVC_DATASOURCE_POOL_SIZE: '4',
+  SVC_DATASOURCE_ALLOW: '(none: loopback, link-local, metadata, unspecified, multicast refused)',
+  SVC_DATASOURCE_DENY: '(none)',
   SVC_WEBHOOKS: 'true',
   SVC_WEBHOOK_RETRY_SCHEDULE: '1m,5m,30m,2h,12h',
   SVC_WEBHOOK_TIMEOUT: '5s',
   SVC_WEBHOOKS_ALLOW_PRIVATE: 'false',
   SVC_WEBHOOK_CA_FILE: '(system CAs)',
   SVC_WEBHOOK_POLL: '500ms',
-  SVC_WEBHOOK_CONCURRENCY: '64'
+  SVC_WEBHOOK_CONCURRENCY: '64',
+  SVC_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: '(SVC_WEBHOOK_CONCURRENCY / 4)'
 } as const
 
 export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}, cores = 2): Config {
@@ -216,6 +247,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     : duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
   if (connectionTimeoutMs <= renderTimeoutMs) throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
   const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
+  const webhookConcurrency = int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
+  const jobConcurrency = int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024)
   const config: Config = {
     home,
     databaseUrl,
@@ -255,17 +288,21 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     },
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),
-      concurrency: int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024),
+      concurrency: jobConcurrency,
       leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
       maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
-      pollMs: duration(e, 'SVC_JOB_POLL', '250ms')
+      pollMs: duration(e, 'SVC_JOB_POLL', '250ms'),
+      // A quarter of the slots always stay free for other workspaces' jobs.
+      maxRunningPerWorkspace: int(e, 'SVC_JOB_MAX_RUNNING_PER_WORKSPACE', Math.max(1, Math.floor(jobConcurrency * 3 / 4)), 1, 1_000_000),
+      maxQueuedPerWorkspace: int(e, 'SVC_JOB_MAX_QUEUED_PER_WORKSPACE', 10_000, 1, 100_000_000)
     },
     documents: { linkTtlMs, ttlMs, sweepMs: duration(e, 'SVC_DOCUMENT_SWEEP', '1m') },
     datasources: {
       connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),
       queryTimeoutMs: duration(e, 'SVC_DATASOURCE_QUERY_TIMEOUT', '30s'),
       maxPools: int(e, 'SVC_DATASOURCE_MAX_POOLS', 64, 1),
-      poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100)
+      poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100),
+      policy: { allow: rules(e, 'SVC_DATASOURCE_ALLOW'), deny: rules(e, 'SVC_DATASOURCE_DENY') }
     },
     webhooks: {
       enabled: bool(e, 'SVC_WEBHOOKS', true),
@@ -274,7 +311,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       allowPrivate: bool(e, 'SVC_WEBHOOKS_ALLOW_PRIVATE', false),
       caFile: str(e, 'SVC_WEBHOOK_CA_FILE'),
       pollMs: duration(e, 'SVC_WEBHOOK_POLL', '500ms'),
-      concurrency: int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
+      concurrency: webhookConcurrency,
+      maxInFlightPerEndpoint: int(e, 'SVC_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', Math.max(1, Math.floor(webhookConcurrency / 4)), 1, 1024)
     }
   }
   return Object.freeze(config)

@@ -13,6 +13,7 @@ import { environmentsService } from './services/environments.js'
 import { apiKeysService } from './services/api-keys.js'
 import { templatesService } from './services/templates.js'
 import { dataSources } from './datasources/index.js'
+import { dataSourceGuard } from './datasources/destinations.js'
 import { outbox } from './webhooks/outbox.js'
 import { webhooksService } from './services/webhooks.js'
 
@@ -24,15 +25,23 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
   return info.url
 }
 
-export async function createContext (config: Config, options: { db?: Db, poolSize?: number, logger?: Logger, onDataSourceQuery?: (ms: number, ok: boolean) => void } = {}) {
-  const db = options.db ?? createDb(await resolveDatabaseUrl(config), { connectionLimit: options.poolSize ?? 20 })
+export async function createContext (config: Config, options: {
+  db?: Db, poolSize?: number, logger?: Logger, onDataSourceQuery?: (ms: number, ok: boolean) => void
+} = {}) {
+  // A caller that hands in its own pool may have no URL to tell (then there is no endpoint to refuse).
+  const serviceUrl = options.db === undefined
+    ? await resolveDatabaseUrl(config)
+    : await resolveDatabaseUrl(config).catch(() => undefined)
+  const db = options.db ?? createDb(serviceUrl as string, { connectionLimit: options.poolSize ?? 20 })
+  // Data sources are checked against the operator's policy and may never reach the service database as its user.
+  const guard = dataSourceGuard(config, serviceUrl)
   // The master keys: the first seals, all open (server/secrets, docs/security.md).
   const box = await loadKeyring(config)
   const repos = createRepos(db)
   const events = outbox(repos)
   const services = {
     workspaces: workspacesService(repos.workspaces),
-    environments: environmentsService(repos.environments, repos.workspaces, box, options.logger),
+    environments: environmentsService(repos.environments, repos.workspaces, box, guard, options.logger),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, repos.templates, events),
     outbox: events,
@@ -40,7 +49,11 @@ export async function createContext (config: Config, options: { db?: Db, poolSiz
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.
-  const sources = dataSources(config, environments, { onError: (failure) => options.logger?.warn(failure, 'dataset failed'), onQuery: options.onDataSourceQuery })
+  const sources = dataSources(config, environments, {
+    guard,
+    onError: (failure) => options.logger?.warn(failure, 'dataset failed'),
+    onQuery: options.onDataSourceQuery
+  })
   return {
     config,
     db,

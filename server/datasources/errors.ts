@@ -24,6 +24,12 @@ const UNAVAILABLE = new Set([
   'SECRET_UNREADABLE'
 ])
 
+// Server errors the driver has no symbolic name for: the session's statement time limit
+// (MariaDB max_statement_time 1969, MySQL MAX_EXECUTION_TIME 3024), a timeout like the client's.
+const TIMEOUT_ERRNOS: Record<number, string> = { 1969: 'ER_STATEMENT_TIMEOUT', 3024: 'ER_QUERY_TIMEOUT' }
+// Access errors after login (a statement needing FILE, say) are the query's fault, not the source's.
+const QUERY_ACCESS = new Set(['ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_SPECIFIC_ACCESS_DENIED_ERROR'])
+
 export interface MappedError { problem: Problem, reason: string }
 
 export function unavailable (detail: string): Problem {
@@ -31,11 +37,16 @@ export function unavailable (detail: string): Problem {
 }
 
 /** `reason` is the driver's symbolic code (ER_PARSE_ERROR, ECONNREFUSED …): safe to log, never SQL. */
-export function mapDriverError (err: unknown, dataset: string, environment: string): MappedError {
+/** `connecting`: the error came while opening or preparing the session, not from the dataset's statement. */
+export function mapDriverError (err: unknown, dataset: string, environment: string, connecting = false): MappedError {
   if (err instanceof Problem) return { problem: err, reason: err.code }
   const e = err as { code?: unknown, fatal?: unknown, errno?: unknown }
-  const code = typeof e?.code === 'string' ? e.code : 'UNKNOWN'
-  if (UNAVAILABLE.has(code) || e?.fatal === true || /^E[A-Z]+$/.test(code)) {
+  const errno = typeof e?.errno === 'number' ? e.errno : 0
+  const code = typeof e?.code === 'string' ? e.code : TIMEOUT_ERRNOS[errno] ?? 'UNKNOWN'
+  if (QUERY_ACCESS.has(code) && !connecting && e?.fatal !== true) {
+    return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }
+  }
+  if (UNAVAILABLE.has(code) || TIMEOUT_ERRNOS[errno] !== undefined || e?.fatal === true || /^E[A-Z]+$/.test(code)) {
     return { problem: unavailable(`The data source of environment "${environment}" cannot be reached now; retry later`), reason: code }
   }
   return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }

@@ -13,6 +13,7 @@ import { problem } from '../errors.js'
 import { compileQuery, bindQuery } from './sql.js'
 import type { CompiledQuery } from './sql.js'
 import { poolCache } from './pools.js'
+import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
 import type { RowBudget, StatementResult } from './run.js'
@@ -31,13 +32,15 @@ export interface DatasetResult {
 export interface DatasetFailure { environment: string, dataset: string, errorCode: string, reason: string }
 
 export interface DataSourcesOptions {
+  /** The destination check every pool passes before it opens (dataSourceGuard()). */
+  guard: DataSourceGuard
   onError?: (failure: DatasetFailure) => void
   /** Every statement's time and whether it succeeded (metrics). */
   onQuery?: (ms: number, ok: boolean) => void
 }
 
-export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions = {}) {
-  const pools = poolCache(config, environments)
+export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions) {
+  const pools = poolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
   const timeoutMs = config.datasources.queryTimeoutMs
@@ -58,15 +61,18 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   }
 
   async function run (env: Environment, def: TemplateDefinition, d: DatasetDef, parameters: Record<string, unknown>, context: Record<string, unknown>, budget: RowBudget): Promise<StatementResult> {
+    let connecting = true
     const started = performance.now()
     try {
-      const pool = pools.get(env)
-      const r = await runStatement(pool, statementOf(d, def, parameters, context), timeoutMs, budget)
+      const q = statementOf(d, def, parameters, context)
+      const conn = await pools.connection(env)
+      connecting = false
+      const r = await runStatement(conn, q, timeoutMs, budget)
       options.onQuery?.(performance.now() - started, true)
       return r
     } catch (err) {
       options.onQuery?.(performance.now() - started, false)
-      const mapped = mapDriverError(err, d.code, env.key)
+      const mapped = mapDriverError(err, d.code, env.key, connecting)
       options.onError?.({ environment: env.key, dataset: d.code, errorCode: mapped.problem.code, reason: mapped.reason })
       throw mapped.problem
     }

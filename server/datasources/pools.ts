@@ -1,17 +1,22 @@
 // One small mysql2 pool per environment's data source, in an LRU keyed by `<env.id>:<dsVersion>`:
 // changing an environment's data source bumps dsVersion, so the next read opens a new pool and
 // the stale one is closed. Evicted pools are closed too, so at most `maxPools` stay open.
+// A pool connects to the address its destination check answered (pinned for the pool's life, so
+// DNS rebinding cannot move it), and each connection is made read-only before its first use.
 import mysql from 'mysql2'
-import type { Pool } from 'mysql2'
+import type { Pool, PoolConnection } from 'mysql2'
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { EnvironmentsService } from '../services/environments.js'
+import { AddressRefused } from '../net/address-guard.js'
 import { unavailable } from './errors.js'
+import type { DataSourceGuard } from './destinations.js'
+import { prepareSession } from './session.js'
 
 export interface PoolCache {
-  /** The pool of the environment's data source; 503 when the environment has none. */
-  get (env: Environment): Pool
+  /** A read-only connection of the environment's data source; 503 when it has none or the policy refuses it. */
+  connection (env: Environment): Promise<PoolConnection>
   size (): number
   close (): Promise<void>
 }
@@ -21,28 +26,55 @@ function endPool (pool: Pool): Promise<void> {
   return new Promise((resolve) => { pool.end(() => resolve()) })
 }
 
-export function poolCache (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>): PoolCache {
+function acquire (pool: Pool): Promise<PoolConnection> {
+  return new Promise((resolve, reject) => {
+    pool.getConnection((err, conn) => { if (err !== null && err !== undefined) reject(err); else resolve(conn) })
+  })
+}
+
+export function poolCache (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, guard: DataSourceGuard): PoolCache {
   const ds = config.datasources
   const closing = new Set<Promise<void>>()
-  const close = (pool: Pool): void => {
-    const p = endPool(pool).finally(() => closing.delete(p))
+  const close = (pool: Promise<Pool>): void => {
+    const p = pool.then(endPool, () => {}).finally(() => closing.delete(p))
     closing.add(p)
   }
-  const pools = new LRUCache<string, Pool>({ max: ds.maxPools, dispose: (pool) => close(pool) })
+  const pools = new LRUCache<string, Promise<Pool>>({ max: ds.maxPools, dispose: (pool) => close(pool) })
   /** envId → the cache key in use, so an old dsVersion's pool is closed as soon as a new one opens. */
   const current = new Map<string, string>()
+  /** Connections whose session is read-only and bounded already. */
+  const ready = new WeakSet<PoolConnection>()
 
-  return {
-    get (env) {
-      const key = `${env.id}:${env.dsVersion}`
-      const hit = pools.get(key)
-      if (hit !== undefined) return hit
-      const source = environments.openDataSource(env)
-      if (source === null) throw unavailable(`Environment "${env.key}" has no data source`)
-      const previous = current.get(env.id)
-      if (previous !== undefined && previous !== key) pools.delete(previous)
+  async function open (env: Environment, source: NonNullable<ReturnType<EnvironmentsService['openDataSource']>>): Promise<Pool> {
+    let pinned: string
+    try {
+      pinned = (await guard.check(source)).address
+    } catch (err) {
+      if (!(err instanceof AddressRefused)) throw err
+      throw unavailable(`The data source of environment "${env.key}" is refused by the data-source destination policy`)
+    }
+    return createPool(pinned, source)
+  }
+
+  function get (env: Environment): Promise<Pool> {
+    const key = `${env.id}:${env.dsVersion}`
+    const hit = pools.get(key)
+    if (hit !== undefined) return hit
+    const source = environments.openDataSource(env)
+    if (source === null) return Promise.reject(unavailable(`Environment "${env.key}" has no data source`))
+    const previous = current.get(env.id)
+    if (previous !== undefined && previous !== key) pools.delete(previous)
+    const pool = open(env, source)
+    // A refused or failed check is not cached: the next read checks again.
+    pool.catch(() => { if (pools.peek(key) === pool) { pools.delete(key); current.delete(env.id) } })
+    pools.set(key, pool)
+    current.set(env.id, key)
+    return pool
+  }
+
+  function createPool (host: string, source: { port: number, user: string, password: string, database: string }): Pool {
       const pool = mysql.createPool({
-        host: source.host,
+        host,
         port: source.port,
         user: source.user,
         password: source.password,
@@ -68,11 +100,22 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
       // this listener only keeps an idle connection's error from being an unhandled 'error' event.
       pool.on('connection', (conn) => {
         conn.on('error', () => {})
-        conn.query("SET time_zone = '+00:00'", () => {})
       })
-      pools.set(key, pool)
-      current.set(env.id, key)
       return pool
+  }
+
+  return {
+    async connection (env) {
+      const conn = await acquire(await get(env))
+      if (ready.has(conn)) return conn
+      try {
+        await prepareSession(conn, ds.queryTimeoutMs)
+      } catch (err) {
+        conn.destroy()
+        throw err
+      }
+      ready.add(conn)
+      return conn
     },
     size: () => pools.size,
     async close () {

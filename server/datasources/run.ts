@@ -4,7 +4,7 @@
 // LIMIT), so the limit is counted here instead. Once it is passed the connection is destroyed
 // rather than drained: the rest of a huge result is never transferred, and the pool opens a
 // fresh connection when it needs one.
-import type { Pool, PoolConnection } from 'mysql2'
+import type { PoolConnection } from 'mysql2'
 import type { DriverField } from './columns.js'
 import type { BoundQuery } from './sql.js'
 
@@ -18,14 +18,8 @@ export interface StatementResult {
   exceeded: boolean
 }
 
-function connection (pool: Pool): Promise<PoolConnection> {
-  return new Promise((resolve, reject) => {
-    pool.getConnection((err, conn) => { if (err !== null && err !== undefined) reject(err); else resolve(conn) })
-  })
-}
-
-export async function runStatement (pool: Pool, q: BoundQuery, timeoutMs: number, budget: RowBudget): Promise<StatementResult> {
-  const conn = await connection(pool)
+/** Runs `q` on `conn` and gives the connection back (released, or destroyed when its state is unknown). */
+export async function runStatement (conn: PoolConnection, q: BoundQuery, timeoutMs: number, budget: RowBudget): Promise<StatementResult> {
   return await new Promise<StatementResult>((resolve, reject) => {
     const rows: Array<Record<string, unknown>> = []
     let fields: DriverField[] = []

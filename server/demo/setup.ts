@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Context } from '../context.js'
 import { resolveDatabaseUrl } from '../context.js'
 import { parseMysqlUrl } from '../store/db.js'
+import type { Db } from '../store/db.js'
 import { SCOPES } from '../auth/api-key-format.js'
 import type { CreatedKey } from '../services/api-keys.js'
 import { isProblem } from '../errors.js'
@@ -27,6 +28,11 @@ export interface DemoOptions {
   prefix?: string
   /** Where demo.json lives (SVC_HOME). */
   home: string
+  /**
+   * Creates the demo databases and read-only users: the private instance's administrator over
+   * its socket (the service user may not), or for SVC_DATABASE_URL the operator's account.
+   */
+  admin: Db
 }
 
 export interface DemoEnvironment { key: string, database: string, user: string, production: boolean, seeded: boolean, rows: Record<string, number> }
@@ -62,7 +68,7 @@ async function findWorkspace (ctx: Context, home: string): Promise<{ id: string,
 }
 
 /** Database, read-only user (SELECT only) and sample rows of one environment; returns its data-source URL. */
-async function prepareDatabase (ctx: Context, workspaceId: string, prefix: string, e: typeof DEMO_ENVIRONMENTS[number]): Promise<{ url: string, env: DemoEnvironment }> {
+async function prepareDatabase (ctx: Context, admin: Db, workspaceId: string, prefix: string, e: typeof DEMO_ENVIRONMENTS[number]): Promise<{ url: string, env: DemoEnvironment }> {
   const database = `${prefix}_${e.key}`
   const user = `${prefix}_${e.short}_ro`
   const server = parseMysqlUrl(await resolveDatabaseUrl(ctx.config))
@@ -72,7 +78,7 @@ async function prepareDatabase (ctx: Context, workspaceId: string, prefix: strin
   const password = current !== null && current.user === user && current.database === database && current.password !== ''
     ? current.password
     : randomBytes(18).toString('base64url')
-  const conn = await ctx.db.getConnection()
+  const conn = await admin.getConnection()
   try {
     await conn.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)
     await conn.query(`CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY ?`, [password])
@@ -130,7 +136,7 @@ export async function runDemo (ctx: Context, options: DemoOptions): Promise<Demo
   await writeFile(join(options.home, 'demo.json'), JSON.stringify({ workspaceId: workspace.id, prefix }, null, 2) + '\n', { mode: 0o600 })
   const environments: DemoEnvironment[] = []
   for (const e of DEMO_ENVIRONMENTS) {
-    const { url, env } = await prepareDatabase(ctx, workspace.id, prefix, e)
+    const { url, env } = await prepareDatabase(ctx, options.admin, workspace.id, prefix, e)
     await ensureEnvironment(ctx, workspace.id, e.key, url)
     environments.push(env)
   }

@@ -43,7 +43,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     // A claim is a transaction of its own: while work is running, wait until half the slots
     // are free so one claim serves several jobs; when idle, claim at once (no added latency).
     if (free <= 0 || (running.size > 0 && free < Math.ceil(concurrency / 2))) return false
-    const jobs = await deps.jobs.claim(owner, free, leaseMs)
+    const jobs = await deps.jobs.claim(owner, free, leaseMs, config.jobs.maxRunningPerWorkspace)
     // quiesce() came while the claim was in flight: these jobs were never started, so they
     // go back to the queue with their attempt refunded instead of dying with the render pool.
     if (!loop.accepting) { await handBack(jobs); return false }

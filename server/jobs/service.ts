@@ -12,6 +12,7 @@ import type { JobRow } from '../store/repos/jobs.js'
 import type { Gate } from '../util/gate.js'
 import { completions } from './completions.js'
 import { jobInserts } from './inserts.js'
+import { queueCap } from './queue-cap.js'
 import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
 import type { JobView } from './view.js'
@@ -24,6 +25,8 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
   // Job writes are group-committed (see completions.ts, inserts.ts).
   const completed = completions(deps)
   const inserts = jobInserts(deps.db, deps.jobs)
+  // Tenant isolation: a workspace's queued jobs are capped (429 RATE_LIMITED over it).
+  const queueLimit = queueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
 
   // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
   // (cached per workspaces.webhooks_version): fan-out would find nobody to deliver to, and the
@@ -35,6 +38,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
   return {
     /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
     async enqueue (p: Prepared, correlationId: string): Promise<JobView> {
+      await queueLimit.admit(p.auth.workspaceId)
       const job = jobOf(p, correlationId)
       const createdAt = new Date()
       await inserts.insert(job, createdAt)

@@ -7,6 +7,8 @@ import { SealedValueError } from '../secrets/keyring.js'
 import type { Keyring, SealedRef } from '../secrets/keyring.js'
 import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repos/environments.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
+import { AddressRefused } from '../net/address-guard.js'
+import type { DataSourceGuard } from '../datasources/destinations.js'
 
 export interface EnvironmentView {
   id: string
@@ -53,7 +55,24 @@ export function requireEnvironment<E> (key: string, env: E | undefined): E {
 export const passwordRef = (environmentId: string): SealedRef =>
   ({ table: 'environments', column: 'ds_password_enc', id: environmentId })
 
-export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring, logger?: Logger) {
+/** Parses a data-source URL and checks its destination against the policy (400 naming the rule and address). */
+async function checkedDataSource (url: string | null | undefined, guard: DataSourceGuard): Promise<DataSourceConfig | null> {
+  if (url === undefined || url === null) return null
+  const ds = parseDataSourceUrl(url)
+  try {
+    await guard.check(ds)
+  } catch (err) {
+    // A name with no answer yet (DNS not set up) is kept: the pool checks it again when it opens.
+    if (!(err instanceof AddressRefused)) throw err
+    if (err.unresolved) return ds
+    const message = `refused: ${err.message}`
+    throw problem('VALIDATION_FAILED', `datasource: ${message}`, { errors: { datasource: [message] } })
+  }
+  return ds
+}
+
+export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
+  guard: DataSourceGuard, logger?: Logger) {
   const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null => ds === null
     ? null
     : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password, passwordRef(id)) }
@@ -65,13 +84,13 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
       }
       if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
       if (await envs.get(input.workspaceId, input.key) !== undefined) throw problem('CONFLICT', `environment ${input.key} exists already`)
-      const ds = input.dataSourceUrl === undefined ? null : parseDataSourceUrl(input.dataSourceUrl)
+      const ds = await checkedDataSource(input.dataSourceUrl, guard)
       const id = randomUUID()
       return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(id, ds), id))
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = requireEnvironment(key, await envs.get(workspaceId, key))
-      await envs.setDataSource(env.id, seal(env.id, dataSourceUrl === null ? null : parseDataSourceUrl(dataSourceUrl)))
+      await envs.setDataSource(env.id, seal(env.id, await checkedDataSource(dataSourceUrl, guard)))
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {

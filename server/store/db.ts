@@ -17,6 +17,14 @@ export function parseMysqlUrl (url: string): { host: string, port: number, user:
   }
 }
 
+/**
+ * The sql_mode every service connection runs with, whatever the server's global default:
+ * mysql2's client-side escaping (query() with `?` values, used by the multi-row writers) assumes
+ * backslash escapes and '…' strings, so NO_BACKSLASH_ESCAPES or ANSI_QUOTES set globally by an
+ * operator would turn an escaped quote in a caller's value into the end of the literal (injection).
+ */
+export const SQL_MODE = 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'
+
 export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
   const pool = mysql.createPool({
     ...parseMysqlUrl(url),
@@ -36,10 +44,11 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
     ...options
   })
   pool.on('connection', (conn) => {
-    // Once per physical connection (queued before any query of ours): UTC, and READ COMMITTED
+    // Once per physical connection (queued before any query of ours): UTC, the sql_mode the
+    // client-side escaping relies on (SQL_MODE), and READ COMMITTED
     // for every transaction — the queue claims need it (no gap locks blocking inserts, see
     // shared/notes), and setting it here saves a round trip per transaction.
-    conn.query("SET time_zone = '+00:00'")
+    conn.query(`SET time_zone = '+00:00', sql_mode = '${SQL_MODE}'`)
     conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
   })
   return pool

@@ -1,12 +1,14 @@
 // A private MariaDB server in the state folder (SVC_HOME/db), on 127.0.0.1 only, started and
 // stopped by the project itself. Recipe from shared/notes/measured-facts.md: install-db with
-// --no-defaults, mariadbd in the background, ping over the socket, then set up the app user.
+// --no-defaults, mariadbd in the background, ping over the socket, then set up the accounts
+// (secureGrants: the tenant-isolation rules of docs/security.md).
 import { spawn, execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { existsSync, openSync, closeSync } from 'node:fs'
 import { mkdir, readFile, writeFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
+import { userInfo } from 'node:os'
 
 const run = promisify(execFile)
 
@@ -55,13 +57,57 @@ export async function instanceStatus (home: string): Promise<InstanceStatus> {
 
 async function ping (dir: string): Promise<boolean> {
   try {
-    await run('mariadb-admin', ['--no-defaults', `--socket=${sockFile(dir)}`, '-uroot', '--connect-timeout=2', 'ping'])
+    // mysqladmin ping answers "alive" even when access is denied: enough to know the server is up.
+    await run('mariadb-admin', ['--no-defaults', `--socket=${sockFile(dir)}`, `-u${adminUser()}`, '--connect-timeout=2', 'ping'])
     return true
   } catch { return false }
 }
 
-async function rootSql (dir: string, sql: string): Promise<void> {
-  await run('mariadb', ['--no-defaults', `--socket=${sockFile(dir)}`, '-uroot', '-e', sql])
+/**
+ * The instance's administrator: the operating-system user running svc, authenticated by the
+ * unix_socket plugin over the socket only (root when svc runs as root). No TCP account has more
+ * than the service database.
+ */
+export function adminUser (): string { return userInfo().username }
+
+/** How to reach the instance as its administrator (mysql2 options: the socket, no password). */
+export function adminConnection (home: string): { socketPath: string, user: string } {
+  return { socketPath: sockFile(instanceDir(home)), user: adminUser() }
+}
+
+async function rootSql (dir: string, sql: string, extra: string[] = []): Promise<string> {
+  const args = (user: string): string[] => ['--no-defaults', `--socket=${sockFile(dir)}`, `-u${user}`, ...extra, '-e', sql]
+  try {
+    return (await run('mariadb', args(adminUser()))).stdout
+  } catch (err) {
+    // An instance created before the socket-only administrator: its root has no password yet.
+    if (adminUser() === 'root') throw err
+    return (await run('mariadb', args('root'))).stdout
+  }
+}
+
+const quote = (s: string): string => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+
+/**
+ * Grants as they must be, applied at every start (so an older instance is fixed in place, data
+ * untouched): the service user holds its own database only, without GRANT OPTION; the
+ * administrator logs in over the socket only; root and anonymous accounts reachable over TCP are
+ * dropped, so `root@127.0.0.1` is refused.
+ */
+async function secureGrants (dir: string, info: InstanceInfo): Promise<void> {
+  const admin = adminUser()
+  const user = `${quote(info.user)}@'127.0.0.1'`
+  await rootSql(dir, `CREATE DATABASE IF NOT EXISTS \`${info.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+    ${admin === 'root' ? '' : `CREATE USER IF NOT EXISTS ${quote(admin)}@'localhost' IDENTIFIED VIA unix_socket;`}
+    GRANT ALL PRIVILEGES ON *.* TO ${quote(admin)}@'localhost' WITH GRANT OPTION;
+    ALTER USER 'root'@'localhost' IDENTIFIED VIA unix_socket;
+    CREATE USER IF NOT EXISTS ${user} IDENTIFIED BY ${quote(info.password)};
+    ALTER USER ${user} IDENTIFIED BY ${quote(info.password)};
+    REVOKE ALL PRIVILEGES, GRANT OPTION FROM ${user};
+    GRANT ALL PRIVILEGES ON \`${info.database}\`.* TO ${user};`)
+  const stray = await rootSql(dir, "SELECT CONCAT(QUOTE(User), '@', QUOTE(Host)) FROM mysql.global_priv WHERE User IN ('root', '') AND Host <> 'localhost' OR User = ''", ['-N', '-B'])
+  const accounts = stray.split('\n').filter((line) => line.trim() !== '')
+  if (accounts.length > 0) await rootSql(dir, `DROP USER ${accounts.join(', ')}`)
 }
 
 /** Starts the instance (creating it on first use) and returns how to reach it. Idempotent. */
@@ -71,7 +117,10 @@ export async function startInstance (home: string, port: number, log: (line: str
   await mkdir(dir, { recursive: true, mode: 0o700 })
   const running = await readPid(dir)
   const existing = await readInstanceInfo(home)
-  if (running !== undefined && existing !== undefined && await ping(dir)) return existing
+  if (running !== undefined && existing !== undefined && await ping(dir)) {
+    await secureGrants(dir, existing)
+    return existing
+  }
   if (!existsSync(join(dir, 'data', 'mysql'))) {
     log(`creating a private MariaDB in ${dir} …`)
     await rm(join(dir, 'data'), { recursive: true, force: true })
@@ -96,11 +145,7 @@ export async function startInstance (home: string, port: number, log: (line: str
     ? existing
     : { port, user: 'svc', password: existing?.password ?? randomBytes(18).toString('base64url'), database: 'svc', url: '', socket: sockFile(dir) }
   info.url = `mysql://${info.user}:${encodeURIComponent(info.password)}@127.0.0.1:${port}/${info.database}`
-  // The app user may create the demo databases and their read-only users, hence GRANT OPTION.
-  await rootSql(dir, `CREATE DATABASE IF NOT EXISTS \`${info.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
-    CREATE USER IF NOT EXISTS '${info.user}'@'127.0.0.1' IDENTIFIED BY '${info.password}';
-    ALTER USER '${info.user}'@'127.0.0.1' IDENTIFIED BY '${info.password}';
-    GRANT ALL PRIVILEGES ON *.* TO '${info.user}'@'127.0.0.1' WITH GRANT OPTION;`)
+  await secureGrants(dir, info)
   await writeFile(infoFile(dir), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 })
   return info
 }

@@ -12,12 +12,13 @@ import type { Keyring } from '../secrets/keyring.js'
 import type { Repos } from '../store/repos/index.js'
 import { secretRef } from '../store/repos/webhooks.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
-import type { Resolver } from './address-guard.js'
+import type { Resolver } from '../net/address-guard.js'
 import { fanOut } from './fanout.js'
 import type { Outbox } from './outbox.js'
 import { createSender } from './sender.js'
 import type { SendResult } from './sender.js'
 import { signatureHeader } from './signature.js'
+import { endpointSlots } from './endpoint-slots.js'
 
 /** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
 export const MAX_INTERRUPTED_SENDS = 3
@@ -55,6 +56,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   let fanOutWanted = true
   let backlog = false
   let inFlight = 0
+  const slots = endpointSlots(wh.maxInFlightPerEndpoint)
   const sends = new Set<Promise<void>>()
   let closing: Promise<void> | undefined
   // Attempts and outcomes, group-committed through the one batcher; a row the database refuses
@@ -98,7 +100,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   async function claimAndSend (): Promise<void> {
     const free = wh.concurrency - inFlight
     if (free <= 0) return
-    const claims = await transaction(db, (conn) => deliveries.claimDue(conn, free, leaseMs), 'READ COMMITTED')
+    const claims = await transaction(db, (conn) => deliveries.claimDue(conn, free, leaseMs, slots), 'READ COMMITTED')
     backlog = claims.length === free
     if (claims.length === 0) return
     const loaded = await deliveries.loadClaimed(claims)
@@ -131,9 +133,11 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
 
   function start (d: ClaimedDelivery): void {
     inFlight++
+    slots.take(d.endpointId)
     const p = deliver(d).catch((err: unknown) => { logger.error({ err, delivery: d.id }, 'webhook delivery failed unexpectedly') })
       .finally(() => {
         inFlight--
+        slots.give(d.endpointId)
         sends.delete(p)
         // Refill when half the slots are free and more are waiting, or at once when idle.
         if (backlog && inFlight <= wh.concurrency / 2) loop.wake()

@@ -7,8 +7,8 @@ import { isIP } from 'node:net'
 import { createSecureContext, rootCertificates } from 'node:tls'
 import type { LookupAddress, LookupOptions } from 'node:dns'
 import { Agent } from 'undici'
-import { AddressRefused, blockedReason, checkHost, systemResolver } from './address-guard.js'
-import type { Resolver } from './address-guard.js'
+import { AddressRefused, blockedReason, checkHost, systemResolver } from '../net/address-guard.js'
+import type { Resolver } from '../net/address-guard.js'
 
 export const EXCERPT_BYTES = 1024
 // Past this the rest of an answer is not read: the connection is dropped instead.

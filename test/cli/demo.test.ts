@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import mysql from 'mysql2/promise'
-import { createTestDatabase, serverUrl } from '../helpers/db.js'
+import { createTestDatabase, serverUrl, testDataSourceAllow } from '../helpers/db.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { createDb } from '../../server/store/db.js'
 import { loadConfig } from '../../server/config.js'
@@ -32,7 +32,7 @@ let ctx: Context
 async function svc (...args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
   try {
     const r = await run(process.execPath, [join(projectRoot, 'bin', 'svc'), ...args], {
-      env: { ...process.env, SVC_HOME: home, SVC_DATABASE_URL: tdb.url, SVC_MASTER_KEY: masterKey, SVC_PORT: '18443' },
+      env: { ...process.env, SVC_HOME: home, SVC_DATABASE_URL: tdb.url, SVC_MASTER_KEY: masterKey, SVC_PORT: '18443', SVC_DATASOURCE_ALLOW: testDataSourceAllow() },
       maxBuffer: 16 << 20
     })
     return { code: 0, stdout: r.stdout, stderr: r.stderr }
@@ -63,6 +63,8 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   const first = await svc('--json', 'demo', '--db-prefix', prefix)
   assert.equal(first.code, 0, first.stderr + first.stdout)
   const doc = JSON.parse(first.stdout)
+  // The demo's loopback data sources pass only by the explicit opt-in, and the demo says so.
+  assert.match(first.stderr, /SVC_DATASOURCE_ALLOW=127\.0\.0\.1/)
   assert.equal(doc.workspace.name, 'Demo')
   assert.equal(doc.workspace.created, true)
   assert.equal(doc.rerun, false)
@@ -111,7 +113,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   } finally { await admin.end() }
 
   // The environments use the read-only users: they read, they cannot write.
-  ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: tdb.url, SVC_MASTER_KEY: masterKey }))
+  ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: tdb.url, SVC_MASTER_KEY: masterKey, SVC_DATASOURCE_ALLOW: testDataSourceAllow() }))
   for (const e of doc.environments) {
     const env = (await ctx.repos.environments.get(doc.workspace.id, e.key)) as Environment
     assert.equal(env.isProduction, e.key === 'production')

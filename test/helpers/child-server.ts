@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { projectRoot } from '../../server/util/paths.js'
+import { testDataSourceAllow } from './db.js'
 
 export interface ChildServer {
   url: string
@@ -16,7 +17,15 @@ export interface ChildServer {
 /** `startMs`: how long the process may take to listen (several starting at once on busy cores take longer). */
 export async function startChildServer (env: Record<string, string>, startMs = 20_000): Promise<ChildServer> {
   const child = spawn(process.execPath, [join(projectRoot, 'bin', 'svc'), 'serve'], {
-    env: { PATH: process.env.PATH ?? '', SVC_PORT: '0', SVC_HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_ADMIN_PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SVC_PORT: '0',
+      SVC_HOST: '127.0.0.1',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_ADMIN_PORT: '0',
+      SVC_DATASOURCE_ALLOW: testDataSourceAllow(),
+      ...env
+    },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

@@ -11,6 +11,14 @@ export function serverUrl (): string {
   return url.replace(/\/$/, '')
 }
 
+/**
+ * The suite's data sources live on its own loopback instance, which the default data-source
+ * policy refuses: tests opt in explicitly (scripts/test.sh exports it and says so).
+ */
+export function testDataSourceAllow (): string {
+  return process.env.SVC_DATASOURCE_ALLOW ?? '127.0.0.1'
+}
+
 export interface TestDatabase { name: string, url: string, db: Db, drop (): Promise<void> }
 
 export async function createTestDatabase (prefix = 't'): Promise<TestDatabase> {

@@ -4,7 +4,8 @@
 import type { Logger } from 'pino'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createDb } from '../../server/store/db.js'
+import { createHash, randomBytes } from 'node:crypto'
+import { createDb, parseMysqlUrl } from '../../server/store/db.js'
 import type { Context } from '../../server/context.js'
 import { serverUrl } from './db.js'
 import { examplesDir } from '../../server/util/paths.js'
@@ -22,12 +23,20 @@ const SCHEMA = [
     street VARCHAR(200), city VARCHAR(100), postcode VARCHAR(20), country VARCHAR(2), weight_kg DECIMAL(6,2), qty INT)`
 ]
 
+/** The read-only user of a data database (data sources never use the service database's user). */
+const readerOf = (name: string): string => `ro_${createHash('sha256').update(name).digest('hex').slice(0, 12)}`
+
+/** Creates and fills the data database; answers the data-source URL of its SELECT-only user. */
 export async function createDataDatabase (name: string, options: { salesRows?: number } = {}): Promise<string> {
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
+  const password = randomBytes(12).toString('hex')
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`)
+  await admin.query(`CREATE USER '${readerOf(name)}'@'%' IDENTIFIED BY '${password}'`)
+  await admin.query(`GRANT SELECT ON \`${name}\`.* TO '${readerOf(name)}'@'%'`)
   await admin.end()
-  const url = `${serverUrl()}/${name}`
-  const db = createDb(url, { connectionLimit: 1 })
+  const { host, port } = parseMysqlUrl(`${serverUrl()}/x`)
+  const url = `mysql://${readerOf(name)}:${password}@${host}:${port}/${name}`
+  const db = createDb(`${serverUrl()}/${name}`, { connectionLimit: 1 })
   for (const sql of SCHEMA) await db.query(sql)
   await db.query("INSERT INTO customers VALUES (1, 'Acme Corp', '1 Main Street, Springfield'), (2, 'Globex', '2 Side Road, Shelbyville')")
   await db.query(`INSERT INTO invoices VALUES (1, 'INV-2026-0001', '2026-11-01', '2026-12-01', 1, 'EUR', 100.00, 20.00, 120.00),
@@ -52,6 +61,7 @@ export async function createDataDatabase (name: string, options: { salesRows?: n
 export async function dropDataDatabase (name: string): Promise<void> {
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``)
+  await admin.query(`DROP USER IF EXISTS '${readerOf(name)}'@'%'`)
   await admin.end()
 }
 

@@ -13,6 +13,7 @@ import type { Context } from '../../server/context.js'
 import { createServer } from '../../server/main.js'
 import type { Server } from '../../server/main.js'
 import type { FastifyInstance } from 'fastify'
+import { testDataSourceAllow } from './db.js'
 
 export interface TestServer {
   url: string
@@ -43,6 +44,7 @@ export async function startServer (databaseUrl: string, env: Record<string, stri
     SVC_MASTER_KEY: process.env.SVC_TEST_MASTER_KEY ?? randomBytes(32).toString('hex'),
     SVC_LOG_LEVEL: process.env.SVC_TEST_LOG_LEVEL ?? 'silent',
     SVC_RENDER_THREADS: '2',
+    SVC_DATASOURCE_ALLOW: testDataSourceAllow(),
     ...env
   }, 2)
   const logger = options.logger ?? pino({ level: config.logLevel })

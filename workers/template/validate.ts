@@ -8,6 +8,7 @@ import type { TemplateDefinition } from './definition.js'
 import { compileText } from '../expr/expressions.js'
 import { compileParameterCheck } from './parameters.js'
 import { templateSchema } from './schema.js'
+import { datasetSqlProblem } from './dataset-sql.js'
 
 export interface ValidationIssue { path: string, message: string }
 export type ValidationResult = { ok: true, template: TemplateDefinition } | { ok: false, errors: ValidationIssue[] }
@@ -93,6 +94,8 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
     if (RESERVED.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is a reserved name in expressions` })
     if (paramNames.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is also a parameter name` })
     cardinality.set(d.code, d.cardinality)
+    const sqlProblem = datasetSqlProblem(d.query)
+    if (sqlProblem !== undefined) errors.push({ path: `${at}/query`, message: sqlProblem })
     for (const name of queryPlaceholders(d.query)) {
       if (name.startsWith('context.') && name.split('.').length === 2) continue
       if (!paramNames.has(name)) errors.push({ path: `${at}/query`, message: `placeholder :${name} is not a declared parameter` })

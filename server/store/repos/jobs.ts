@@ -1,9 +1,11 @@
 // The durable render queue. Claims use FOR UPDATE SKIP LOCKED in READ COMMITTED through
-// ix_jobs_claim (status, seq): the ORDER BY is served by the index, so concurrent claimers
-// skip each other's rows instead of blocking (the filesort trap in shared/notes).
+// ix_jobs_fair (status, workspace_id, seq): the ORDER BY is served by the index, so concurrent
+// claimers skip each other's rows instead of blocking (the filesort trap in shared/notes); not_before
+// (a retry's backoff) is a filter on the rows read, not part of the index.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
 import { transaction } from '../db.js'
+import { fairPick, fairTurn } from './jobs-fair.js'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 
@@ -44,14 +46,6 @@ const JOB_COLUMNS = `j.seq, j.id, j.workspace_id, j.api_key_id, j.api_key_prefix
   j.environment, j.format, j.parameters, j.context, j.file_name, j.status, j.attempts, j.correlation_id, j.run_id, j.document_id,
   j.page_count, j.label_count, j.output_bytes, j.error_code, j.error_message, j.created_at, j.started_at, j.completed_at`
 const COLUMNS = `${JOB_COLUMNS}, d.expires_at AS document_expires_at`
-/**
- * The claim's locking read, served by ix_jobs_claim (status, seq): no filesort (shared/notes).
- * not_before (a retry's backoff) is a filter on the rows read, not part of the index, so the
- * ORDER BY stays index-ordered; in READ COMMITTED rows it rejects are not kept locked.
- */
-export const CLAIM_SQL = `SELECT ${JOB_COLUMNS}, NULL AS document_expires_at FROM render_jobs j
-  WHERE j.status = 'queued' AND (j.not_before IS NULL OR j.not_before <= UTC_TIMESTAMP(3)) ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED`
-
 const FROM = 'render_jobs j LEFT JOIN documents d ON d.id = j.document_id'
 
 function toJob (r: RowDataPacket): JobRow {
@@ -99,6 +93,9 @@ export interface JobOutcome {
 }
 
 export function jobsRepo (db: Db) {
+  /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
+  const turn = fairTurn(JOB_COLUMNS)
+
   return {
     async insert (conn: Conn | Db, job: NewJob, createdAt = new Date()): Promise<void> {
       await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
@@ -132,17 +129,29 @@ export function jobsRepo (db: Db) {
         job.templateCode, job.version, job.environment, job.format, parameters, context, job.fileName, job.correlationId, 'queued', createdAt])])
     },
 
+    /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
+    async countQueued (workspaceId: string, max: number): Promise<number> {
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair)
+        WHERE status = 'queued' AND workspace_id = ? LIMIT ${Math.max(1, Math.floor(max))}) t`, [workspaceId])
+      return Number(rows[0].n)
+    },
+
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`, [id, workspaceId])
       return rows.length === 0 ? undefined : toJob(rows[0])
     },
 
-    /** Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims. */
-    async claim (owner: string, limit: number, leaseMs: number): Promise<JobRow[]> {
+    /**
+     * Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims.
+     * Fair across workspaces: round-robin shares over the workspaces with queued jobs, each at
+     * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
+     * backlog never holds another's first job behind it.
+     */
+    async claim (owner: string, limit: number, leaseMs: number, maxRunningPerWorkspace = Number.MAX_SAFE_INTEGER): Promise<JobRow[]> {
       return await transaction(db, async (conn) => {
         // Queued jobs have no document yet, so the row alone is the whole job: read it in the
         // locking SELECT and apply the claim's changes in memory (one round trip fewer).
-        const [picked] = await conn.query<RowDataPacket[]>(CLAIM_SQL, [limit])
+        const picked = await fairPick(conn, turn, limit, maxRunningPerWorkspace)
         if (picked.length === 0) return []
         const now = new Date()
         await conn.query(`UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?,

@@ -4,6 +4,7 @@
 // taken over cannot overwrite the newer attempt's outcome).
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
+import type { EndpointSlots } from '../../webhooks/endpoint-slots.js'
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned'
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned']
@@ -106,13 +107,35 @@ export function deliveriesRepo (db: Db) {
      * other processes hold), then move next_attempt_at to the lease expiry so they are not due
      * again unless this process dies. Times are the database's clock, shared by every process.
      */
-    async claimDue (conn: Conn, limit: number, leaseMs: number): Promise<Array<{ seq: number, lease: Date }>> {
-      const [rows] = await conn.query<RowDataPacket[]>(
-        `SELECT seq, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries FORCE INDEX (ix_deliveries_next)
-         WHERE next_attempt_at <= UTC_TIMESTAMP(3) ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`, [limit])
-      if (rows.length === 0) return []
-      const lease = new Date((rows[0].now as Date).getTime() + leaseMs)
-      const seqs = rows.map((r) => Number(r.seq))
+    async claimDue (conn: Conn, limit: number, leaseMs: number, slots?: EndpointSlots): Promise<Array<{ seq: number, lease: Date }>> {
+      // Endpoints at their in-flight cap are skipped (a filter on the rows read: the ORDER BY stays
+      // index-ordered), and no more of one endpoint is taken than it has room for; when that leaves
+      // the claim short, up to two more rounds look past the endpoints that filled up.
+      const taken = new Map<string, number>()
+      const kept: RowDataPacket[] = []
+      let now: Date | undefined
+      for (let round = 0; round < 3 && kept.length < limit; round++) {
+        const full = [...(slots?.full() ?? []), ...[...taken].filter(([id, n]) => n >= (slots?.room(id) ?? Infinity)).map(([id]) => id)]
+        const where = ['next_attempt_at <= UTC_TIMESTAMP(3)']
+        const args: unknown[] = []
+        if (full.length > 0) { where.push('endpoint_id NOT IN (?)'); args.push(full) }
+        if (kept.length > 0) { where.push('seq NOT IN (?)'); args.push(kept.map((r) => r.seq)) }
+        const [rows] = await conn.query<RowDataPacket[]>(`SELECT seq, endpoint_id, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries
+          FORCE INDEX (ix_deliveries_next) WHERE ${where.join(' AND ')} ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+        [...args, limit - kept.length])
+        now ??= rows[0]?.now as Date | undefined
+        let trimmed = false
+        for (const r of rows) {
+          const n = taken.get(r.endpoint_id) ?? 0
+          if (slots !== undefined && n >= slots.room(r.endpoint_id)) { trimmed = true; continue }
+          taken.set(r.endpoint_id, n + 1)
+          kept.push(r)
+        }
+        if (!trimmed || slots === undefined) break
+      }
+      if (kept.length === 0 || now === undefined) return []
+      const lease = new Date(now.getTime() + leaseMs)
+      const seqs = kept.map((r) => Number(r.seq))
       await conn.query('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ?, claims = claims + 1 WHERE seq IN (?)', [lease, lease, seqs])
       return seqs.map((seq) => ({ seq, lease }))
     },

@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../../../server/config.js'
+import { dataSourceGuard } from '../../../server/datasources/destinations.js'
 import { createContext } from '../../../server/context.js'
 import type { Context } from '../../../server/context.js'
 import { dataSources } from '../../../server/datasources/index.js'
@@ -11,7 +12,7 @@ import type { DatasetFailure, DataSources } from '../../../server/datasources/in
 import { Problem } from '../../../server/errors.js'
 import type { Environment } from '../../../server/store/repos/environments.js'
 import type { DatasetDef, ParameterDef, TemplateDefinition } from '../../../workers/template/definition.js'
-import { createTestDatabase } from '../../helpers/db.js'
+import { createTestDatabase, testDataSourceAllow } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { createDataDatabase, refusedPort } from './helpers.js'
 import type { DataDatabase } from './helpers.js'
@@ -36,7 +37,7 @@ let workspaceId: string
 const failures: DatasetFailure[] = []
 let ds: DataSources
 
-const config = (env: Record<string, string> = {}) => loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_QUERY_TIMEOUT: '5s', ...env })
+const config = (env: Record<string, string> = {}) => loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_QUERY_TIMEOUT: '5s', SVC_DATASOURCE_ALLOW: testDataSourceAllow(), ...env })
 
 function template (datasets: Array<Partial<DatasetDef> & { code: string, query: string }>, parameters: ParameterDef[] = []): TemplateDefinition {
   return { code: 'tpl', format: 'document', parameters, datasets: datasets.map((d) => ({ cardinality: 'multiple' as const, fields: [], ...d })) }
@@ -65,7 +66,7 @@ before(async () => {
     'CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)',
     "INSERT INTO items VALUES (1, 'Only in B', 1.00, '2026-01-01 00:00:00', '2026-01-01', 1, 'acme')"
   ])
-  ds = dataSources(ctx.config, ctx.services.environments, { onError: (f) => failures.push(f) })
+  ds = dataSources(ctx.config, ctx.services.environments, { guard: dataSourceGuard(ctx.config, undefined), onError: (f) => failures.push(f) })
 })
 
 after(async () => {
@@ -226,7 +227,7 @@ test('refused port, bad credentials and a missing data source are 503 with Retry
 })
 
 test('a query past the query timeout is 503 and the pool keeps working', async () => {
-  const quick = dataSources(config({ SVC_DATASOURCE_QUERY_TIMEOUT: '300ms' }), ctx.services.environments)
+  const quick = dataSources(config({ SVC_DATASOURCE_QUERY_TIMEOUT: '300ms' }), ctx.services.environments, { guard: dataSourceGuard(config(), undefined) })
   try {
     const env = await environment('slow', dataA.url)
     const started = Date.now()
@@ -238,7 +239,7 @@ test('a query past the query timeout is 503 and the pool keeps working', async (
 })
 
 test('a changed data source (dsVersion) opens a new pool and closes the old one; maxPools evicts', async () => {
-  const small = dataSources(config({ SVC_DATASOURCE_MAX_POOLS: '1' }), ctx.services.environments)
+  const small = dataSources(config({ SVC_DATASOURCE_MAX_POOLS: '1' }), ctx.services.environments, { guard: dataSourceGuard(config(), undefined) })
   try {
     const def = template([{ code: 'n', cardinality: 'single', query: 'SELECT name FROM items WHERE id = 1' }])
     let env = await environment('switch', dataA.url)

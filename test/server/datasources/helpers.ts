@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:net'
 import { createDb, parseMysqlUrl } from '../../../server/store/db.js'
+import type { Db } from '../../../server/store/db.js'
 import { serverUrl } from '../../helpers/db.js'
 
 export interface DataDatabase {
@@ -13,28 +14,37 @@ export interface DataDatabase {
   drop (): Promise<void>
 }
 
-/** Creates a database, runs `setup` statements in it as admin, and a SELECT-only user. */
-export async function createDataDatabase (setup: string[], adminBase = serverUrl()): Promise<DataDatabase> {
+/** A MariaDB server for data databases: where data sources reach it, and an administrator pool. */
+export interface DataServer { host: string, port: number, admin (): Db }
+
+/** The suite's instance, administered through the suite's test administrator. */
+export function suiteServer (): DataServer {
+  const { host, port } = parseMysqlUrl(`${serverUrl()}/x`)
+  return { host, port, admin: () => createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 }) }
+}
+
+/** Creates a database, runs `setup` statements in it as admin, and a SELECT-only user (plus `grants`). */
+export async function createDataDatabase (setup: string[], server: DataServer = suiteServer(), grants = 'SELECT'): Promise<DataDatabase> {
   const name = `ds_${randomBytes(5).toString('hex')}`
   const user = `ro_${randomBytes(5).toString('hex')}`
   const password = randomBytes(12).toString('hex')
-  const admin = createDb(`${adminBase}/mysql`, { connectionLimit: 1 })
+  const admin = server.admin()
   try {
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`)
     await admin.query(`CREATE USER '${user}'@'%' IDENTIFIED BY '${password}'`)
-    await admin.query(`GRANT SELECT ON \`${name}\`.* TO '${user}'@'%'`)
+    await admin.query(`GRANT ${grants} ON \`${name}\`.* TO '${user}'@'%'`)
     await admin.query(`USE \`${name}\``)
     for (const sql of setup) await admin.query(sql)
   } finally {
     await admin.end()
   }
-  const { host, port } = parseMysqlUrl(`${adminBase}/x`)
+  const { host, port } = server
   return {
     name,
     user,
     url: `mysql://${user}:${password}@${host}:${port}/${name}`,
     async drop () {
-      const a = createDb(`${adminBase}/mysql`, { connectionLimit: 1 })
+      const a = server.admin()
       await a.query(`DROP DATABASE IF EXISTS \`${name}\``)
       await a.query(`DROP USER IF EXISTS '${user}'@'%'`)
       await a.end()

@@ -8,15 +8,18 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Environment } from '../../../server/store/repos/environments.js'
-import { startInstance, stopInstance } from '../../../server/store/instance.js'
+import { adminConnection, startInstance, stopInstance } from '../../../server/store/instance.js'
+import { createDb } from '../../../server/store/db.js'
+import type { Db } from '../../../server/store/db.js'
 import { dataSources } from '../../../server/datasources/index.js'
 import type { DatasetFailure } from '../../../server/datasources/index.js'
 import { Problem } from '../../../server/errors.js'
 import type { TemplateDefinition } from '../../../workers/template/definition.js'
 import { loadConfig } from '../../../server/config.js'
+import { dataSourceGuard } from '../../../server/datasources/destinations.js'
 import { createDataDatabase, refusedPort } from './helpers.js'
-import type { DataDatabase } from './helpers.js'
-import { createTestDatabase } from '../../helpers/db.js'
+import type { DataDatabase, DataServer } from './helpers.js'
+import { createTestDatabase, testDataSourceAllow } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { startServer } from '../../helpers/server.js'
 import type { TestServer, TestResponse } from '../../helpers/server.js'
@@ -30,11 +33,13 @@ after(async () => {
 })
 
 /** The second MariaDB, started (again) in the same folder on the same port. */
-async function dataInstance (): Promise<{ base: string }> {
+async function dataInstance (): Promise<{ base: DataServer }> {
   home ??= await mkdtemp(join(tmpdir(), 'svc-ds-recovery-'))
   port ??= await refusedPort()
   const info = await startInstance(home, port)
-  return { base: info.url.replace(/\/[^/]*$/, '') }
+  // Its service user may not create databases: the administrator does, over the socket.
+  const admin = (): Db => createDb('mysql://localhost/mysql', { ...adminConnection(home as string), connectionLimit: 1 })
+  return { base: { host: '127.0.0.1', port: info.port, admin } }
 }
 
 test('stopped data source → 503; back up → the same pool recovers', async () => {
@@ -44,8 +49,8 @@ test('stopped data source → 503; back up → the same pool recovers', async ()
   const source = { host: url.hostname, port: Number(url.port), user: url.username, password: decodeURIComponent(url.password), database: data.name }
   const env: Environment = { id: 'env-recovery', workspaceId: 'w', key: 'recovery', isProduction: false, dataSource: { host: source.host, port: source.port, user: source.user, passwordEnc: null, database: source.database }, dsVersion: 1, createdAt: new Date() }
   const failures: DatasetFailure[] = []
-  const config = loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_CONNECT_TIMEOUT: '2s', SVC_DATASOURCE_POOL_SIZE: '2' })
-  const ds = dataSources(config, { openDataSource: () => source }, { onError: (f) => failures.push(f) })
+  const config = loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_CONNECT_TIMEOUT: '2s', SVC_DATASOURCE_POOL_SIZE: '2', SVC_DATASOURCE_ALLOW: testDataSourceAllow() })
+  const ds = dataSources(config, { openDataSource: () => source }, { guard: dataSourceGuard(config, undefined), onError: (f) => failures.push(f) })
   const def: TemplateDefinition = { code: 'r', format: 'document', datasets: [{ code: 'rows', cardinality: 'multiple', query: 'SELECT id FROM t ORDER BY id', fields: [] }] }
   try {
     // Warm the pool with two idle connections, which the stop will kill.

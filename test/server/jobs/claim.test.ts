@@ -1,12 +1,13 @@
-// The job claim: its plan walks ix_jobs_claim without a filesort (a filesort plan makes SKIP
+// The job claim: its plans walk ix_jobs_fair without a filesort (a filesort plan makes SKIP
 // LOCKED claimers skip every row, see shared/notes), and concurrent claimers never share a job.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo, CLAIM_SQL } from '../../../server/store/repos/jobs.js'
+import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import { retryDelayMs } from '../../../server/jobs/retry.js'
+import { fairPartSql, FAIR_WORKSPACES_SQL, fairShares } from '../../../server/store/repos/jobs-fair.js'
 import { createDb } from '../../../server/store/db.js'
 
 let database: TestDatabase
@@ -14,21 +15,39 @@ let database: TestDatabase
 before(async () => { database = await createTestDatabase('claim') })
 after(async () => { await database.drop() })
 
-async function enqueue (n: number): Promise<void> {
+async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
   const jobs = jobsRepo(database.db)
+  const ids: string[] = []
   for (let i = 0; i < n; i++) {
+    ids.push(randomUUID())
     await jobs.insert(database.db, {
-      id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+      id: ids[i], workspaceId: workspaceId ?? randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
       templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: { i }, context: {}, fileName: 'f.pdf', correlationId: 'c'
     })
   }
+  return ids
 }
 
-test('the claim query uses ix_jobs_claim and no filesort', async () => {
+test('the claim queries use ix_jobs_fair and no filesort: the workspaces with queued jobs, then each one\'s oldest', async () => {
   await enqueue(50)
-  const [plan] = await database.db.query<any[]>(`EXPLAIN ${CLAIM_SQL.replace('FOR UPDATE SKIP LOCKED', '')}`, [10])
-  assert.equal(plan[0].key, 'ix_jobs_claim')
-  assert.doesNotMatch(String(plan[0].Extra), /filesort/i)
+  const [wsPlan] = await database.db.query<any[]>(`EXPLAIN ${FAIR_WORKSPACES_SQL}`, ['', 10])
+  assert.equal(wsPlan[0].key, 'ix_jobs_fair')
+  assert.doesNotMatch(String(wsPlan[0].Extra), /filesort|temporary/i)
+  const [first, second] = (await database.db.query<any[]>('SELECT DISTINCT workspace_id FROM render_jobs LIMIT 2'))[0].map((r) => r.workspace_id)
+  const part = fairPartSql('j.seq, j.id, j.workspace_id')
+  const union = [part, part].join(' UNION ALL ').replaceAll('FOR UPDATE SKIP LOCKED', '')
+  const [plan] = await database.db.query<any[]>(`EXPLAIN ${union}`, [first, 0, 3, second, 0, 3])
+  for (const row of plan.filter((r: any) => r.table === 'j')) {
+    assert.equal(row.key, 'ix_jobs_fair')
+    assert.doesNotMatch(String(row.Extra), /filesort|temporary/i)
+  }
+})
+
+test('fair shares: one job at a time to each workspace in turn, none past its room', () => {
+  assert.deepEqual(fairShares([10, 10, 10], 7), [3, 2, 2])
+  assert.deepEqual(fairShares([1, 10, 0], 7), [1, 6, 0])
+  assert.deepEqual(fairShares([0, 0], 5), [0, 0])
+  assert.deepEqual(fairShares([5], 2), [2])
 })
 
 test('two claimers on separate connections get disjoint jobs; claimed rows are running with attempts 1', async () => {
@@ -81,4 +100,35 @@ test('a released job waits out its backoff: the claim skips it until not_before,
 test('retry backoff doubles from the base and is capped at 60 s', () => {
   assert.deepEqual([1, 2, 3, 4, 7, 8, 50].map((n) => retryDelayMs(n)), [1000, 2000, 4000, 8000, 60_000, 60_000, 60_000])
   assert.equal(retryDelayMs(2, 10), 20)
+})
+
+test('B floods 2,000 jobs, then A submits one: the next claim takes A\'s job; claims alternate between workspaces', async () => {
+  await database.db.query("UPDATE render_jobs SET status = 'succeeded' WHERE status <> 'succeeded'")
+  const b = randomUUID()
+  const a = randomUUID()
+  const flood = new Set(await enqueue(2000, b))
+  const [mine] = await enqueue(1, a)
+  const jobs = jobsRepo(database.db)
+  const claimed = await jobs.claim('owner-fair', 4, 30_000)
+  assert.equal(claimed.length, 4)
+  assert.ok(claimed.some((j) => j.id === mine), 'A\'s job is in the first claim, ahead of B\'s backlog')
+  assert.equal(claimed.filter((j) => flood.has(j.id)).length, 3)
+  // Two workspaces with work: one job each per claim of two, whichever came first.
+  const c = randomUUID()
+  await enqueue(5, c)
+  const next = await jobs.claim('owner-fair', 2, 30_000)
+  assert.deepEqual(new Set(next.map((j) => j.workspaceId)), new Set([b, c]))
+})
+
+test('a workspace at its running cap gets nothing more; another workspace\'s job is claimed', async () => {
+  await database.db.query("UPDATE render_jobs SET status = 'succeeded' WHERE status <> 'succeeded'")
+  const b = randomUUID()
+  const a = randomUUID()
+  await enqueue(20, b)
+  const jobs = jobsRepo(database.db)
+  assert.equal((await jobs.claim('owner-cap', 10, 30_000, 3)).length, 3)
+  assert.deepEqual(await jobs.claim('owner-cap', 10, 30_000, 3), [], 'B has 3 running: no more for B')
+  const [mine] = await enqueue(1, a)
+  const claimed = await jobs.claim('owner-cap', 10, 30_000, 3)
+  assert.deepEqual(claimed.map((j) => j.id), [mine])
 })

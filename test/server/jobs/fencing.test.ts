@@ -62,8 +62,10 @@ test('a stale claim of the same process (lease expired, job reclaimed) cannot fi
 
 test('finishMany fences each claim of a batch on its own: stale and foreign claims change nothing, the others finish', async () => {
   const jobs = jobsRepo(database.db)
+  // One workspace: claims serve workspaces in turn, and a workspace's jobs in queue order.
+  const workspaceId = randomUUID()
   const newJob = (): Parameters<typeof jobs.insert>[1] => ({
-    id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
+    id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
     templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
   })
   // Claims are taken in queue order: drain whatever earlier tests left queued first.

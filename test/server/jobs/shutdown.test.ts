@@ -94,8 +94,12 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
 })
 
 test('closing a server with more jobs claimed than may read data at once: those waiting at the stage are handed back unstarted', async () => {
-  // 1 render thread: at most 4 jobs read data and render at once; 8 may be claimed.
-  const fx = await renderFixture('shutstage', { SVC_JOB_CONCURRENCY: '8', SVC_RENDER_THREADS: '1', SVC_JOB_LEASE: '5s', SVC_JOB_POLL: '50ms' })
+  // 1 render thread: at most 4 jobs read data and render at once; 8 may be claimed. The workspace's
+  // running cap of 5 makes "five claimed" exact: how many a claim takes otherwise depends on how
+  // many submissions landed while the previous claim was in flight.
+  const fx = await renderFixture('shutstage', {
+    SVC_JOB_CONCURRENCY: '8', SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '5', SVC_RENDER_THREADS: '1', SVC_JOB_LEASE: '5s', SVC_JOB_POLL: '50ms'
+  })
   cleanups.push(() => fx.close())
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'

@@ -1,6 +1,7 @@
-// SSRF guard: a webhook may only reach a public unicast address. Checked at registration and
-// again at send time on every address the name resolves to (the connection is then made to the
-// checked address, so a DNS answer that changes in between cannot redirect us inside).
+// Address guard: which IP addresses an outbound connection may reach. Webhooks may only reach a public unicast
+// address (checked at registration and again at send time on every address the name resolves to; the
+// connection is then made to the checked address, so a DNS answer that changes in between cannot redirect
+// us inside). Data sources use the same resolution and judgement under their own policy (destination-policy.ts).
 import { BlockList, isIP, isIPv4 } from 'node:net'
 import { lookup } from 'node:dns/promises'
 
@@ -108,30 +109,35 @@ function v6Outside (b: Uint8Array): string {
 }
 
 export class AddressRefused extends Error {
-  constructor (readonly host: string, readonly reason: string) {
+  /** `unresolved`: the name had no answer (nothing was judged). */
+  constructor (readonly host: string, readonly reason: string, readonly unresolved = false) {
     super(`${host}: ${reason}`)
     this.name = 'AddressRefused'
   }
 }
 
-/**
- * Resolves `hostname` (an IP literal is taken as is) and checks every address. Returns the
- * checked addresses; throws AddressRefused when any is not public (one bad answer is enough:
- * a client would pick among them). `allowPrivate` lifts the check (local development only).
- */
-export async function checkHost (hostname: string, resolver: Resolver, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+/** Resolves `hostname` (an IP literal is taken as is) to all its addresses; AddressRefused when it does not resolve. */
+export async function resolveHost (hostname: string, resolver: Resolver): Promise<ResolvedAddress[]> {
   const bare = hostname.replace(/^\[|\]$/g, '')
   const literal = isIP(bare)
+  if (literal !== 0) return [{ address: bare, family: literal === 6 ? 6 : 4 }]
   let addresses: ResolvedAddress[]
-  if (literal !== 0) addresses = [{ address: bare, family: literal === 6 ? 6 : 4 }]
-  else {
-    try {
-      addresses = await resolver(bare)
-    } catch (err) {
-      throw new AddressRefused(hostname, `does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`)
-    }
-    if (addresses.length === 0) throw new AddressRefused(hostname, 'does not resolve')
+  try {
+    addresses = await resolver(bare)
+  } catch (err) {
+    throw new AddressRefused(hostname, `does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`, true)
   }
+  if (addresses.length === 0) throw new AddressRefused(hostname, 'does not resolve', true)
+  return addresses
+}
+
+/**
+ * Resolves `hostname` and checks every address. Returns the checked addresses; throws
+ * AddressRefused when any is not public (one bad answer is enough: a client would pick among
+ * them). `allowPrivate` lifts the check (local development only).
+ */
+export async function checkHost (hostname: string, resolver: Resolver, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+  const addresses = await resolveHost(hostname, resolver)
   if (allowPrivate) return addresses
   for (const a of addresses) {
     const reason = blockedReason(a.address)
