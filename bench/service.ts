@@ -72,8 +72,20 @@ async function service (template: string, parameters: Array<Record<string, unkno
   const q0 = await questions()
   const sample = cpu.start()
   const result = await runBench({
-    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, rate: RATE, durationMs: DURATION,
-    warmupMs: 1000, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 0
+    url: demo.baseUrl,
+    key: demo.keys.live.key,
+    template,
+    parameters,
+    async: false,
+    connections: C,
+    rate: RATE,
+    durationMs: DURATION,
+    warmupMs: 1000,
+    timeoutMs: 30_000,
+    ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 0
   })
   const split = sample.stop()
   // Everything served during the call (the 1 s warm-up too), at the window's rate.
@@ -85,8 +97,19 @@ async function service (template: string, parameters: Array<Record<string, unkno
 /** Unmeasured load so the server's threads run optimised code before the first run counts. */
 async function warmService (template: string, parameters: Array<Record<string, unknown>>, ms: number): Promise<void> {
   await runBench({
-    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, durationMs: ms,
-    warmupMs: 0, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 1
+    url: demo.baseUrl,
+    key: demo.keys.live.key,
+    template,
+    parameters,
+    async: false,
+    connections: C,
+    durationMs: ms,
+    warmupMs: 0,
+    timeoutMs: 30_000,
+    ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 1
   })
 }
 
@@ -162,4 +185,3 @@ if (only === undefined && RATE === undefined) {
 } else {
   log(`partial run (--only): results in ${join(config.home, 'bench-results.json')}, RESULTS.md untouched`)
 }
-

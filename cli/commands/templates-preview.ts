@@ -17,7 +17,11 @@ import { UsageError } from '../io.js'
 
 export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
 export interface PreviewResult {
-  output: string, format: 'pdf' | 'zpl' | 'png', bytes: number, pageCount: number, labelCount: number
+  output: string,
+  format: 'pdf' | 'zpl' | 'png',
+  bytes: number,
+  pageCount: number,
+  labelCount: number
   /** e.g. characters no font has (drawn as boxes) */
   warnings: string[]
 }
@@ -107,7 +111,11 @@ export async function preview (def: TemplateDefinition, text: string, options: P
   if (ext === '.png') bytes = def.format === 'label' ? await labelPng(def, Buffer.from(bytes).toString('utf8')) : await documentPng(bytes)
   await writeFile(options.output, bytes)
   return {
-    output: options.output, format: ext.slice(1) as PreviewResult['format'], bytes: bytes.byteLength, pageCount: result.pageCount, labelCount: result.labelCount,
+    output: options.output,
+    format: ext.slice(1) as PreviewResult['format'],
+    bytes: bytes.byteLength,
+    pageCount: result.pageCount,
+    labelCount: result.labelCount,
     warnings: result.warnings ?? []
   }
 }

@@ -132,4 +132,3 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
   }
 }
 export type ApiKeysService = ReturnType<typeof apiKeysService>
-

@@ -110,9 +110,21 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const style = ctx.styles.resolve(e, path)
     const w = e.width === undefined ? width : Math.min(width, num(e.width, width, `${path}.width`))
     return {
-      ...base, kind: 'text', text: compileText(src, `${path}.text`), constant: isConstantText(src), style,
-      align: align(e.align, `${path}.align`, ALIGN_START), direction: direction(e.direction, `${path}.direction`),
-      maxLines: num(e.maxLines, 0, `${path}.maxLines`), width: w, lines: [], rtl: [], used: style, cached: null, cachedRtl: [], cachedStyle: null
+      ...base,
+      kind: 'text',
+      text: compileText(src, `${path}.text`),
+      constant: isConstantText(src),
+      style,
+      align: align(e.align, `${path}.align`, ALIGN_START),
+      direction: direction(e.direction, `${path}.direction`),
+      maxLines: num(e.maxLines, 0, `${path}.maxLines`),
+      width: w,
+      lines: [],
+      rtl: [],
+      used: style,
+      cached: null,
+      cachedRtl: [],
+      cachedStyle: null
     }
   }
   if (Array.isArray(e.columns)) {
@@ -132,12 +144,25 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const type = BARCODE_TYPES[String(b.type)]
     if (type === undefined) throw fail(`${p}.type`, `unknown barcode type ${JSON.stringify(b.type)}: use ${Object.keys(BARCODE_TYPES).join(', ')}`)
     return {
-      ...base, kind: 'barcode', bcid: type.bcid, twoD: type.twoD, value: compileText(String(b.value ?? ''), `${p}.value`),
-      height: num(b.height, 40, `${p}.height`), moduleWidth: num(b.moduleWidth, type.twoD ? 3 : 1, `${p}.moduleWidth`),
-      width: Math.min(width, num(b.width ?? b.size, 0, `${p}.width`)), showText: b.text === true,
+      ...base,
+      kind: 'barcode',
+      bcid: type.bcid,
+      twoD: type.twoD,
+      value: compileText(String(b.value ?? ''), `${p}.value`),
+      height: num(b.height, 40, `${p}.height`),
+      moduleWidth: num(b.moduleWidth, type.twoD ? 3 : 1, `${p}.moduleWidth`),
+      width: Math.min(width, num(b.width ?? b.size, 0, `${p}.width`)),
+      showText: b.text === true,
       textStyle: ctx.styles.resolve({ style: b.textStyle, font: 'Helvetica', size: 8 }, p, 'style'),
-      color: color(b.color ?? '#000000', `${p}.color`), align: align(b.align, `${p}.align`), containerWidth: width,
-      text: '', runs: [], cols: 1, rows: 1, w: 0, h: 0
+      color: color(b.color ?? '#000000', `${p}.color`),
+      align: align(b.align, `${p}.align`),
+      containerWidth: width,
+      text: '',
+      runs: [],
+      cols: 1,
+      rows: 1,
+      w: 0,
+      h: 0
     }
   }
   if (e.line !== undefined) {
@@ -147,8 +172,13 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
   if (e.rect !== undefined) {
     const r = obj(e.rect, `${path}.rect`)
     return {
-      ...base, kind: 'rect', width: Math.min(width, num(r.width, width, `${path}.rect.width`)), height: num(r.height, 10, `${path}.rect.height`),
-      fill: r.fill === undefined ? null : color(r.fill, `${path}.rect.fill`), stroke: r.stroke === undefined ? null : color(r.stroke, `${path}.rect.stroke`), thickness: num(r.thickness, 0.5, `${path}.rect.thickness`)
+      ...base,
+      kind: 'rect',
+      width: Math.min(width, num(r.width, width, `${path}.rect.width`)),
+      height: num(r.height, 10, `${path}.rect.height`),
+      fill: r.fill === undefined ? null : color(r.fill, `${path}.rect.fill`),
+      stroke: r.stroke === undefined ? null : color(r.stroke, `${path}.rect.stroke`),
+      thickness: num(r.thickness, 0.5, `${path}.rect.thickness`)
     }
   }
   if (e.image !== undefined) return compileImage(obj(e.image, `${path}.image`), base, `${path}.image`, width, ctx)

@@ -16,11 +16,17 @@ export interface FontkitFont {
     advanceWidth: number, glyphs: Glyph[], positions: GlyphPosition[]
   }
   hasGlyphForCodePoint (cp: number): boolean
-  unitsPerEm: number, ascent: number, descent: number, lineGap: number
+  unitsPerEm: number,
+  ascent: number,
+  descent: number,
+  lineGap: number
 }
 /** The part of pdfkit's EmbeddedFont we use. */
 interface EmbeddedFont {
-  id: string, scale: number, widths: number[], unicode: number[][]
+  id: string,
+  scale: number,
+  widths: number[],
+  unicode: number[][]
   subset: { includeGlyph (id: number): number, encode (): Uint8Array }
   ref (): unknown
 }

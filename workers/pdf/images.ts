@@ -48,8 +48,13 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
       const comps = b[pos + 9]
       checkPixels(width, height, where)
       const dict: Record<string, unknown> = {
-        Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: width, Height: height,
-        ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB', Filter: 'DCTDecode'
+        Type: 'XObject',
+        Subtype: 'Image',
+        BitsPerComponent: 8,
+        Width: width,
+        Height: height,
+        ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB',
+        Filter: 'DCTDecode'
       }
       if (comps === 4) dict.Decode = [1, 0, 1, 0, 1, 0, 1, 0] // Adobe CMYK JPEGs are stored inverted
       return { index, width, height, dict, data: b, palette: null, smask: null }

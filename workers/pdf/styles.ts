@@ -5,8 +5,13 @@ import type { FontSet } from './fonts.js'
 import type { Style } from './model.js'
 
 const SIZES: Record<string, [number, number]> = {
-  A3: [841.89, 1190.55], A4: [595.28, 841.89], A5: [419.53, 595.28], A6: [297.64, 419.53],
-  LETTER: [612, 792], LEGAL: [612, 1008], TABLOID: [792, 1224]
+  A3: [841.89, 1190.55],
+  A4: [595.28, 841.89],
+  A5: [419.53, 595.28],
+  A6: [297.64, 419.53],
+  LETTER: [612, 792],
+  LEGAL: [612, 1008],
+  TABLOID: [792, 1224]
 }
 
 export function fail (path: string, message: string): TemplateError {

@@ -38,11 +38,27 @@ function values (r: RunRecord): unknown[] {
 
 function toRun (r: RowDataPacket): RunRecord {
   return {
-    id: r.id, workspaceId: r.workspace_id, apiKeyId: r.api_key_id, apiKeyPrefix: r.api_key_prefix, apiKeyName: r.api_key_name,
-    correlationId: r.correlation_id, mode: r.mode, jobId: r.job_id, templateCode: r.template_code, version: r.version,
-    environment: r.environment, format: r.format, status: r.status, errorCode: r.error_code, errorMessage: r.error_message,
-    durationMs: r.duration_ms, pageCount: r.page_count, labelCount: r.label_count, outputBytes: r.output_bytes,
-    startedAt: r.started_at, completedAt: r.completed_at
+    id: r.id,
+    workspaceId: r.workspace_id,
+    apiKeyId: r.api_key_id,
+    apiKeyPrefix: r.api_key_prefix,
+    apiKeyName: r.api_key_name,
+    correlationId: r.correlation_id,
+    mode: r.mode,
+    jobId: r.job_id,
+    templateCode: r.template_code,
+    version: r.version,
+    environment: r.environment,
+    format: r.format,
+    status: r.status,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    durationMs: r.duration_ms,
+    pageCount: r.page_count,
+    labelCount: r.label_count,
+    outputBytes: r.output_bytes,
+    startedAt: r.started_at,
+    completedAt: r.completed_at
   }
 }
 

@@ -148,7 +148,7 @@ export function templatesRepo (db: Db) {
      */
     async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY,
-      [known?.templateId ?? '', known?.version ?? 0, code, key.secretHash, key.mode, version ?? null, envKey, key.keyId])
+        [known?.templateId ?? '', known?.version ?? 0, code, key.secretHash, key.mode, version ?? null, envKey, key.keyId])
       if (rows.length === 0) return undefined
       const r = rows[0]
       return { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }

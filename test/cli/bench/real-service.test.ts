@@ -35,8 +35,20 @@ after(async () => {
 })
 
 const options = (o: Partial<BenchOptions>): BenchOptions => ({
-  url: server.url, key: ws.key.key, template: 'invoice', parameters: [{ invoiceId: 1 }, { invoiceId: 2 }], async: false,
-  connections: 4, durationMs: 1000, warmupMs: 200, timeoutMs: 30_000, jobTimeoutMs: 30_000, ca: server.ca, insecure: false, maxErrorRate: 0, ...o
+  url: server.url,
+  key: ws.key.key,
+  template: 'invoice',
+  parameters: [{ invoiceId: 1 }, { invoiceId: 2 }],
+  async: false,
+  connections: 4,
+  durationMs: 1000,
+  warmupMs: 200,
+  timeoutMs: 30_000,
+  jobTimeoutMs: 30_000,
+  ca: server.ca,
+  insecure: false,
+  maxErrorRate: 0,
+  ...o
 })
 
 test('sync renders of the invoice example: all 200, PDF bytes counted', async () => {

@@ -19,7 +19,7 @@ import type { DataDatabase } from './helpers.js'
 
 const INJECTION = 'O\'Brien "; DROP TABLE items; --'
 const ITEMS = [
-  "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)",
+  'CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)',
   `INSERT INTO items VALUES
     (1, 'Alpha', 10.50, '2025-01-02 10:30:00', '2025-01-02', 1, 'acme'),
     (2, 'Beta', 20.00, '2025-02-03 11:00:00', '2025-02-03', 0, 'acme'),

@@ -26,8 +26,20 @@ test('the job loop claims at most the running cap of one workspace; another work
   const other = randomUUID()
   for (const workspaceId of [busy, busy, busy, busy, busy, other]) {
     await real.insert(database.db, {
-      id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-      templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+      id: randomUUID(),
+      workspaceId,
+      apiKeyId: 'k',
+      apiKeyPrefix: 'svc_live_k',
+      apiKeyName: 'k',
+      templateId: randomUUID(),
+      templateCode: 'invoice',
+      version: 1,
+      environment: 'production',
+      format: 'pdf',
+      parameters: {},
+      context: {},
+      fileName: 'f.pdf',
+      correlationId: 'c'
     })
   }
   // Each claim's answer is announced, so the test waits for claims, not for time.
@@ -47,8 +59,12 @@ test('the job loop claims at most the running cap of one workspace; another work
     abandon: async () => {}
   }
   const config = loadConfig({}, {
-    SVC_HOME: '/tmp/svc-loop-cap-test', SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: 'a'.repeat(64),
-    SVC_JOB_POLL: '1h', SVC_JOB_CONCURRENCY: '8', SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '2'
+    SVC_HOME: '/tmp/svc-loop-cap-test',
+    SVC_DATABASE_URL: database.url,
+    SVC_MASTER_KEY: 'a'.repeat(64),
+    SVC_JOB_POLL: '1h',
+    SVC_JOB_CONCURRENCY: '8',
+    SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '2'
   }, 2)
   const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), run, log: pino({ level: 'silent' }) })
   loop.start()

@@ -21,8 +21,20 @@ async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     ids.push(randomUUID())
     await jobs.insert(database.db, {
-      id: ids[i], workspaceId: workspaceId ?? randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-      templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: { i }, context: {}, fileName: 'f.pdf', correlationId: 'c'
+      id: ids[i],
+      workspaceId: workspaceId ?? randomUUID(),
+      apiKeyId: 'k',
+      apiKeyPrefix: 'svc_live_k',
+      apiKeyName: 'k',
+      templateId: randomUUID(),
+      templateCode: 'invoice',
+      version: 1,
+      environment: 'production',
+      format: 'pdf',
+      parameters: { i },
+      context: {},
+      fileName: 'f.pdf',
+      correlationId: 'c'
     })
   }
   return ids

@@ -24,13 +24,43 @@ after(async () => { await database.drop() })
 
 const workspaceId = randomUUID()
 const newJob = (): NewJob => ({
-  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+  id: randomUUID(),
+  workspaceId,
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  templateId: randomUUID(),
+  templateCode: 'invoice',
+  version: 1,
+  environment: 'production',
+  format: 'pdf',
+  parameters: {},
+  context: {},
+  fileName: 'f.pdf',
+  correlationId: 'c'
 })
 const runOf = (job: JobRow): RunRecord => ({
-  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', correlationId: 'c', mode: 'async', jobId: job.id,
-  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', status: 'succeeded', errorCode: null, errorMessage: null,
-  durationMs: 1, pageCount: 1, labelCount: null, outputBytes: 4, startedAt: new Date(), completedAt: new Date()
+  id: randomUUID(),
+  workspaceId,
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  correlationId: 'c',
+  mode: 'async',
+  jobId: job.id,
+  templateCode: 'invoice',
+  version: 1,
+  environment: 'production',
+  format: 'pdf',
+  status: 'succeeded',
+  errorCode: null,
+  errorMessage: null,
+  durationMs: 1,
+  pageCount: 1,
+  labelCount: null,
+  outputBytes: 4,
+  startedAt: new Date(),
+  completedAt: new Date()
 })
 const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
 

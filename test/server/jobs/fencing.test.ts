@@ -26,8 +26,20 @@ test('a stale claim of the same process (lease expired, job reclaimed) cannot fi
   const jobs = jobsRepo(database.db)
   const id = randomUUID()
   await jobs.insert(database.db, {
-    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id,
+    workspaceId: randomUUID(),
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   const [first] = await jobs.claim('proc', 1, 30_000)
   assert.equal(first.id, id)
@@ -65,8 +77,20 @@ test('finishMany fences each claim of a batch on its own: stale and foreign clai
   // One workspace: claims serve workspaces in turn, and a workspace's jobs in queue order.
   const workspaceId = randomUUID()
   const newJob = (): Parameters<typeof jobs.insert>[1] => ({
-    id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id: randomUUID(),
+    workspaceId,
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   // Claims are taken in queue order: drain whatever earlier tests left queued first.
   while ((await jobs.claim('sweeper', 100, 30_000)).length > 0);

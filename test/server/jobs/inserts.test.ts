@@ -13,8 +13,20 @@ before(async () => { database = await createTestDatabase('inserts') })
 after(async () => { await database.drop() })
 
 const newJob = (version = 1): NewJob => ({
-  id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-  templateCode: 'invoice', version, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: randomUUID()
+  id: randomUUID(),
+  workspaceId: randomUUID(),
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  templateId: randomUUID(),
+  templateCode: 'invoice',
+  version,
+  environment: 'production',
+  format: 'pdf',
+  parameters: {},
+  context: {},
+  fileName: 'f.pdf',
+  correlationId: randomUUID()
 })
 
 test('a job row the database refuses (version above the INT column) fails alone; the jobs batched with it are inserted', async () => {

@@ -30,8 +30,20 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   const real = jobsRepo(database.db)
   const id = randomUUID()
   await real.insert(database.db, {
-    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id,
+    workspaceId: randomUUID(),
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   let claimed!: () => void
   const inFlight = new Promise<void>((resolve) => { claimed = resolve })

@@ -46,4 +46,3 @@ test('HTTP requests are counted by route template, status and errorCode; refusal
   assert.equal(line(text, 'svc_render_waiting', 'lane="batch"'), 0)
   assert.equal(line(text, 'svc_jobs', 'status="queued"'), 0)
 })
-

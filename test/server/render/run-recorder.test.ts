@@ -8,9 +8,27 @@ import type { RunRecord, RunsRepo } from '../../../server/store/repos/runs.js'
 import { createTestDatabase } from '../../helpers/db.js'
 
 const run = (id: string): RunRecord => ({
-  id, workspaceId: 'w', apiKeyId: 'k', apiKeyPrefix: 'p', apiKeyName: 'n', correlationId: 'c', mode: 'sync', jobId: null,
-  templateCode: 't', version: 1, environment: 'e', format: 'pdf', status: 'succeeded', errorCode: null, errorMessage: null,
-  durationMs: 1, pageCount: 1, labelCount: null, outputBytes: 1, startedAt: new Date(), completedAt: new Date()
+  id,
+  workspaceId: 'w',
+  apiKeyId: 'k',
+  apiKeyPrefix: 'p',
+  apiKeyName: 'n',
+  correlationId: 'c',
+  mode: 'sync',
+  jobId: null,
+  templateCode: 't',
+  version: 1,
+  environment: 'e',
+  format: 'pdf',
+  status: 'succeeded',
+  errorCode: null,
+  errorMessage: null,
+  durationMs: 1,
+  pageCount: 1,
+  labelCount: null,
+  outputBytes: 1,
+  startedAt: new Date(),
+  completedAt: new Date()
 })
 
 test('a failed batch write is kept and written by the next flush', async () => {

@@ -138,7 +138,7 @@ test('a sealed value copied to another row does not open: 503 for that environme
   const logFile = join(home, 'moved.log')
   const logger = createLogger({ logLevel: 'info', logFile })
   server = await startServer(database.url, { SVC_MASTER_KEY: hex(newKey), ...webhookEnv() }, home, undefined, { logger })
-  const [rows] = await database.db.query<RowDataPacket[]>("SELECT id, env_key, ds_password_enc FROM environments WHERE workspace_id = ?", [ws.workspace.id])
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT id, env_key, ds_password_enc FROM environments WHERE workspace_id = ?', [ws.workspace.id])
   const byKey = Object.fromEntries(rows.map((r) => [r.env_key, r]))
   await database.db.execute('UPDATE environments SET ds_password_enc = ?, ds_version = ds_version + 1 WHERE id = ?',
     [byKey.production.ds_password_enc, byKey.development.id])
