@@ -7,7 +7,16 @@ import type { Db } from '../server/store/db.js'
 import { createClient } from '../cli/bench/http.js'
 import type { CpuSplit } from './service-cpu.js'
 
-export interface DrainOptions { url: string, key: string, ca: Buffer, template: string, parameters: Array<Record<string, unknown>>, jobs: number, connections: number, timeoutMs: number }
+export interface DrainOptions {
+  url: string
+  key: string
+  ca: Buffer
+  template: string
+  parameters: Array<Record<string, unknown>>
+  jobs: number
+  connections: number
+  timeoutMs: number
+}
 export interface DrainResult {
   jobs: number,
   submitted: number,
@@ -30,7 +39,14 @@ export interface DrainResult {
 export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult> {
   const [[before]] = await db.query<RowDataPacket[]>('SELECT COALESCE(MAX(seq), 0) AS seq FROM render_jobs')
   const fromSeq = Number(before.seq)
-  const client = createClient({ url: o.url, key: o.key, connections: o.connections, timeoutMs: o.timeoutMs, ca: o.ca, insecure: false })
+  const client = createClient({
+    url: o.url,
+    key: o.key,
+    connections: o.connections,
+    timeoutMs: o.timeoutMs,
+    ca: o.ca,
+    insecure: false
+  })
   const bodies = o.parameters.map((p) => JSON.stringify({ template: o.template, parameters: p, async: true }))
   const errors: Record<string, number> = {}
   let next = 0

@@ -89,7 +89,10 @@ const NOTES: string[] = [
   '  request rather than requests/s across runs.'
 ]
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s.length === 0 ? NaN : s[Math.floor(s.length / 2)] }
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length === 0 ? NaN : s[Math.floor(s.length / 2)]
+}
 const f0 = (n: number): string => Number.isFinite(n) ? n.toFixed(0) : '–'
 const f1 = (n: number): string => Number.isFinite(n) ? n.toFixed(1) : '–'
 const f2 = (n: number): string => Number.isFinite(n) ? n.toFixed(2) : '–'

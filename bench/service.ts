@@ -50,14 +50,32 @@ const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
 
 // The same rows the service reads: the production environment's invoices 1–12 (5–40 lines) and
 // shipping batches 1–3, read once through the service's own data-source code.
-const LIMITS = { maxPages: config.render.maxPages, maxBytes: config.render.maxBytes, maxRows: config.render.maxRows, maxLabels: config.render.maxLabels }
+const LIMITS = {
+  maxPages: config.render.maxPages,
+  maxBytes: config.render.maxBytes,
+  maxRows: config.render.maxRows,
+  maxLabels: config.render.maxLabels
+}
 const env = await ctx.repos.environments.get(demo.workspace.id, 'production')
 if (env === undefined) throw new Error('no production environment in the demo workspace: run svc demo')
 async function inputsFor (code: string, parameters: Array<Record<string, unknown>>): Promise<RenderInput[]> {
   const t = await ctx.services.templates.resolve(demo.workspace.id, code)
   return await Promise.all(parameters.map(async (p) => {
-    const { datasets } = await ctx.dataSources.readAll(env as NonNullable<typeof env>, t.definition, p, {}, LIMITS.maxRows)
-    return { versionKey: t.versionKey, definition: t.definitionJson, parameters: p, context: {}, datasets, limits: LIMITS }
+    const { datasets } = await ctx.dataSources.readAll(
+      env as NonNullable<typeof env>,
+      t.definition,
+      p,
+      {},
+      LIMITS.maxRows
+    )
+    return {
+      versionKey: t.versionKey,
+      definition: t.definitionJson,
+      parameters: p,
+      context: {},
+      datasets,
+      limits: LIMITS
+    }
   }))
 }
 const invoiceParams = Array.from({ length: 12 }, (_, i) => ({ invoiceId: i + 1 }))
@@ -91,7 +109,12 @@ async function service (template: string, parameters: Array<Record<string, unkno
   // Everything served during the call (the 1 s warm-up too), at the window's rate.
   const served = result.requestsPerSec * split.wallMs / 1000
   const statements = (await questions() - q0) / Math.max(1, served)
-  return { result, cpu: split, statements, serverCpuMsPerRequest: split.server * split.cores * split.wallMs / Math.max(1, served) }
+  return {
+    result,
+    cpu: split,
+    statements,
+    serverCpuMsPerRequest: (split.server * split.cores * split.wallMs) / Math.max(1, served)
+  }
 }
 
 /** Unmeasured load so the server's threads run optimised code before the first run counts. */
@@ -119,7 +142,21 @@ async function questions (): Promise<number> {
   return Number(rows[0].Value)
 }
 
-const report: Report = { date: new Date().toISOString(), runs: RUNS, durationMs: DURATION, connections: C, threads, raw: [], sync: [], rawLabels: [], labels: [], drain: [], pdfkit: [], pdfmake: [], engineOne: [] }
+const report: Report = {
+  date: new Date().toISOString(),
+  runs: RUNS,
+  durationMs: DURATION,
+  connections: C,
+  threads,
+  raw: [],
+  sync: [],
+  rawLabels: [],
+  labels: [],
+  drain: [],
+  pdfkit: [],
+  pdfmake: [],
+  engineOne: []
+}
 
 log(`warming the raw pool (${threads} threads)`)
 await closedLoop(rawEngine(pool, invoices), C, 0, 2000)

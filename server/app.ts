@@ -47,7 +47,7 @@ function pathPattern (url: string): RegExp {
 
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const { config, context } = options
-  const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer, key: Buffer } } = {
+  const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } } = {
     loggerInstance: options.logger,
     genReqId: correlationIdFor,
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
@@ -56,7 +56,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, formats: requestFormats } },
+    ajv: {
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        formats: requestFormats
+      }
+    },
     routerOptions: { ignoreTrailingSlash: true },
     ...fastifyLimits(config)
   }

@@ -183,5 +183,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
 /** The task without its definition: built field by field, no spread of the caller's object. */
 function withoutDefinition (input: RenderInput): RenderTaskInput {
-  return { versionKey: input.versionKey, parameters: input.parameters, context: input.context, datasets: input.datasets, limits: input.limits }
+  return {
+    versionKey: input.versionKey,
+    parameters: input.parameters,
+    context: input.context,
+    datasets: input.datasets,
+    limits: input.limits
+  }
 }

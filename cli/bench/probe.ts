@@ -27,7 +27,12 @@ export async function probe (options: BenchOptions): Promise<void> {
     retry: { maxAttempts: 1 },
     userAgent: 'svc-bench'
   })
-  const request = { template: options.template, environment: options.environment, parameters: options.parameters[0], format: options.format }
+  const request = {
+    template: options.template,
+    environment: options.environment,
+    parameters: options.parameters[0],
+    format: options.format
+  }
   try {
     if (options.async) await client.renderAsync(request)
     else await client.render(request)

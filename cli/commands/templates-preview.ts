@@ -87,15 +87,24 @@ async function documentPng (pdf: Uint8Array): Promise<Buffer> {
   }
 }
 
-export async function preview (def: TemplateDefinition, text: string, options: PreviewOptions, limits: RenderLimits): Promise<PreviewResult> {
+export async function preview (
+  def: TemplateDefinition,
+  text: string,
+  options: PreviewOptions,
+  limits: RenderLimits
+): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
-  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') throw new UsageError('-o: the file name must end in .pdf, .zpl or .png')
+  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') { throw new UsageError('-o: the file name must end in .pdf, .zpl or .png') }
   // A .png is a picture of either format; otherwise the file names the format, as `format` does in a render.
-  if (ext !== '.png') checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1))
+  if (ext !== '.png') { checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1)) }
   const parameters = checkParameters(compileParameterCheck(def), parseJsonOption('parameters', options.parameters))
   let data: unknown = {}
   if (options.data !== undefined) {
-    try { data = JSON.parse(await readFile(options.data, 'utf8')) } catch (err) { throw new UsageError(`--data: ${(err as Error).message}`) }
+    try {
+      data = JSON.parse(await readFile(options.data, 'utf8'))
+    } catch (err) {
+      throw new UsageError(`--data: ${(err as Error).message}`)
+    }
   }
   const result = renderResult({
     // Content-addressed: an edited file never hits a stale compiled entry.
@@ -108,7 +117,7 @@ export async function preview (def: TemplateDefinition, text: string, options: P
   })
   if (!result.ok) throw engineProblem(result)
   let bytes: Uint8Array = result.bytes
-  if (ext === '.png') bytes = def.format === 'label' ? await labelPng(def, Buffer.from(bytes).toString('utf8')) : await documentPng(bytes)
+  if (ext === '.png') { bytes = def.format === 'label' ? await labelPng(def, Buffer.from(bytes).toString('utf8')) : await documentPng(bytes) }
   await writeFile(options.output, bytes)
   return {
     output: options.output,

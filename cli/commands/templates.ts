@@ -35,8 +35,17 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
         throw err
       }
       const d = checked.definition
-      emit(io, { valid: true, code: d.code, format: d.format, parameters: (d.parameters ?? []).length, datasets: (d.datasets ?? []).length },
-        (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`)
+      emit(
+        io,
+        {
+          valid: true,
+          code: d.code,
+          format: d.format,
+          parameters: (d.parameters ?? []).length,
+          datasets: (d.datasets ?? []).length
+        },
+        (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`
+      )
     })
 
   templates.command('preview').description('render a template file locally with rows from a file (no server, no database)')
@@ -60,14 +69,19 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .option('--by <name>', 'who publishes (publishedBy)')
     .action(async (file: string, opts: { workspace: string, note?: string, by?: string }) => {
       const text = await readTemplate(file)
-      const result = await rt.withContext((ctx) => ctx.services.templates.publish(opts.workspace, text, { note: opts.note, publishedBy: opts.by }))
+      const result = await rt.withContext((ctx) =>
+        ctx.services.templates.publish(opts.workspace, text, { note: opts.note, publishedBy: opts.by })
+      )
       emit(rt.io(), result, (v) => `${v.code} version ${v.version} published (previous: ${v.previousVersion ?? 'none'})`)
     })
 
   templates.command('list').description('every template of a workspace, disabled ones included')
     .requiredOption('--workspace <id>', 'workspace id')
     .action(async (opts: { workspace: string }) => {
-      const list = await rt.withContext(async (ctx) => { await ctx.services.workspaces.get(opts.workspace); return await ctx.services.templates.listAll(opts.workspace) })
+      const list = await rt.withContext(async (ctx) => {
+        await ctx.services.workspaces.get(opts.workspace)
+        return await ctx.services.templates.listAll(opts.workspace)
+      })
       emit(rt.io(), list, (v) => table(v.map((t) => ({ ...t, updated: t.updatedAt })), ['code', 'format', 'version', 'disabled', 'updated']))
     })
 

@@ -16,7 +16,10 @@ export interface DemoCommands {
 export interface DemoDocument extends Omit<DemoResult, 'keys'> {
   baseUrl: string
   caCert: string
-  keys: { live: { key: string, prefix: string, defaultEnvironment: string }, test: { key: string, prefix: string, defaultEnvironment: string } }
+  keys: {
+    live: { key: string; prefix: string; defaultEnvironment: string }
+    test: { key: string; prefix: string; defaultEnvironment: string }
+  }
   commands: DemoCommands
   notes: string[]
 }

@@ -23,7 +23,10 @@ export function checkFormat (template: { code: string, outputFormat: 'pdf' | 'zp
 }
 
 /** The parameters normalised by the version's checker, or 400 PARAMETER_INVALID naming the first. */
-export function checkParameters (check: (values: unknown) => ParameterCheckResult, values: unknown): Record<string, unknown> {
+export function checkParameters (
+  check: (values: unknown) => ParameterCheckResult,
+  values: unknown
+): Record<string, unknown> {
   const checked = check(values ?? {})
   if (checked.ok) return checked.values
   const first = Object.entries(checked.errors)[0]

@@ -93,7 +93,9 @@ before(async () => {
     SVC_WEBHOOK_POLL: '100ms'
   }
   const ports = await Promise.all([1, 2, 3].map(async () => await freePort()))
-  const started = await Promise.allSettled(ports.map(async (port) => await startChildServer({ ...env, SVC_PORT: String(port) }, 90_000)))
+  const started = await Promise.allSettled(
+    ports.map(async (port) => await startChildServer({ ...env, SVC_PORT: String(port) }, 90_000))
+  )
   for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value)
   for (const s of started) if (s.status === 'rejected') throw s.reason
   const lbPort = await freePort()

@@ -41,7 +41,12 @@ after(async () => {
 })
 
 async function lines (): Promise<Array<Record<string, any>>> {
-  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  await new Promise<void>((resolve, reject) => {
+    logger.flush((err) => {
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    })
+  })
   return (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
 }
 

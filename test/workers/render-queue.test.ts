@@ -4,8 +4,15 @@ import { createRenderQueue, type Admission, type RenderQueueOptions } from '../.
 
 // The waiting room alone: no threads, no renders. A "render" holds its admission until the test
 // releases it, so every assertion is about order and counts.
-const options = (o: Partial<RenderQueueOptions> = {}): RenderQueueOptions =>
-  ({ threads: 2, maxQueue: 64, workspaceRunning: 2, workspaceQueue: 64, maxWaitMs: 60_000, batchMaxWaitMs: 60_000, ...o })
+const options = (o: Partial<RenderQueueOptions> = {}): RenderQueueOptions => ({
+  threads: 2,
+  maxQueue: 64,
+  workspaceRunning: 2,
+  workspaceQueue: 64,
+  maxWaitMs: 60_000,
+  batchMaxWaitMs: 60_000,
+  ...o
+})
 
 interface Held { name: string, release: () => void }
 
@@ -16,7 +23,10 @@ function harness (o: Partial<RenderQueueOptions> = {}) {
   // Grants resolve promises: one turn of the event loop lets every granted waiter record itself.
   const settle = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
   const submit = (workspace: string, name: string, lane: 'interactive' | 'batch' = 'interactive'): Promise<void> => {
-    const take = (a: Admission): void => { if (a.ok) started.push({ name, release: a.release }); else refused.push(name) }
+    const take = (a: Admission): void => {
+      if (a.ok) started.push({ name, release: a.release })
+      else refused.push(name)
+    }
     const a = queue.acquire(workspace, lane)
     if (a instanceof Promise) return a.then(take)
     take(a)

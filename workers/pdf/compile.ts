@@ -31,7 +31,12 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
   if (fallbackFont !== null) fonts.get(fallbackFont, 'document.fallbackFont')
   const ctx: Ctx = {
     fonts,
-    styles: new StyleBook(d.styles as Record<string, StyleSpec> | undefined, d.defaultStyle as StyleSpec | undefined, fonts, fallbackFont),
+    styles: new StyleBook(
+      d.styles as Record<string, StyleSpec> | undefined,
+      d.defaultStyle as StyleSpec | undefined,
+      fonts,
+      fallbackFont
+    ),
     images: new Map(),
     imageAssets: def.assets?.images ?? {}
   }
@@ -187,9 +192,15 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
   throw fail(path, 'unknown element: expected one of text, columns, table, barcode, line, rect, image, pageBreak, spacer')
 }
 
-function compileImage (im: Obj, base: { path: string, when: CompiledExpr | null, visible: boolean }, path: string, width: number, ctx: Ctx): Elem {
+function compileImage (
+  im: Obj,
+  base: { path: string; when: CompiledExpr | null; visible: boolean },
+  path: string,
+  width: number,
+  ctx: Ctx
+): Elem {
   const name = im.asset
-  if (typeof name !== 'string' || !Object.hasOwn(ctx.imageAssets, name)) throw fail(`${path}.asset`, `unknown image asset ${JSON.stringify(name)}`)
+  if (typeof name !== 'string' || !Object.hasOwn(ctx.imageAssets, name)) { throw fail(`${path}.asset`, `unknown image asset ${JSON.stringify(name)}`) }
   let img = ctx.images.get(name)
   if (img === undefined) {
     img = prepareImage(ctx.images.size, ctx.imageAssets[name], `assets.images.${name}`)
@@ -199,8 +210,19 @@ function compileImage (im: Obj, base: { path: string, when: CompiledExpr | null,
   let w = im.width === undefined ? undefined : num(im.width, 0, `${path}.width`)
   let h = im.height === undefined ? undefined : num(im.height, 0, `${path}.height`)
   if (w === undefined && h === undefined) w = Math.min(width, img.width)
-  if (w === undefined) w = h! * img.width / img.height
-  if (h === undefined) h = w * img.height / img.width
-  if (w > width) { h = h * width / w; w = width }
-  return { ...base, kind: 'image', image: img, width: w, height: h, align: align(im.align, `${path}.align`), containerWidth: width }
+  if (w === undefined) w = (h! * img.width) / img.height
+  if (h === undefined) h = (w * img.height) / img.width
+  if (w > width) {
+    h = (h * width) / w
+    w = width
+  }
+  return {
+    ...base,
+    kind: 'image',
+    image: img,
+    width: w,
+    height: h,
+    align: align(im.align, `${path}.align`),
+    containerWidth: width
+  }
 }

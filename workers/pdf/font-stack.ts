@@ -87,7 +87,7 @@ export class FontStack {
       if (e > i) this.word(s, i, e, out)
       let sp = e
       while (sp < s.length && s.charCodeAt(sp) === 32) sp++
-      if (sp > e) push(out, out.length > 0 && out[out.length - 1].face !== null ? out[out.length - 1].face : this.primary, e, sp)
+      if (sp > e) { push(out, out.length > 0 && out[out.length - 1].face !== null ? out[out.length - 1].face : this.primary, e, sp) }
       i = sp
     }
     return out

@@ -51,7 +51,11 @@ export class FontFace {
     this.name = name
     this.std = std
     this.fk = fk
-    if (std !== null) { this.ascender = std.ascender; this.descender = std.descender; this.lineGap = std.lineGap } else {
+    if (std !== null) {
+      this.ascender = std.ascender
+      this.descender = std.descender
+      this.lineGap = std.lineGap
+    } else {
       const k = 1000 / fk!.unitsPerEm
       this.ascender = fk!.ascent * k
       this.descender = fk!.descent * k
@@ -152,7 +156,9 @@ export function ownCodePoints (fk: FontkitFont): FontkitFont {
   const getGlyph = f.getGlyph.bind(f)
   f.getGlyph = (id, cps) => {
     const g = getGlyph(id, cps)
-    return g === null || cps === undefined || cps.length === 0 ? g : Object.create(g, { codePoints: { value: cps } }) as object
+    return g === null || cps === undefined || cps.length === 0
+      ? g
+      : (Object.create(g, { codePoints: { value: cps } }) as object)
   }
   f.ownCodePoints = true
   return fk

@@ -107,7 +107,13 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
     if (type === 3) {
       for (let i = 0; i < n; i++) alpha[i] = pixels[i] < trns!.length ? trns![pixels[i]] : 255
       Object.assign(dict, { BitsPerComponent: 8, ColorSpace: 'Indexed' })
-      return { ...base, dict: indexed(dict, palette, where), data: deflateSync(pixels), palette, smask: deflateSync(alpha) }
+      return {
+        ...base,
+        dict: indexed(dict, palette, where),
+        data: deflateSync(pixels),
+        palette,
+        smask: deflateSync(alpha)
+      }
     }
     const color = new Uint8Array(n * (channels - 1))
     for (let i = 0, p = 0, c = 0; i < n; i++) {

@@ -67,7 +67,12 @@ export class StyleBook {
   private readonly memo = new Map<string, Style>()
   private readonly stacks = new Map<string, FontStack>()
 
-  constructor (named: Record<string, StyleSpec> | undefined, base: StyleSpec | undefined, fonts: FontSet, fallbackFont: string | null) {
+  constructor (
+    named: Record<string, StyleSpec> | undefined,
+    base: StyleSpec | undefined,
+    fonts: FontSet,
+    fallbackFont: string | null
+  ) {
     this.named = named ?? {}
     this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, ...base }
     this.fonts = fonts
@@ -79,11 +84,11 @@ export class StyleBook {
     const name = el[styleKey]
     let spec: StyleSpec = this.base
     if (name !== undefined) {
-      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`)
+      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) { throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`) }
       spec = { ...spec, ...this.named[name] }
     }
     if (styleKey === 'style') {
-      for (const k of ['font', 'size', 'color', 'lineGap'] as const) if (el[k] !== undefined) spec = { ...spec, [k]: el[k] }
+      for (const k of ['font', 'size', 'color', 'lineGap'] as const) { if (el[k] !== undefined) spec = { ...spec, [k]: el[k] } }
     }
     return this.build(spec, path)
   }
@@ -121,7 +126,14 @@ export class StyleBook {
 // without the gap Helvetica lines are 0.925 em apart and accented capitals touch the line above.
 // Half the gap goes above the text, half below, so text sits centred in its line (and cell).
 function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number): Style {
-  return { face, size, color: colorOps, lineGap, ascent: (face.ascender + face.lineGap / 2) * size / 1000, lineHeight: (face.ascender - face.descender + face.lineGap) * size / 1000 + lineGap }
+  return {
+    face,
+    size,
+    color: colorOps,
+    lineGap,
+    ascent: ((face.ascender + face.lineGap / 2) * size) / 1000,
+    lineHeight: ((face.ascender - face.descender + face.lineGap) * size) / 1000 + lineGap
+  }
 }
 
 /** Resolves width specs (points, "50%", "*", "2*") against `total`, `gap` between items. */

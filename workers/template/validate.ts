@@ -30,9 +30,17 @@ export function validateTemplate (json: unknown): ValidationResult {
  * (kept, so the caller need not compile again). `bytes`: the file's UTF-8 size when the caller
  * has the text; measured from the value otherwise.
  */
-export function validateAndCompile (json: unknown, bytes?: number): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+export function validateAndCompile (
+  json: unknown,
+  bytes?: number
+): { ok: true; template: TemplateDefinition; compiled: CompiledTemplate } | { ok: false; errors: ValidationIssue[] } {
   const size = bytes ?? Buffer.byteLength(JSON.stringify(json) ?? '')
-  if (size > MAX_TEMPLATE_BYTES) return { ok: false, errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }] }
+  if (size > MAX_TEMPLATE_BYTES) {
+    return {
+      ok: false,
+      errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }]
+    }
+  }
   if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(schemaCheck.errors ?? []) }
   const def = json as unknown as TemplateDefinition
   const errors = semanticErrors(def)
@@ -43,7 +51,7 @@ export function validateAndCompile (json: unknown, bytes?: number): { ok: true, 
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err
     const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]
-    return { ok: false, errors: issues.map(e => ({ path: toPointer(e.path), message: e.message })) }
+    return { ok: false, errors: issues.map((e) => ({ path: toPointer(e.path), message: e.message })) }
   }
   return { ok: true, template: def, compiled }
 }

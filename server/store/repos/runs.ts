@@ -31,9 +31,29 @@ const COLUMNS = ['id', 'workspace_id', 'api_key_id', 'api_key_prefix', 'api_key_
   'started_at', 'completed_at']
 
 function values (r: RunRecord): unknown[] {
-  return [r.id, r.workspaceId, r.apiKeyId, r.apiKeyPrefix, r.apiKeyName, r.correlationId, r.mode, r.jobId, r.templateCode, r.version,
-    r.environment, r.format, r.status, r.errorCode, r.errorMessage?.slice(0, 2000) ?? null, r.durationMs, r.pageCount, r.labelCount,
-    r.outputBytes, r.startedAt, r.completedAt]
+  return [
+    r.id,
+    r.workspaceId,
+    r.apiKeyId,
+    r.apiKeyPrefix,
+    r.apiKeyName,
+    r.correlationId,
+    r.mode,
+    r.jobId,
+    r.templateCode,
+    r.version,
+    r.environment,
+    r.format,
+    r.status,
+    r.errorCode,
+    r.errorMessage?.slice(0, 2000) ?? null,
+    r.durationMs,
+    r.pageCount,
+    r.labelCount,
+    r.outputBytes,
+    r.startedAt,
+    r.completedAt
+  ]
 }
 
 function toRun (r: RowDataPacket): RunRecord {

@@ -30,7 +30,11 @@ let child: ChildServer
 let childAgent: Agent
 
 // The child and the CLI share the in-process server's database, master key and home (so its TLS certificate).
-const sharedEnv = (): Record<string, string> => ({ SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey })
+const sharedEnv = (): Record<string, string> => ({
+  SVC_HOME: home,
+  SVC_DATABASE_URL: database.url,
+  SVC_MASTER_KEY: masterKey
+})
 
 before(async () => {
   database = await createTestDatabase('auth')
@@ -53,7 +57,11 @@ async function childFetch (path: string, headers: Record<string, string>): Promi
   return { status: res.statusCode, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')), text: () => body.toString('utf8') }
 }
 
-function assertProblem (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function assertProblem (
+  res: { status: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string
+): any {
   assert.equal(res.status, status)
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()
@@ -275,8 +283,16 @@ test('the render lookup reads template and environment only for a valid key (no 
   const parsed = parseApiKey(key.key)
   assert.ok(parsed !== undefined)
   const repo = templatesRepo(server.context.db)
-  const lookup = async (over: Partial<{ mode: string, secretHash: Buffer }> = {}): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
-    await repo.resolveForKey({ keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over }, 'inv-o', undefined, undefined, 'production')
+  const lookup = async (
+    over: Partial<{ mode: string; secretHash: Buffer }> = {}
+  ): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
+    await repo.resolveForKey(
+      { keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over },
+      'inv-o',
+      undefined,
+      undefined,
+      'production'
+    )
   const good = await lookup()
   assert.equal(good?.key.id, key.id)
   assert.ok(good?.template !== undefined && good.template.environment !== undefined, 'a valid key gets template and environment')

@@ -38,7 +38,11 @@ const SKU_LABEL = {
 const exec = (key: string, template: string, dataset: string, body?: unknown, headers: Record<string, string> = {}) =>
   server.fetch('POST', `/api/v1/datasets/${template}/${dataset}/execute`, { headers: { ...bearer(key), ...headers }, body })
 
-function assertProblem (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+function assertProblem (
+  res: { status: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string
+): any {
   const body = res.json()
   assert.equal(res.status, status, JSON.stringify(body))
   assert.equal(body.errorCode, code)

@@ -26,11 +26,20 @@ after(async () => {
   await database.drop()
 })
 
-function problemOf (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function problemOf (
+  res: { status: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string
+): any {
   assert.equal(res.status, status)
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()
-  assert.deepEqual(Object.keys(body).filter((k) => k !== 'errors').sort(), ['correlationId', 'detail', 'errorCode', 'status', 'title', 'type'])
+  assert.deepEqual(
+    Object.keys(body)
+      .filter((k) => k !== 'errors')
+      .sort(),
+    ['correlationId', 'detail', 'errorCode', 'status', 'title', 'type']
+  )
   assert.equal(body.errorCode, code)
   assert.equal(body.status, status)
   assert.equal(body.correlationId, res.headers['x-correlation-id'])

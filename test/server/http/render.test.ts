@@ -20,7 +20,11 @@ after(async () => { await fx.close() })
 const render = (body: unknown, key = ws.key.key, headers: Record<string, string> = {}) =>
   server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key), ...headers }, body })
 
-function problemOf (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function problemOf (
+  res: { status: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string
+): any {
   assert.equal(res.status, status, JSON.stringify(res.json()))
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()

@@ -22,7 +22,7 @@ after(async () => {
   await database.drop()
 })
 
-function assertProblem (res: TestResponse, status: number, code: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function assertProblem (res: TestResponse, status: number, code: string): Record<string, any> {
   assert.equal(res.status, status, res.text())
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()

@@ -45,7 +45,15 @@ test('the job loop claims at most the running cap of one workspace; another work
   // Each claim's answer is announced, so the test waits for claims, not for time.
   const answers: number[] = []
   let announce: () => void = () => {}
-  const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); answers.push(r.length); announce(); return r } }
+  const jobs: JobsRepo = {
+    ...real,
+    claim: async (...args) => {
+      const r = await real.claim(...args)
+      answers.push(r.length)
+      announce()
+      return r
+    }
+  }
   const claimed = (n: number): Promise<void> => new Promise((resolve) => {
     announce = () => { if (answers.length >= n) resolve() }
     announce()

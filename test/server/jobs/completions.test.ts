@@ -69,7 +69,14 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
   const jobs = jobsRepo(db)
   // Counts the transactions the writer opens (each takes a pool connection).
   let transactions = 0
-  const counted = Object.create(db, { getConnection: { value: async () => { transactions++; return await db.getConnection() } } })
+  const counted = Object.create(db, {
+    getConnection: {
+      value: async () => {
+        transactions++
+        return await db.getConnection()
+      }
+    }
+  })
   const deps = {
     config: { documents: { ttlMs: 3_600_000 } },
     db: counted,

@@ -17,8 +17,19 @@ after(async () => { await database.drop() })
 
 const outcome = (): JobOutcome => ({ status: 'succeeded', runId: randomUUID(), documentId: null, pageCount: 1, labelCount: null, outputBytes: 10, errorCode: null, errorMessage: null })
 
-async function row (id: string): Promise<{ status: string, attempts: number, run_id: string | null, lease_owner: string | null, lease_expires_at: Date | null }> {
-  const [rows] = await database.db.query<any[]>('SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?', [id])
+async function row (
+  id: string
+): Promise<{
+  status: string
+  attempts: number
+  run_id: string | null
+  lease_owner: string | null
+  lease_expires_at: Date | null
+}> {
+  const [rows] = await database.db.query<any[]>(
+    'SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?',
+    [id]
+  )
   return rows[0]
 }
 

@@ -50,7 +50,15 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   let open!: () => void
   const gate = new Promise<void>((resolve) => { open = resolve })
   // The claim has taken the job in the database but not yet answered when close() comes.
-  const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); claimed(); await gate; return r } }
+  const jobs: JobsRepo = {
+    ...real,
+    claim: async (...args) => {
+      const r = await real.claim(...args)
+      claimed()
+      await gate
+      return r
+    }
+  }
   let executed = 0
   const run: Pick<JobsService, 'execute' | 'abandon'> = { execute: async () => { executed++ }, abandon: async () => { executed++ } }
   const config = loadConfig({}, { SVC_HOME: '/tmp/svc-loop-close-test', SVC_DATABASE_URL: database.url, SVC_JOB_POLL: '1h', SVC_MASTER_KEY: 'a'.repeat(64) }, 2)

@@ -56,7 +56,10 @@ test('a run the database refuses (version above the INT column) is dropped alone
   const database = await createTestDatabase('runrec')
   try {
     const dropped: Array<{ id: string, correlationId: string }> = []
-    const recorder = runRecorder(runsRepo(database.db), database.db, { flushMs: 60_000, onDrop: (r) => dropped.push({ id: r.id, correlationId: r.correlationId }) })
+    const recorder = runRecorder(runsRepo(database.db), database.db, {
+      flushMs: 60_000,
+      onDrop: (r) => dropped.push({ id: r.id, correlationId: r.correlationId })
+    })
     const good = (n: number): RunRecord => ({ ...run(randomUUID()), correlationId: `good-${n}` })
     const first = [good(1), { ...run(randomUUID()), version: 2147483648, correlationId: 'poisoned' }, good(2)]
     for (const r of first) recorder.record(r)

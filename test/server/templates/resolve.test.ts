@@ -29,7 +29,10 @@ function counting (db: Db): { db: Db, sql: string[] } {
     get (target, prop) {
       const v = Reflect.get(target, prop) as unknown
       if ((prop === 'execute' || prop === 'query') && typeof v === 'function') {
-        return (...args: unknown[]) => { sql.push(String(args[0])); return (v as (...a: unknown[]) => unknown).apply(target, args) }
+        return (...args: unknown[]) => {
+          sql.push(String(args[0]))
+          return (v as (...a: unknown[]) => unknown).apply(target, args)
+        }
       }
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v
     }

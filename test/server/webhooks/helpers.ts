@@ -87,7 +87,12 @@ export function parseSignature (header: string | string[] | undefined): { t: str
   return { t: m[1], v1: m[2] }
 }
 
-export async function waitFor<T> (what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function waitFor<T> (
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 50
+): Promise<T> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()

@@ -52,7 +52,10 @@ export const invoiceDocument = {
   pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center', style: 'small' }]
 }
 
-export function invoiceDefinition (document: unknown = invoiceDocument, assets: Record<string, unknown> = {}): Record<string, unknown> {
+export function invoiceDefinition (
+  document: unknown = invoiceDocument,
+  assets: Record<string, unknown> = {}
+): Record<string, unknown> {
   return { code: 'invoice', format: 'document', parameters: [], datasets: [], document, assets }
 }
 
