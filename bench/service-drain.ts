@@ -30,7 +30,10 @@ export interface DrainResult {
   queueJobs: number,
   queueSeconds: number,
   queueRate: number
-  /** Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per job. */
+  /**
+   * Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per
+   * job.
+   */
   cpu?: CpuSplit,
   statements?: number,
   serverCpuMsPerJob?: number

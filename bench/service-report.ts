@@ -106,6 +106,7 @@ export function sectionLines (r: Report): string[] {
   const syncP50 = median(r.sync.map((x) => x.result.latency.p50))
   const syncP99 = median(r.sync.map((x) => x.result.latency.p99))
   const syncErrors = r.sync.reduce((n, x) => n + x.result.errors, 0)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a run without timeouts has no TIMEOUT key
   const syncTimeouts = r.sync.reduce((n, x) => n + (x.result.errorCodes.TIMEOUT ?? 0), 0)
   const rawLab = median(r.rawLabels.map((x) => x.rate))
   const lab = median(r.labels.map((x) => x.result.requestsPerSec))

@@ -14,7 +14,12 @@ interface JobView { jobId?: unknown, status?: unknown, error?: { code?: unknown 
 const FIRST_POLL_MS = 50
 const MAX_POLL_MS = 500
 
-export function asyncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder, jobTimeoutMs: number): Operation {
+export function asyncOperation (
+  api: BenchApi,
+  bodies: RenderRequest[],
+  rec: Recorder,
+  jobTimeoutMs: number
+): Operation {
   return async (index, intendedStart) => {
     const counted = rec.counted(intendedStart)
     const submit = await api.submit(bodies[index % bodies.length])

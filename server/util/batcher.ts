@@ -65,7 +65,10 @@ export interface Batcher<T, R> {
 export interface BatchLimits<T> {
   /** Most items in one write. */
   maxItems?: number
-  /** Most total weight (e.g. bytes, to stay under the database's max_allowed_packet) in one write; a heavier single item goes alone. */
+  /**
+   * Most total weight (e.g. bytes, to stay under the database's max_allowed_packet) in one write; a heavier single
+   * item goes alone.
+   */
   maxWeight?: number
   weigh?: (item: T) => number
   /**

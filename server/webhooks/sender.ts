@@ -115,12 +115,12 @@ export function createSender (options: SenderOptions) {
 export type Sender = ReturnType<typeof createSender>
 
 function describe (err: unknown): string {
-  const e = err as NodeJS.ErrnoException & { cause?: unknown }
+  const e = err as Partial<NodeJS.ErrnoException> & { cause?: unknown }
   if (e instanceof AddressRefused || (e.cause instanceof AddressRefused)) {
     const refused = (e instanceof AddressRefused ? e : e.cause) as AddressRefused
     return `refused: ${refused.message}`.slice(0, 1000)
   }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timeout: no complete answer in time'
-  const code = e?.code === undefined ? '' : `${e.code}: `
-  return `${code}${e?.message ?? String(err)}`.slice(0, 1000)
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout: no complete answer in time'
+  const code = e.code === undefined ? '' : `${e.code}: `
+  return `${code}${e.message ?? String(err)}`.slice(0, 1000)
 }

@@ -28,7 +28,8 @@ after(async () => {
   await rm(home, { recursive: true, force: true })
 })
 
-interface Run { code: number, json: any, stdout: string, stderr: string } // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+interface Run { code: number, json: any, stdout: string, stderr: string }
 
 async function svc (args: string[], options: { json?: boolean } = {}): Promise<Run> {
   const argv = [join(root, 'bin', 'svc'), ...(options.json === false ? [] : ['--json']), ...args]

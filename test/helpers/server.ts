@@ -43,7 +43,10 @@ export async function makeHome (): Promise<string> {
   return await mkdtemp(join(tmpdir(), 'svc-test-'))
 }
 
-/** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent one (logging tests). */
+/**
+ * Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent
+ * one (logging tests).
+ */
 export async function startServer (
   databaseUrl: string,
   env: Record<string, string> = {},

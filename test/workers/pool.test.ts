@@ -182,7 +182,9 @@ test('once a version has compiled, tasks are sent without the template text', as
   assert.ok(first.ok, JSON.stringify(first))
   assert.equal(reads, 1)
   const rest = await Promise.all(Array.from({ length: 10 }, async () => await pool.render(counted())))
-  for (const r of rest) { assert.ok(r.ok && Buffer.from(r.bytes).equals(first.bytes), JSON.stringify(r.ok ? r.pageCount : r)) }
+  for (const r of rest) {
+    assert.ok(r.ok && Buffer.from(r.bytes).equals(first.bytes), JSON.stringify(r.ok ? r.pageCount : r))
+  }
   assert.equal(reads, 1, 'the definition was not cloned again')
   assert.equal(pool.stats().definitionsResent, 0)
 })

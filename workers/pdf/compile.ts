@@ -147,6 +147,8 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const b = obj(e.barcode, `${path}.barcode`)
     const p = `${path}.barcode`
     const type = BARCODE_TYPES[String(b.type)]
+    // The barcode type comes from the template; index access may miss at runtime (noUncheckedIndexedAccess is off)
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (type === undefined) throw fail(`${p}.type`, `unknown barcode type ${JSON.stringify(b.type)}: use ${Object.keys(BARCODE_TYPES).join(', ')}`)
     return {
       ...base,

@@ -149,6 +149,8 @@ export function resolveWidths (specs: unknown[], total: number, gap: number, pat
       const pct = /^(\d+(?:\.\d+)?)%$/.exec(spec)
       if (pct !== null) { out[i] = avail * Number(pct[1]) / 100; used += out[i]; return }
       const star = /^(\d+(?:\.\d+)?)?\*$/.exec(spec)
+      // An optional regex group is undefined when it did not take part
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (star !== null) { weights[i] = star[1] === undefined ? 1 : Number(star[1]); stars += weights[i]; return }
     }
     throw fail(`${path}[${i}].width`, `invalid width ${JSON.stringify(spec)}: use points, "50%" or "*"`)

@@ -27,6 +27,8 @@ const WE_HAVE_INSTRUCTIONS = 0x0100
 export function isGlyfFont (fk: unknown): boolean {
   const f = fk as Partial<RawFont>
   return (
+    // The font object comes from fontkit over an input file; parts may be absent
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     f.directory?.tables?.glyf !== undefined &&
     f.directory.tables.loca !== undefined &&
     f.stream?.buffer instanceof Uint8Array

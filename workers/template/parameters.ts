@@ -173,7 +173,11 @@ function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Recor
     const [, rawName, item] = e.instancePath.split('/')
     const name = rawName.replace(/~1/g, '/').replace(/~0/g, '~')
     const p = params.get(name) as ParameterDef
+    // The instance path of a top-level parameter has no item segment
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const message = messageOf(p, e, item !== undefined)
+    // The instance path of a top-level parameter has no item segment
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     add(name, item === undefined ? message : `item ${item} ${message}`)
   }
   // A value of the wrong kind also fails its range or enum: report only the kind, as ever.

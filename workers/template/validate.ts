@@ -34,7 +34,7 @@ export function validateAndCompile (
   json: unknown,
   bytes?: number
 ): { ok: true; template: TemplateDefinition; compiled: CompiledTemplate } | { ok: false; errors: ValidationIssue[] } {
-  const size = bytes ?? Buffer.byteLength(JSON.stringify(json) ?? '')
+  const size = bytes ?? Buffer.byteLength((JSON.stringify(json) as string | undefined) ?? '')
   if (size > MAX_TEMPLATE_BYTES) {
     return {
       ok: false,

@@ -34,6 +34,8 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
     if (key === null || scope === undefined) throw new Error('authenticateForRender on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
     // request.auth is set only once the key's own check passed (AuthHooks.identified): early, in full.
+    // request.auth is decorated null until the key is checked; its type omits null
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const early = this.auth === null ? undefined : this.auth
     return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply), early)
   })
@@ -60,6 +62,8 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- fastify awaits an async error handler
     route.errorHandler = async function deferredAuthFirst (error, request, reply) {
       const key = request.apiKey
+      // request.auth is decorated null until the key is checked; its type omits null
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (request.auth === null && key !== null) {
         request.apiKey = null
         await deps.auth.authenticate(request, { scope }, hooksFor(request, reply), key)

@@ -86,7 +86,9 @@ const memberName = fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('in
 /** An object built from entries with defineProperty: "__proto__" stays an own member. */
 function objectOf (entries: Array<[string, unknown]>): Record<string, unknown> {
   const o: Record<string, unknown> = {}
-  for (const [k, v] of entries) { Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true }) }
+  for (const [k, v] of entries) {
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  }
   return o
 }
 

@@ -5,6 +5,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture, readExample } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
+import type { RowDataPacket } from 'mysql2'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -72,7 +73,7 @@ test('the run is recorded with the key, correlation id and X-Run-ID', async () =
   const runId = String(res.headers['x-run-id'])
   let run
   for (let i = 0; i < 40 && run === undefined; i++) {
-    const [rows] = await server.context.db.query<any[]>('SELECT * FROM runs WHERE id = ?', [runId])
+    const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [runId])
     run = rows[0]
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
@@ -90,7 +91,7 @@ test('a refused render is a failed run with its error code', async () => {
   assert.equal(res.status, 404)
   let run
   for (let i = 0; i < 40 && run === undefined; i++) {
-    const [rows] = await server.context.db.query<any[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
+    const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
     run = rows[0]
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -14,6 +14,7 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
+import type { RowDataPacket } from 'mysql2'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
@@ -83,7 +84,7 @@ test('the job loop claims at most the running cap of one workspace; another work
   assert.equal(answers[1], 0, 'the busy workspace at its cap gets nothing more while slots are free')
   assert.deepEqual(started.filter((w) => w === busy).length, 2)
   assert.deepEqual(started.filter((w) => w === other).length, 1)
-  const [rows] = await database.db.query<any[]>('SELECT status, COUNT(*) AS n FROM render_jobs WHERE workspace_id = ? GROUP BY status ORDER BY status', [busy])
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT status, COUNT(*) AS n FROM render_jobs WHERE workspace_id = ? GROUP BY status ORDER BY status', [busy])
   assert.deepEqual(rows.map((r) => [r.status, Number(r.n)]), [['queued', 3], ['running', 2]])
   release()
   await loop.close()
@@ -101,7 +102,7 @@ test('an async render over the workspace\'s queued cap is 429 RATE_LIMITED with 
   assert.equal(refused.headers['retry-after'], '5')
   assert.equal(refused.json().errorCode, 'RATE_LIMITED')
   assert.equal(refused.json().correlationId, refused.headers['x-correlation-id'])
-  const [rows] = await fx.database.db.query<any[]>('SELECT COUNT(*) AS n FROM render_jobs WHERE workspace_id = ?', [fx.ws.workspace.id])
+  const [rows] = await fx.database.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM render_jobs WHERE workspace_id = ?', [fx.ws.workspace.id])
   assert.equal(Number(rows[0].n), 3, 'the refused job was not inserted')
   const other = await renderWorkspace(fx.server.context, fx.dataUrl)
   assert.equal((await submit(other.key.key)).status, 202, 'another workspace still enqueues')

@@ -9,6 +9,7 @@ import type { TestDatabase } from '../../helpers/db.js'
 import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobOutcome } from '../../../server/store/repos/jobs.js'
 import { transaction } from '../../../server/store/db.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 
@@ -26,11 +27,11 @@ async function row (
   lease_owner: string | null
   lease_expires_at: Date | null
 }> {
-  const [rows] = await database.db.query<any[]>(
+  const [rows] = await database.db.query<RowDataPacket[]>(
     'SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?',
     [id]
   )
-  return rows[0]
+  return rows[0] as Awaited<ReturnType<typeof row>>
 }
 
 test('a stale claim of the same process (lease expired, job reclaimed) cannot finish, renew or release it', async () => {

@@ -15,12 +15,13 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
+import type { RowDataPacket } from 'mysql2'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
 
 async function jobRows (db: TestDatabase['db'], ids: string[]): Promise<Map<string, any>> {
-  const [rows] = await db.query<any[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
+  const [rows] = await db.query<RowDataPacket[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -109,7 +110,7 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
     assert.equal(rows.get(id).status, 'queued', 'jobs not started stay queued')
     assert.equal(rows.get(id).attempts, 0)
   }
-  const [failed] = await db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
+  const [failed] = await db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
   assert.equal(Number(failed[0].n), 0, 'no job failed (RENDER_FAILED from a closed pool)')
 })
 

@@ -32,7 +32,9 @@ export async function makeCert (): Promise<Cert> {
   return { dir, certFile, keyFile, cert: await readFile(certFile), key: await readFile(keyFile) }
 }
 
-export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON under test
+// Parsed JSON under test.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any }
 type Answer = { status: number, body?: string } | 'hang'
 
 export interface Receiver {
