@@ -124,7 +124,8 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
       await loop.close()
       // Let running renders finish, their leases renewed meanwhile (an expired lease would let
       // another process render the job again). A maintenance pass in flight may add one.
-      // eslint-disable-next-line no-unmodified-loop-condition -- `maintaining` is changed by another async task
+      // `maintaining` is changed by another async task.
+      // eslint-disable-next-line no-unmodified-loop-condition
       while (running.size > 0 || maintaining !== undefined) {
         await Promise.allSettled([...running.values()].map((r) => r.done).concat(maintaining ?? []))
       }

@@ -41,7 +41,8 @@ export function claimLoop (pass: () => Promise<boolean>, options: ClaimLoopOptio
       do {
         again = false
         if (await pass()) again = true
-        // eslint-disable-next-line no-unmodified-loop-condition -- `accepting` is changed by another async task
+        // `accepting` is changed by another async task.
+        // eslint-disable-next-line no-unmodified-loop-condition
       } while (again && accepting)
     } catch (err) {
       options.onError(err)

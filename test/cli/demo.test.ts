@@ -48,6 +48,7 @@ before(async () => {
 })
 
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ctx?.close()
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   for (const [env, short] of [['development', 'dev'], ['staging', 'stg'], ['production', 'prod']]) {
@@ -55,6 +56,7 @@ after(async () => {
     await admin.query(`DROP USER IF EXISTS '${prefix}_${short}_ro'@'%'`)
   }
   await admin.end()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await tdb?.drop()
   await rm(home, { recursive: true, force: true })
 })

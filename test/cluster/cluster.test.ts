@@ -120,9 +120,13 @@ before(async () => {
 
 after(async () => {
   for (const n of nodes) await n.kill('SIGKILL')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   haproxy?.kill('SIGKILL')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await agent?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await rx?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await db?.end()
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``)

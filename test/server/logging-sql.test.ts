@@ -65,6 +65,8 @@ test('dataset failures: no SQL fragment or bound value in the log, the problems 
   assert.ok(runs.length >= 2, 'runs were recorded')
   await new Promise<void>((resolve, reject) => {
     logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (err !== undefined && err !== null) reject(err)
       else resolve()
     })

@@ -42,7 +42,7 @@ test('a template error comes back as RENDER_FAILED with its message', async () =
   const bad = input({ ...def, document: { body: [{ text: '{{ row.x * }}' }] } }, {}, {}, 'pool:bad')
   const r = await pool.render(bad)
   assert.equal(r.ok, false)
-  assert.ok(!r.ok && r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
+  assert.ok(r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
 })
 
 test('batch renders (jobs) wait behind interactive ones and never take the waiting room', async () => {
@@ -68,7 +68,8 @@ test('a batch render that waited longer than the time limit goes before interact
   const guard = setTimeout(() => { stop = true }, 8000)
   // Two clients keep an interactive render waiting at every moment (one runs, one waits).
   const load = Promise.all([0, 1].map(async () => {
-    // eslint-disable-next-line no-unmodified-loop-condition -- `stop` is changed by another async task
+    // `stop` is changed by another async task.
+    // eslint-disable-next-line no-unmodified-loop-condition
     while (!stop) {
       const r = await pool.render(small())
       if (!r.ok) await new Promise((resolve) => setImmediate(resolve)) // never spin on microtasks

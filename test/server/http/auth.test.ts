@@ -58,9 +58,12 @@ async function childFetch (path: string, headers: Record<string, string>): Promi
 }
 
 function assertProblem (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   res: { status: number; headers: Record<string, unknown>; json(): any },
   status: number,
   code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 ): any {
   assert.equal(res.status, status)
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
@@ -295,9 +298,11 @@ test('the render lookup reads template and environment only for a valid key (no 
     )
   const good = await lookup()
   assert.equal(good?.key.id, key.id)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.ok(good?.template !== undefined && good.template.environment !== undefined, 'a valid key gets template and environment')
   const wrong = await lookup({ secretHash: sha256('x'.repeat(40)) })
   assert.equal(wrong?.key.id, key.id, 'the key row comes back (verifyKey answers 401)')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(wrong?.template, undefined, 'but nothing about the template')
   assert.equal((await lookup({ mode: 'test' }))?.template, undefined, 'nor for the other mode')
   await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), key.id])

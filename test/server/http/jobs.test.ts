@@ -20,6 +20,7 @@ before(async () => {
 })
 after(async () => { await fx.close() })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function poll (statusUrl: string, key = ws.key.key): Promise<any> {
   const path = new URL(statusUrl).pathname
   for (let i = 0; i < 200; i++) {

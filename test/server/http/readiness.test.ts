@@ -9,6 +9,7 @@ let f: Awaited<ReturnType<typeof renderFixture>>
 before(async () => {
   f = await renderFixture('ready', { SVC_RENDER_THREADS: '1', SVC_RENDER_QUEUE: '0' }, { salesRows: 40_000 })
 })
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
 after(async () => { await f?.close() })
 
 test('/readyz is 503 while the only render thread is busy and nothing may wait, 200 before and after', async () => {

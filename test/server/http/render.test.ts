@@ -22,9 +22,12 @@ const render = (body: unknown, key = ws.key.key, headers: Record<string, string>
   server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key), ...headers }, body })
 
 function problemOf (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   res: { status: number; headers: Record<string, unknown>; json(): any },
   status: number,
   code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 ): any {
   assert.equal(res.status, status, JSON.stringify(res.json()))
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
@@ -75,6 +78,7 @@ test('the run is recorded with the key, correlation id and X-Run-ID', async () =
   for (let i = 0; i < 40 && run === undefined; i++) {
     const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [runId])
     run = rows[0]
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.ok(run !== undefined, 'run written by the batched recorder')
@@ -93,11 +97,15 @@ test('a refused render is a failed run with its error code', async () => {
   for (let i = 0; i < 40 && run === undefined; i++) {
     const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
     run = rows[0]
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.equal(run?.status, 'failed')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.error_code, 'TEMPLATE_NOT_FOUND')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.template_code, 'nope')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.version, null)
 })
 
@@ -145,6 +153,7 @@ test('format mismatch and parameter errors come before any query', async () => {
 })
 
 test('data and engine failures: DATASET_FAILED, RENDER_FAILED, DATA_SOURCE_UNAVAILABLE', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   const badSql = structuredClone(invoice)
   badSql.code = 'bad-sql'
@@ -166,6 +175,7 @@ test('data and engine failures: DATASET_FAILED, RENDER_FAILED, DATA_SOURCE_UNAVA
 })
 
 test('a publish is visible to the very next render', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   const v2 = structuredClone(invoice)
   v2.document.body.unshift({ text: 'Second edition' })

@@ -22,6 +22,7 @@ after(async () => {
   await database.drop()
 })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 function assertProblem (res: TestResponse, status: number, code: string): Record<string, any> {
   assert.equal(res.status, status, res.text())
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)

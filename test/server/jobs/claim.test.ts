@@ -50,7 +50,7 @@ test('the claim queries use ix_jobs_fair and no filesort: the workspaces with qu
   const part = fairPartSql('j.seq, j.id, j.workspace_id')
   const union = [part, part].join(' UNION ALL ').replaceAll('FOR UPDATE SKIP LOCKED', '')
   const [plan] = await database.db.query<RowDataPacket[]>(`EXPLAIN ${union}`, [first, 0, 3, second, 0, 3])
-  for (const row of plan.filter((r: any) => r.table === 'j')) {
+  for (const row of plan.filter((r) => r.table === 'j')) {
     assert.equal(row.key, 'ix_jobs_fair')
     assert.doesNotMatch(String(row.Extra), /filesort|temporary/i)
   }

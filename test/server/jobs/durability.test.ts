@@ -30,6 +30,7 @@ before(async () => {
   // The front server only accepts requests: its job loop is off, so children do all rendering.
   front = await startServer(database.url, { SVC_JOBS: 'false', SVC_RATE_LIMIT: '1000000', SVC_MASTER_KEY: masterKey }, home)
   ws = await renderWorkspace(front.context, dataUrl)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(4) AS pause, ')
@@ -63,6 +64,7 @@ async function waitFor<T> (what: string, fn: () => Promise<T | undefined>, timeo
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function jobRow (id: string): Promise<any> {
   const [rows] = await front.context.db.query<RowDataPacket[]>('SELECT status, attempts, error_code, lease_owner FROM render_jobs WHERE id = ?', [id])
   return rows[0]

@@ -20,6 +20,7 @@ import type { RowDataPacket } from 'mysql2'
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function jobRows (db: TestDatabase['db'], ids: string[]): Promise<Map<string, any>> {
   const [rows] = await db.query<RowDataPacket[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
   return new Map(rows.map((r) => [r.id, r]))
@@ -80,6 +81,7 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
 test('closing a server mid-job: the running job finishes (lease kept), queued jobs stay queued, nothing fails', async () => {
   const fx = await renderFixture('shutdown', { SVC_JOB_CONCURRENCY: '1', SVC_JOB_LEASE: '1s', SVC_JOB_POLL: '50ms' })
   cleanups.push(() => fx.close())
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(2.5) AS pause, ')
@@ -122,6 +124,7 @@ test('closing a server with more jobs claimed than may read data at once: those 
     SVC_JOB_CONCURRENCY: '8', SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '5', SVC_RENDER_THREADS: '1', SVC_JOB_LEASE: '5s', SVC_JOB_POLL: '50ms'
   })
   cleanups.push(() => fx.close())
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(1) AS pause, ')

@@ -107,7 +107,8 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
   const statuses: number[] = []
   const ids: string[] = []
   const load = (async () => {
-    // eslint-disable-next-line no-unmodified-loop-condition -- `rotating` is changed by another async task
+    // `rotating` is changed by another async task.
+    // eslint-disable-next-line no-unmodified-loop-condition, @typescript-eslint/no-unnecessary-condition
     for (let i = 0; rotating || i < 6; i++) {
       const id = `during-${i}`
       ids.push(id)
@@ -157,6 +158,8 @@ test('a sealed value copied to another row does not open: 503 for that environme
   await deliveredAndSigned(['still-fine'])
   await new Promise<void>((resolve, reject) => {
     logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (err !== undefined && err !== null) reject(err)
       else resolve()
     })
@@ -184,6 +187,8 @@ test('a sealed value copied to another row does not open: 503 for that environme
   assert.equal(receiver.received.length, received, 'nothing was sent unsigned or wrongly signed')
   await new Promise<void>((resolve, reject) => {
     logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (err !== undefined && err !== null) reject(err)
       else resolve()
     })

@@ -28,7 +28,9 @@ before(async () => {
   )
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ctx?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
   await rm(home, { recursive: true, force: true })
 })

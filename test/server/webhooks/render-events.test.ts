@@ -31,6 +31,7 @@ after(async () => {
   await receiver.close()
 })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
 function eventFor (type: string, predicate: (data: any) => boolean) {
   return waitFor(`${type} event`, () => receiver.received.find((r) => r.json?.type === type && predicate(r.json.data)))
 }
@@ -78,6 +79,7 @@ test('an async render emits document.generated whose link serves the PDF', async
 })
 
 test('a failed render emits document.failed with the error code', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   invoice.code = 'broken-invoice'
   invoice.datasets[1].query = 'SELECT * FROM missing_table WHERE id = :invoiceId'

@@ -38,6 +38,8 @@ const decimalText = (s: string): boolean => {
   const body = s.startsWith('-') ? s.slice(1) : s
   const [whole, frac, more] = body.split('.')
   return (
+    // Split() yields fewer parts than destructured.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     s.length <= MAX_DECIMAL_LENGTH && more === undefined && isDigits(whole) && (frac === undefined || isDigits(frac))
   )
 }
