@@ -32,6 +32,16 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
   'keys create': { json: '{ key (the full key, shown only now), id, prefix, name, mode, scopes[], expiresAt, workspaceId }' },
   'keys list': { json: `[${key}]` },
   'keys revoke': { json: key },
+  'keys set-rate-limit': { json: `${key.slice(0, -2)}, rateLimit (null: SVC_RATE_LIMIT) }` },
+  'secrets status': {
+    json: '{ activeKeyId, configuredKeyIds[], counts: [{ table, column, keyId (legacy: sealed before key ids), values, configured }] }'
+  },
+  'secrets rotate': {
+    json: '{ activeKeyId, resealed, skipped (changed meanwhile, left as written), unreadable: [{ table, column, id, reason }] }',
+    exit1: 'some value could not be opened with the configured keys (listed in unreadable)'
+  },
+  'secrets add-key': { json: '{ keyId, file } (keyring file) or { keyId, SVC_MASTER_KEYS } (keys from the environment)' },
+  'secrets remove-key': { json: '{ keyId, file }' },
   'runs list': {
     json: '[{ id, workspaceId, apiKeyId, apiKeyPrefix, apiKeyName, correlationId, mode (sync|async), jobId, templateCode, version, ' +
       'environment, format, status (succeeded|failed), errorCode, errorMessage, durationMs, pageCount, labelCount, outputBytes, startedAt, completedAt }], newest first'

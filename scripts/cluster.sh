@@ -29,6 +29,9 @@ if [ "${1:-start}" = stop ]; then stop; exit 0; fi
 mkdir -p "$SVC_HOME/run" "$SVC_HOME/log"
 [ -z "$(ls "$SVC_HOME"/run/*.pid 2>/dev/null)" ] || { echo "cluster already running (make cluster-stop first)" >&2; exit 1; }
 "${SVC[@]}" db start >/dev/null
+# The demo's data sources live on the cluster's own loopback MariaDB: an explicit opt-in.
+export SVC_DATASOURCE_ALLOW="${SVC_DATASOURCE_ALLOW:-127.0.0.1:$SVC_DB_PORT}"
+echo "make cluster: SVC_DATASOURCE_ALLOW=$SVC_DATASOURCE_ALLOW (data sources may reach the demo's own loopback database)"
 # Every node must share these: the database, the master key (sealed secrets, document links)
 # and one certificate (the balancer passes TLS through, so any node may answer a client).
 [ -s "$SVC_HOME/master.hex" ] || (umask 077 && openssl rand -hex 32 >"$SVC_HOME/master.hex")

@@ -21,7 +21,7 @@ import { loadConfig } from '../../server/config.js'
 import { createContext } from '../../server/context.js'
 import type { Context } from '../../server/context.js'
 import { migrationsDir, projectRoot } from '../../server/util/paths.js'
-import { serverUrl } from '../helpers/db.js'
+import { serverUrl, testDataSourceAllow } from '../helpers/db.js'
 import { startChildServer } from '../helpers/child-server.js'
 import type { ChildServer } from '../helpers/child-server.js'
 import { createDataDatabase, dropDataDatabase, renderWorkspace, readExample } from '../helpers/render-data.js'
@@ -106,7 +106,7 @@ before(async () => {
   lb = `https://127.0.0.1:${lbPort}`
   await waitFor('the balancer', async () => await call(lb, 'GET', '/readyz').then((r) => r.status === 200, () => false), 20_000, 100)
 
-  const config = loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: dbUrl, SVC_MASTER_KEY: masterKey, SVC_LOG_LEVEL: 'silent', SVC_WEBHOOKS_ALLOW_PRIVATE: 'true' }, 2)
+  const config = loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: dbUrl, SVC_MASTER_KEY: masterKey, SVC_LOG_LEVEL: 'silent', SVC_WEBHOOKS_ALLOW_PRIVATE: 'true', SVC_DATASOURCE_ALLOW: testDataSourceAllow() }, 2)
   ctx = await createContext(config, { db })
   const dataUrl = await createDataDatabase(`${name}_data`)
   ws = await renderWorkspace(ctx, dataUrl)
