@@ -26,6 +26,11 @@ export default [
         ignoreTemplateLiterals: true,
         ignoreRegExpLiterals: true
       }],
+      // The codebase's type-literal style: commas on one line, no delimiter at line ends.
+      '@stylistic/member-delimiter-style': ['error', {
+        multiline: { delimiter: 'none' },
+        singleline: { delimiter: 'comma', requireLast: false }
+      }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-floating-promises': ['error', {

@@ -18,24 +18,24 @@ export interface DrainOptions {
   timeoutMs: number
 }
 export interface DrainResult {
-  jobs: number,
-  submitted: number,
-  submitErrors: Record<string, number>,
-  succeeded: number,
-  failed: number,
-  submitSeconds: number,
-  seconds: number,
+  jobs: number
+  submitted: number
+  submitErrors: Record<string, number>
+  succeeded: number
+  failed: number
+  submitSeconds: number
+  seconds: number
   rate: number
   /** The job loop working through the queue once submission is over: jobs, seconds, jobs/s. */
-  queueJobs: number,
-  queueSeconds: number,
+  queueJobs: number
+  queueSeconds: number
   queueRate: number
   /**
    * Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per
    * job.
    */
-  cpu?: CpuSplit,
-  statements?: number,
+  cpu?: CpuSplit
+  statements?: number
   serverCpuMsPerJob?: number
 }
 

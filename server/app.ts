@@ -47,7 +47,7 @@ function pathPattern (url: string): RegExp {
 
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const { config, context } = options
-  const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } } = {
+  const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer, key: Buffer } } = {
     loggerInstance: options.logger,
     genReqId: correlationIdFor,
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),

@@ -75,7 +75,7 @@ export class Problem extends Error {
   constructor (
     code: ErrorCode,
     detail: string,
-    options: { errors?: Record<string, string[]>; headers?: Record<string, string> } = {}
+    options: { errors?: Record<string, string[]>, headers?: Record<string, string> } = {}
   ) {
     super(detail)
     this.name = 'Problem'
@@ -103,7 +103,7 @@ export class Problem extends Error {
 export function problem (
   code: ErrorCode,
   detail: string,
-  options?: { errors?: Record<string, string[]>; headers?: Record<string, string> }
+  options?: { errors?: Record<string, string[]>, headers?: Record<string, string> }
 ): Problem {
   return new Problem(code, detail, options)
 }

@@ -19,7 +19,7 @@ export class Recorder {
   completedAll = 0
   lastCompletion = 0
   /** Set when the first `abortAfter` answers all failed with one errorCode. */
-  abortedEarly: { errorCode: string; answers: number } | null = null
+  abortedEarly: { errorCode: string, answers: number } | null = null
   private answers = 0
   private streak: string | null | undefined
   private readonly onSample: BenchHooks['onSample']

@@ -17,10 +17,10 @@ import { UsageError } from '../io.js'
 
 export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
 export interface PreviewResult {
-  output: string,
-  format: 'pdf' | 'zpl' | 'png',
-  bytes: number,
-  pageCount: number,
+  output: string
+  format: 'pdf' | 'zpl' | 'png'
+  bytes: number
+  pageCount: number
   labelCount: number
   /** e.g. characters no font has (drawn as boxes) */
   warnings: string[]

@@ -112,7 +112,7 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       parameters: Record<string, unknown>,
       context: Record<string, unknown>,
       maxRows: number
-    ): Promise<{ datasets: DatasetValues; rowCount: number }> {
+    ): Promise<{ datasets: DatasetValues, rowCount: number }> {
       const list = def.datasets ?? []
       const datasets: DatasetValues = {}
       if (list.length === 0) return { datasets, rowCount: 0 }

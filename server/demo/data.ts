@@ -166,7 +166,7 @@ export async function seedDemoDatabase (
   db: string,
   seed: number,
   label: string
-): Promise<{ seeded: boolean; counts: Record<string, number> }> {
+): Promise<{ seeded: boolean, counts: Record<string, number> }> {
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {
     const [r] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``)) as unknown as [Array<{ n: number }>]

@@ -17,8 +17,8 @@ export interface DemoDocument extends Omit<DemoResult, 'keys'> {
   baseUrl: string
   caCert: string
   keys: {
-    live: { key: string; prefix: string; defaultEnvironment: string }
-    test: { key: string; prefix: string; defaultEnvironment: string }
+    live: { key: string, prefix: string, defaultEnvironment: string }
+    test: { key: string, prefix: string, defaultEnvironment: string }
   }
   commands: DemoCommands
   notes: string[]

@@ -81,7 +81,7 @@ async function prepareDatabase (
   workspaceId: string,
   prefix: string,
   e: (typeof DEMO_ENVIRONMENTS)[number]
-): Promise<{ url: string; env: DemoEnvironment }> {
+): Promise<{ url: string, env: DemoEnvironment }> {
   const database = `${prefix}_${e.key}`
   const user = `${prefix}_${e.short}_ro`
   const server = parseMysqlUrl(await resolveDatabaseUrl(ctx.config))

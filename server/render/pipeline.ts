@@ -111,7 +111,7 @@ export function renderPipeline (deps: PipelineDeps) {
     async resolveStored (
       job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>,
       batch?: ClaimBatch
-    ): Promise<{ resolved: ResolvedTemplate; env: Environment }> {
+    ): Promise<{ resolved: ResolvedTemplate, env: Environment }> {
       const key = `${job.workspaceId}\n${job.templateCode}\n${job.version}\n${job.environment}`
       let lookup = batch?.get(key)
       if (lookup === undefined) {
@@ -150,7 +150,7 @@ export function renderPipeline (deps: PipelineDeps) {
      */
     async executeDataset (
       auth: AuthContext,
-      target: { template: string; dataset: string },
+      target: { template: string, dataset: string },
       body: DatasetRequest
     ): Promise<DatasetAnswer> {
       const resolved = await deps.templates.resolve(auth.workspaceId, target.template)

@@ -160,7 +160,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     code: string,
     version: number | undefined,
     envKey: string | undefined
-  ): Promise<{ resolved: ResolvedTemplate; environment: Environment | undefined }> {
+  ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     const hintKey = hintKeyOf(workspaceId, code, version)
     const row = await repo.resolve(workspaceId, code, version, knownFor(hintKey), envKey)
     return await finish(row, code, version, hintKey)
@@ -177,7 +177,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     code: string,
     version: number | undefined,
     hintKey: string
-  ): Promise<{ resolved: ResolvedTemplate; environment: Environment | undefined }> {
+  ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
     if (row.currentVersion === null) { throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`) }
     if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
@@ -251,7 +251,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     async publish (
       workspaceId: string,
       file: unknown,
-      options: { note?: string; publishedBy?: string } = {}
+      options: { note?: string, publishedBy?: string } = {}
     ): Promise<PublishResult> {
       const note = checkText('note', options.note, 1000)
       const publishedBy = checkText('publishedBy', options.publishedBy, 200)
@@ -283,7 +283,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
       code: string,
       version: number | undefined,
       envKey: string
-    ): Promise<{ resolved: ResolvedTemplate; environment: Environment | undefined }> {
+    ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
       return await resolveRow(workspaceId, code, version, envKey)
     },
 
@@ -293,13 +293,13 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
      * template), then calls `resolve()` for the template's problems in the spec's order.
      */
     async resolveForKey (
-      key: { keyId: string; mode: string; secretHash: Buffer },
+      key: { keyId: string, mode: string, secretHash: Buffer },
       code: string,
       version: number | undefined,
       envKey: string
     ): Promise<{
       key: ApiKeyRow | undefined
-      resolve: () => Promise<{ resolved: ResolvedTemplate; environment: Environment | undefined }>
+      resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }>
     }> {
       // A key's workspace never changes: remembered only to send the version hint.
       const workspaceId = keyWorkspaces.get(key.keyId)
@@ -327,7 +327,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     },
 
     /** Published, active templates ordered by code (read API). */
-    async list (workspaceId: string, options: { limit?: number; cursor?: string } = {}): Promise<TemplatePage> {
+    async list (workspaceId: string, options: { limit?: number, cursor?: string } = {}): Promise<TemplatePage> {
       const limit = Math.min(Math.max(Math.trunc(options.limit ?? 50), 1), 100)
       const afterCode = options.cursor === undefined || options.cursor === '' ? null : decodeCursor(options.cursor)
       const rows = await repo.page(workspaceId, { afterCode, limit: limit + 1, activeOnly: true })
@@ -371,7 +371,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
       workspaceId: string,
       code: string,
       disabled: boolean
-    ): Promise<{ code: string; disabled: boolean }> {
+    ): Promise<{ code: string, disabled: boolean }> {
       if (!(await repo.setDisabled(workspaceId, code, disabled))) { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) }
       return { code, disabled }
     }

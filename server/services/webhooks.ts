@@ -190,7 +190,7 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       if (resumed > 0) events.notify()
       return { ...endpointView((await endpoints.get(id)) as EndpointRow), resumedDeliveries: resumed }
     },
-    async delete (workspaceId: string, id: string): Promise<{ id: string; deleted: true }> {
+    async delete (workspaceId: string, id: string): Promise<{ id: string, deleted: true }> {
       const row = await mustGet(workspaceId, id)
       await transaction(db, async (conn) => {
         await endpoints.delete(conn, id)
@@ -199,14 +199,14 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       return { id, deleted: true }
     },
     /** The new secret signs every attempt from now on, retries of older deliveries included. */
-    async rotateSecret (workspaceId: string, id: string): Promise<{ id: string; secret: string }> {
+    async rotateSecret (workspaceId: string, id: string): Promise<{ id: string, secret: string }> {
       await mustGet(workspaceId, id)
       const secret = generateSecret()
       await endpoints.setSecret(id, box.seal(secret, secretRef(id)))
       return { id, secret }
     },
     /** Sends `webhook.test` to this endpoint whatever it subscribes to. */
-    async test (workspaceId: string, id: string): Promise<{ endpointId: string; eventId: string; deliveryId: string }> {
+    async test (workspaceId: string, id: string): Promise<{ endpointId: string, eventId: string, deliveryId: string }> {
       const row = await mustGet(workspaceId, id)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
       const deliveryId = randomUUID()
@@ -226,7 +226,7 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
     async deliveries (
       workspaceId: string,
       endpointId: string,
-      options: { status?: DeliveryStatus; limit?: number } = {}
+      options: { status?: DeliveryStatus, limit?: number } = {}
     ): Promise<DeliveryView[]> {
       await mustGet(workspaceId, endpointId)
       if (options.status !== undefined && !DELIVERY_STATUSES.includes(options.status)) { throw invalid('status', `expected one of ${DELIVERY_STATUSES.join(', ')}`) }

@@ -72,7 +72,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.equal(doc.rerun, false)
   assert.deepEqual(doc.environments.map((e: { key: string }) => e.key), ['development', 'staging', 'production'])
   assert.deepEqual(
-    doc.templates.map((t: { code: string; version: number; published: boolean }) => [t.code, t.version, t.published]),
+    doc.templates.map((t: { code: string, version: number, published: boolean }) => [t.code, t.version, t.published]),
     [
       ['invoice', 1, true],
       ['sales-report', 1, true],
@@ -195,7 +195,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
     doc.environments.map((e: { rows: unknown }) => e.rows)
   )
   assert.deepEqual(
-    third.templates.map((t: { version: number; published: boolean }) => [t.version, t.published]),
+    third.templates.map((t: { version: number, published: boolean }) => [t.version, t.published]),
     [
       [1, false],
       [1, false],

@@ -19,7 +19,7 @@ let home: string
 let workspaceId: string
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
-function svc (...args: string[]): Promise<{ code: number; json: any; stderr: string }> {
+function svc (...args: string[]): Promise<{ code: number, json: any, stderr: string }> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     SVC_HOME: home,

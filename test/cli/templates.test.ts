@@ -90,7 +90,7 @@ test('publish prints code, version and previousVersion; list, disable and enable
   const list = await svc(['templates', 'list', '--workspace', ws])
   assert.equal(list.code, 0, list.stderr)
   assert.deepEqual(
-    list.json.map((t: { code: string; format: string; version: number; disabled: boolean }) => [
+    list.json.map((t: { code: string, format: string, version: number, disabled: boolean }) => [
       t.code,
       t.format,
       t.version,

@@ -20,7 +20,7 @@ after(async () => {
 /** A real server; `answer` sees the 1-based request number. Counts requests per path. */
 async function server (
   answer: (n: number, req: IncomingMessage, res: ServerResponse) => void
-): Promise<{ url: string; count: () => number }> {
+): Promise<{ url: string, count: () => number }> {
   let n = 0
   const s = createServer((req, res) => {
     req.resume()

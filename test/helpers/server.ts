@@ -26,7 +26,7 @@ export interface TestServer {
   fetch(
     method: string,
     path: string,
-    options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string }
+    options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }
   ): Promise<TestResponse>
   close(): Promise<void>
 }

@@ -7,7 +7,7 @@ import { color, fail, resolveWidths } from './styles.js'
 
 export function compileTable (
   t: Record<string, unknown>,
-  base: { path: string; when: CompiledExpr | null; visible: boolean },
+  base: { path: string, when: CompiledExpr | null, visible: boolean },
   path: string,
   width: number,
   ctx: Ctx

@@ -196,7 +196,7 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
 
 function compileImage (
   im: Obj,
-  base: { path: string; when: CompiledExpr | null; visible: boolean },
+  base: { path: string, when: CompiledExpr | null, visible: boolean },
   path: string,
   width: number,
   ctx: Ctx

@@ -13,19 +13,21 @@ export interface Glyph { id: number, advanceWidth: number, codePoints: number[] 
 /** The part of a fontkit font we use (fontkit ships no types). */
 export interface FontkitFont {
   layout (text: string, features?: string[], script?: string, language?: string, direction?: string): {
-    advanceWidth: number, glyphs: Glyph[], positions: GlyphPosition[]
+    advanceWidth: number
+    glyphs: Glyph[]
+    positions: GlyphPosition[]
   }
   hasGlyphForCodePoint (cp: number): boolean
-  unitsPerEm: number,
-  ascent: number,
-  descent: number,
+  unitsPerEm: number
+  ascent: number
+  descent: number
   lineGap: number
 }
 /** The part of pdfkit's EmbeddedFont we use. */
 interface EmbeddedFont {
-  id: string,
-  scale: number,
-  widths: number[],
+  id: string
+  scale: number
+  widths: number[]
   unicode: number[][]
   subset: { includeGlyph (id: number): number, encode (): Uint8Array }
   ref (): unknown

@@ -36,8 +36,8 @@ export interface StandardMetrics {
 }
 
 interface AfmLike {
-  ascender: number,
-  descender: number,
+  ascender: number
+  descender: number
   lineGap: number
   characterToGlyph (c: number): string
   widthOfGlyph (g: string): number

@@ -33,7 +33,7 @@ export function validateTemplate (json: unknown): ValidationResult {
 export function validateAndCompile (
   json: unknown,
   bytes?: number
-): { ok: true; template: TemplateDefinition; compiled: CompiledTemplate } | { ok: false; errors: ValidationIssue[] } {
+): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
   const size = bytes ?? Buffer.byteLength((JSON.stringify(json) as string | undefined) ?? '')
   if (size > MAX_TEMPLATE_BYTES) {
     return {

@@ -34,7 +34,7 @@ export function contentDisposition (fileName: string): string {
 
 export function renderRoute (
   api: FastifyInstance,
-  deps: { pipeline: RenderPipeline; sync: SyncRenders; jobs: JobsService }
+  deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }
 ): void {
   // The request's type is derived from renderBodySchema (the type provider): one source of truth.
   api.withTypeProvider<SchemaTypes>().post(

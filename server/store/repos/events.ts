@@ -8,7 +8,7 @@ export function eventsRepo () {
   return {
     async insert (
       conn: Conn | Db,
-      e: { id: string; workspaceId: string; type: string; payload: string; createdAt: Date; fannedOut?: boolean }
+      e: { id: string, workspaceId: string, type: string, payload: string, createdAt: Date, fannedOut?: boolean }
     ): Promise<void> {
       await conn.execute(
         'INSERT INTO events (id, workspace_id, type, payload, fanned_out, created_at) VALUES (?, ?, ?, ?, ?, ?)',

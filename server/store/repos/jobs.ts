@@ -164,7 +164,7 @@ export function jobsRepo (db: Db) {
     /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
     async insertMany (
       conn: Conn | Db,
-      jobs: Array<{ job: NewJob; createdAt: Date; parameters: string; context: string }>
+      jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>
     ): Promise<void> {
       if (jobs.length === 0) return
       await conn.query(
@@ -247,7 +247,7 @@ export function jobsRepo (db: Db) {
     },
 
     /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
-    async renewLeases (owner: string, held: Array<{ id: string; attempts: number }>, leaseMs: number): Promise<void> {
+    async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
       if (held.length === 0) return
       await db.query(
         `UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
@@ -296,7 +296,7 @@ export function jobsRepo (db: Db) {
      */
     async finishMany (
       conn: Conn,
-      unordered: Array<{ id: string; owner: string | null; attempts: number; outcome: JobOutcome }>
+      unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>
     ): Promise<boolean[]> {
       if (unordered.length === 0) return []
       // Rows are locked in id order, as renewLeases (id IN …) locks them: no deadlock between the two.

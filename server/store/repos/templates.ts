@@ -149,7 +149,7 @@ export function templatesRepo (db: Db) {
       workspaceId: string,
       code: string,
       version: number | undefined,
-      known?: { templateId: string; version: number },
+      known?: { templateId: string, version: number },
       envKey?: string
     ): Promise<ResolveRow | undefined> {
       // With envKey, the render's environment rides along (the same workspace, LEFT JOINed, so a
@@ -176,12 +176,12 @@ export function templatesRepo (db: Db) {
      * undefined: no key of that id.
      */
     async resolveForKey (
-      key: { keyId: string; mode: string; secretHash: Buffer },
+      key: { keyId: string, mode: string, secretHash: Buffer },
       code: string,
       version: number | undefined,
-      known: { templateId: string; version: number } | undefined,
+      known: { templateId: string, version: number } | undefined,
       envKey: string
-    ): Promise<{ key: ApiKeyRow; template: ResolveRow | undefined } | undefined> {
+    ): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY, [
         known?.templateId ?? '',
         known?.version ?? 0,
@@ -220,7 +220,7 @@ export function templatesRepo (db: Db) {
      */
     async page (
       workspaceId: string,
-      options: { afterCode: string | null; limit: number; activeOnly: boolean }
+      options: { afterCode: string | null, limit: number, activeOnly: boolean }
     ): Promise<RecordRow[]> {
       const filter = options.activeOnly ? ' AND t.disabled = 0 AND t.current_version IS NOT NULL' : ''
       const [rows] = await db.query<RowDataPacket[]>(

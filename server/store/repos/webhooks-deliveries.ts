@@ -84,7 +84,7 @@ export function deliveriesRepo (db: Db) {
     /** New deliveries, due at once. */
     async insertMany (
       conn: Conn | Db,
-      rows: Array<{ id: string; eventId: string; endpointId: string; workspaceId: string }>
+      rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>
     ): Promise<void> {
       if (rows.length === 0) return
       await conn.query(
@@ -98,7 +98,7 @@ export function deliveriesRepo (db: Db) {
     },
     async listByEndpoint (
       endpointId: string,
-      options: { status?: DeliveryStatus; limit: number }
+      options: { status?: DeliveryStatus, limit: number }
     ): Promise<DeliveryRow[]> {
       const where = options.status === undefined ? '' : ' AND d.status = ?'
       const params: unknown[] = options.status === undefined ? [endpointId] : [endpointId, options.status]
@@ -144,7 +144,7 @@ export function deliveriesRepo (db: Db) {
       limit: number,
       leaseMs: number,
       slots?: EndpointSlots
-    ): Promise<Array<{ seq: number; lease: Date }>> {
+    ): Promise<Array<{ seq: number, lease: Date }>> {
       // Endpoints at their in-flight cap are skipped (a filter on the rows read: the ORDER BY stays
       // index-ordered), and no more of one endpoint is taken than it has room for; when that leaves
       // the claim short, up to two more rounds look past the endpoints that filled up.
@@ -194,7 +194,7 @@ export function deliveriesRepo (db: Db) {
       return seqs.map((seq) => ({ seq, lease }))
     },
     /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
-    async loadClaimed (claims: Array<{ seq: number; lease: Date }>): Promise<ClaimedDelivery[]> {
+    async loadClaimed (claims: Array<{ seq: number, lease: Date }>): Promise<ClaimedDelivery[]> {
       if (claims.length === 0) return []
       const leases = new Map(claims.map((c) => [c.seq, c.lease]))
       const [rows] = await db.query<RowDataPacket[]>(
@@ -241,7 +241,7 @@ export function deliveriesRepo (db: Db) {
             d.last_http_status = r.http, d.last_response_excerpt = r.excerpt, d.last_error = r.err, d.updated_at = UTC_TIMESTAMP(3)`)
     },
     /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
-    async park (conn: Conn | Db, claims: Array<{ seq: number; lease: Date }>): Promise<void> {
+    async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
       for (const c of claims) {
         await conn.execute(
           'UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND lease_expires_at = ?',

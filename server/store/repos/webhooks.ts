@@ -59,7 +59,7 @@ export function webhooksRepo (db: Db) {
     async enabledIn (
       conn: Conn | Db,
       workspaceIds: string[]
-    ): Promise<Array<{ id: string; workspaceId: string; events: string[] }>> {
+    ): Promise<Array<{ id: string, workspaceId: string, events: string[] }>> {
       if (workspaceIds.length === 0) return []
       const [rows] = await conn.query<RowDataPacket[]>(
         'SELECT id, workspace_id, events FROM webhook_endpoints WHERE workspace_id IN (?) AND enabled = 1',

@@ -39,7 +39,7 @@ const SLOW_US = 500_000
 
 async function stalled (
   overrides: Parameters<typeof benchAgainst>[1]
-): Promise<{ slow: number; p99: number; total: number }> {
+): Promise<{ slow: number, p99: number, total: number }> {
   const server = await fake({ delayMs: 5 })
   let slow = 0
   const timer = setTimeout(() => {

@@ -40,7 +40,7 @@ let ds: DataSources
 const config = (env: Record<string, string> = {}) => loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_QUERY_TIMEOUT: '5s', SVC_DATASOURCE_ALLOW: testDataSourceAllow(), ...env })
 
 function template (
-  datasets: Array<Partial<DatasetDef> & { code: string; query: string }>,
+  datasets: Array<Partial<DatasetDef> & { code: string, query: string }>,
   parameters: ParameterDef[] = []
 ): TemplateDefinition {
   return {

@@ -60,7 +60,7 @@ async function childFetch (path: string, headers: Record<string, string>): Promi
 function assertProblem (
   // Parsed JSON under test: the assertions check its shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number; headers: Record<string, unknown>; json(): any },
+  res: { status: number, headers: Record<string, unknown>, json(): any },
   status: number,
   code: string
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
@@ -287,7 +287,7 @@ test('the render lookup reads template and environment only for a valid key (no 
   assert.ok(parsed !== undefined)
   const repo = templatesRepo(server.context.db)
   const lookup = async (
-    over: Partial<{ mode: string; secretHash: Buffer }> = {}
+    over: Partial<{ mode: string, secretHash: Buffer }> = {}
   ): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
     await repo.resolveForKey(
       { keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over },

@@ -41,7 +41,7 @@ const exec = (key: string, template: string, dataset: string, body?: unknown, he
 function assertProblem (
   // Parsed JSON under test: the assertions check its shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number; headers: Record<string, unknown>; json(): any },
+  res: { status: number, headers: Record<string, unknown>, json(): any },
   status: number,
   code: string
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape

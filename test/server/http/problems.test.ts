@@ -29,7 +29,7 @@ after(async () => {
 function problemOf (
   // Parsed JSON under test: the assertions check its shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number; headers: Record<string, unknown>; json(): any },
+  res: { status: number, headers: Record<string, unknown>, json(): any },
   status: number,
   code: string
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape

@@ -24,7 +24,7 @@ const render = (body: unknown, key = ws.key.key, headers: Record<string, string>
 function problemOf (
   // Parsed JSON under test: the assertions check its shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number; headers: Record<string, unknown>; json(): any },
+  res: { status: number, headers: Record<string, unknown>, json(): any },
   status: number,
   code: string
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape

@@ -12,7 +12,7 @@ function render (
   document: unknown,
   datasets: Record<string, unknown>,
   assets: Record<string, unknown> = {}
-): { bytes: Uint8Array; pageCount: number } {
+): { bytes: Uint8Array, pageCount: number } {
   const def = invoiceDefinition(document, assets)
   return renderPdf(compileDocument(def.document, def as never), input(def, datasets))
 }

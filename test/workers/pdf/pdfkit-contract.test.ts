@@ -111,9 +111,9 @@ test('fonts: after font(<TTF bytes>), doc._font is an embedded font: fontkit fon
   const out = capture(doc)
   doc.font(readFileSync(DEJAVU))
   const ef = doc._font as {
-    id: string,
-    font: { layout (s: string): unknown, unitsPerEm: number },
-    ref (): unknown,
+    id: string
+    font: { layout (s: string): unknown, unitsPerEm: number }
+    ref (): unknown
     encode (s: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>]
   }
   assert.equal(typeof ef.font.layout, 'function')
