@@ -23,12 +23,12 @@ export interface TestServer {
   server: Server
   agent: Agent
   ca: Buffer
-  fetch(
+  fetch (
     method: string,
     path: string,
     options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }
   ): Promise<TestResponse>
-  close(): Promise<void>
+  close (): Promise<void>
 }
 
 export interface TestResponse {
@@ -37,8 +37,8 @@ export interface TestResponse {
   body: Buffer
   // Parsed JSON under test: the assertions check its shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  json(): any
-  text(): string
+  json (): any
+  text (): string
 }
 
 export async function makeHome (): Promise<string> {

@@ -93,8 +93,8 @@ test('images, fonts: doc.ref(dict) makes an indirect object; end(bytes) writes i
 test('metrics: after font(<standard name>), doc._font.font is the AFM with widths and vertical metrics', () => {
   const doc = newDoc({ font: 'Helvetica' })
   const afm = (doc._font as { font: Record<string, unknown> }).font as {
-    characterToGlyph(c: number): string
-    widthOfGlyph(g: string): number
+    characterToGlyph (c: number): string
+    widthOfGlyph (g: string): number
     ascender: number
     descender: number
     lineGap: number
