@@ -5,6 +5,7 @@ import type { TemplateDefinition } from '../../workers/template/definition.js'
 import { compileParameterCheck, publicTemplateView } from '../../workers/template/parameters.js'
 import type { ParameterCheckResult } from '../../workers/template/parameters.js'
 import { TEMPLATE_CODE } from '../../workers/template/schema.js'
+import { parseTemplateText } from '../../workers/template/json-text.js'
 import { validateAndCompile } from '../../workers/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
@@ -78,12 +79,10 @@ function toRecord (r: RecordRow): TemplateRecord {
 
 function parseFile (file: unknown): { text: string, json: unknown } {
   if (typeof file !== 'string') return { text: JSON.stringify(file), json: file }
-  try {
-    return { text: file, json: JSON.parse(file) }
-  } catch (err) {
-    const message = `is not valid JSON: ${(err as Error).message}`
-    throw problem('TEMPLATE_INVALID', `template file ${message}`, { errors: { '/': [message] } })
-  }
+  const parsed = parseTemplateText(file)
+  if (parsed.ok) return { text: file, json: parsed.json }
+  const message = parsed.errors[0].message
+  throw problem('TEMPLATE_INVALID', `template file ${message}`, { errors: { '/': [message] } })
 }
 
 /**
