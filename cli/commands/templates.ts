@@ -28,7 +28,10 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
         throw err
       }
       const d = checked.definition
-      emit(io, { valid: true, code: d.code, format: d.format, parameters: (d.parameters ?? []).length, datasets: (d.datasets ?? []).length },
+      // Warnings (a check that was skipped) go to stderr in text mode, into `warnings` in JSON mode.
+      if (!io.json) for (const w of checked.warnings) io.err(`warning: ${w.path}: ${w.message}`)
+      const warnings = checked.warnings.length > 0 ? { warnings: checked.warnings } : {}
+      emit(io, { valid: true, code: d.code, format: d.format, parameters: (d.parameters ?? []).length, datasets: (d.datasets ?? []).length, ...warnings },
         (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`)
     })
 

@@ -6,7 +6,7 @@ import { compileParameterCheck, publicTemplateView } from '../../workers/templat
 import type { ParameterCheckResult } from '../../workers/template/parameters.js'
 import { TEMPLATE_CODE } from '../../workers/template/schema.js'
 import { parseTemplateText } from '../../workers/template/json-text.js'
-import { validateAndCompile } from '../../workers/template/validate.js'
+import { validateAndCompile, type ValidationIssue } from '../../workers/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import { templatesRepo } from '../store/repos/templates.js'
@@ -89,10 +89,10 @@ function parseFile (file: unknown): { text: string, json: unknown } {
  * Parses, validates and compiles a template file (JSON text or a parsed value) to fail early;
  * TEMPLATE_INVALID lists every error keyed by its JSON pointer. Shared by publish and the CLI.
  */
-export function checkTemplateFile (file: unknown): { text: string, definition: TemplateDefinition } {
+export function checkTemplateFile (file: unknown): { text: string, definition: TemplateDefinition, warnings: ValidationIssue[] } {
   const { text, json } = parseFile(file)
   const checked = validateAndCompile(json)
-  if (checked.ok) return { text, definition: checked.template }
+  if (checked.ok) return { text, definition: checked.template, warnings: checked.warnings }
   const errors: Record<string, string[]> = {}
   for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
   const first = checked.errors[0]

@@ -71,6 +71,28 @@ test('validate: a valid file exits 0; an invalid one exits 1 with every error ke
   assert.equal(missing.code, 2)
 })
 
+test('validate: a field typo names path, expression and suggestion; a dataset without fields warns; a syntax error shows line and caret', async () => {
+  const typo = join(home, 'typo.json')
+  await writeFile(typo, JSON.stringify(exampleAs('invoice', 'typo', (t) => { t.document.body[0].text = '{{ header.numbr }}' }), null, 2))
+  const bad = await svc(['templates', 'validate', typo], { json: false })
+  assert.equal(bad.code, 1)
+  assert.match(bad.stderr, /^\/document\/body\/0\/text: header\.numbr: 'numbr' is not a field of dataset 'header'; did you mean header\.number\? \(in \{\{ header\.numbr \}\}\)$/m)
+
+  const optOut = join(home, 'opt-out.json')
+  await writeFile(optOut, JSON.stringify(exampleAs('invoice', 'opt-out', (t) => { t.datasets[1].fields = [] })))
+  const warned = await svc(['templates', 'validate', optOut])
+  assert.equal(warned.code, 0, warned.stderr)
+  assert.deepEqual(warned.json.warnings, [{ path: '/datasets/1/fields', message: "dataset 'lines' declares no fields: paths into its rows are not checked" }])
+  const text = await svc(['templates', 'validate', optOut], { json: false })
+  assert.match(text.stderr, /^warning: \/datasets\/1\/fields: dataset 'lines' declares no fields/m)
+
+  const broken = join(home, 'syntax.json')
+  await writeFile(broken, '{\n  "code": "x",\n  "format": "document"\n  "document": {}\n}\n')
+  const syntax = await svc(['templates', 'validate', broken], { json: false })
+  assert.equal(syntax.code, 1)
+  assert.match(syntax.stderr, /^\/: is not valid JSON: line 4, column 3: expected ',' or '}', found "\\""\n {4}"document": \{\}\n {4}\^$/m)
+})
+
 test('publish prints code, version and previousVersion; list, disable and enable', async () => {
   const ws = await workspace()
   const first = await svc(['templates', 'publish', example('templates', 'invoice'), '--workspace', ws, '--note', 'first cut', '--by', 'alice'])

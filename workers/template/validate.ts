@@ -7,11 +7,13 @@ import { compileTemplate, type CompiledTemplate } from './compile.js'
 import type { TemplateDefinition } from './definition.js'
 import { compileText } from '../expr/expressions.js'
 import { compileParameterCheck } from './parameters.js'
+import { pathIssues } from './paths.js'
 import { templateSchema } from './schema.js'
 import { schemaErrors } from './schema-errors.js'
 
 export interface ValidationIssue { path: string, message: string }
-export type ValidationResult = { ok: true, template: TemplateDefinition } | { ok: false, errors: ValidationIssue[] }
+/** `warnings`: the template is valid but a check was skipped (a dataset without fields). */
+export type ValidationResult = { ok: true, template: TemplateDefinition, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] }
 
 // Compiled once per worker. Ajv's default strict mode still rejects unknown keywords in our schemas.
 // verbose: errors carry their schema and data, which schema-errors.ts needs to collapse unions.
@@ -23,15 +25,15 @@ const RESERVED = new Set(['row', 'group', 'page', 'pages', 'index', 'context', '
 
 export function validateTemplate (json: unknown): ValidationResult {
   const r = validateAndCompile(json)
-  return r.ok ? { ok: true, template: r.template } : r
+  return r.ok ? { ok: true, template: r.template, warnings: r.warnings } : r
 }
 
 /**
- * The one validation of a template, at publish: size, schema, semantic rules, then a full compile
- * (kept, so the caller need not compile again). `bytes`: the file's UTF-8 size when the caller
+ * The one validation of a template, at publish: size, schema, semantic rules, a full compile
+ * (kept, so the caller need not compile again), then the expression paths (paths.ts). `bytes`: the file's UTF-8 size when the caller
  * has the text; measured from the value otherwise.
  */
-export function validateAndCompile (json: unknown, bytes?: number): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+export function validateAndCompile (json: unknown, bytes?: number): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] } {
   const size = bytes ?? Buffer.byteLength(JSON.stringify(json) ?? '')
   if (size > MAX_TEMPLATE_BYTES) return { ok: false, errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }] }
   if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(ajv, schemaCheck.errors ?? []) }
@@ -46,7 +48,10 @@ export function validateAndCompile (json: unknown, bytes?: number): { ok: true, 
     const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]
     return { ok: false, errors: issues.map(e => ({ path: toPointer(e.path), message: e.message })) }
   }
-  return { ok: true, template: def, compiled }
+  // Last: every path of every expression against the names the runtime scope will hold.
+  const paths = pathIssues(def)
+  if (paths.errors.length > 0) return { ok: false, errors: paths.errors }
+  return { ok: true, template: def, compiled, warnings: paths.warnings }
 }
 
 /** `document.body[3].table.rows` -> `/document/body/3/table/rows` (paths from compile errors). */
