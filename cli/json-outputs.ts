@@ -47,10 +47,12 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
       'environment, format, status (succeeded|failed), errorCode, errorMessage, durationMs, pageCount, labelCount, outputBytes, startedAt, completedAt }], newest first'
   },
   'templates validate': {
-    json: '{ valid: true, code, format, parameters (count), datasets (count) }',
+    json: '{ valid: true, code, format, parameters (count), datasets (count), warnings?: [{ path, message }] (only when there are any) }',
     exit1: 'the file is invalid: a TEMPLATE_INVALID problem whose `errors` are keyed by JSON pointer'
   },
-  'templates preview': { json: '{ output, format (pdf|zpl|png), bytes, pageCount, labelCount }' },
+  'templates preview': {
+    json: '{ output, format (pdf|zpl|png), bytes (all files), pageCount, labelCount, files[] (several for out-%d.png), warnings[] }'
+  },
   'templates publish': { json: '{ templateId, code, version, previousVersion, format }' },
   'templates list': { json: '[{ code, format, version, disabled, updatedAt, description }] (disabled ones included)' },
   'templates disable': { json: '{ code, disabled: true }' },

@@ -1,12 +1,9 @@
 // `svc templates preview`: renders a template file locally with rows from a JSON file. No server,
 // no database: the render pipeline's own checks (server/render/checks.ts) and the same engine
 // entry the render pool runs (renderResult), on this thread.
-import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { extname, join } from 'node:path'
-import { promisify } from 'node:util'
+import { readFile, writeFile } from 'node:fs/promises'
+import { extname } from 'node:path'
 import { renderResult } from '../../workers/render-task.js'
 import { compileParameterCheck } from '../../workers/template/parameters.js'
 import type { TemplateDefinition } from '../../workers/template/definition.js'
@@ -14,19 +11,19 @@ import type { DatasetValues, RenderLimits, Row } from '../../workers/types.js'
 import { checkFormat, checkParameters } from '../../server/render/checks.js'
 import { engineProblem } from '../../server/render/outcome.js'
 import { UsageError } from '../io.js'
+import { documentPngs, labelPngs, labelsPdf, numbered } from './templates-preview-pages.js'
 
 export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
+/** `files`: every file written (several for `-o out-%d.png`); `warnings`: e.g. characters no font has. */
 export interface PreviewResult {
   output: string
   format: 'pdf' | 'zpl' | 'png'
   bytes: number
   pageCount: number
   labelCount: number
-  /** e.g. characters no font has (drawn as boxes) */
+  files: string[]
   warnings: string[]
 }
-
-const run = promisify(execFile)
 
 function parseJsonOption (name: string, text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {}
@@ -57,36 +54,6 @@ export function datasetsFromFile (def: TemplateDefinition, file: unknown): Datas
   return out
 }
 
-async function labelPng (def: TemplateDefinition, zpl: string): Promise<Buffer> {
-  let mod: typeof import('zpl-renderer-js')
-  try {
-    mod = await import('zpl-renderer-js')
-  } catch {
-    throw new Error('PNG previews of labels need the devDependency zpl-renderer-js, which is not installed: run `npm install --include=dev`')
-  }
-  const { api } = await mod.ready
-  const label = def.label as NonNullable<TemplateDefinition['label']>
-  const dpmm = Math.round(label.dpi / 25.4)
-  // The first label only: a preview, and the renderer takes ~0.2 s per label.
-  return Buffer.from(await api.zplToBase64Async(zpl, label.widthIn * 25.4, label.heightIn * 25.4, dpmm), 'base64')
-}
-
-async function documentPng (pdf: Uint8Array): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-preview-'))
-  try {
-    await writeFile(join(dir, 'doc.pdf'), pdf)
-    try {
-      await run('pdftoppm', ['-png', '-r', '100', '-singlefile', join(dir, 'doc.pdf'), join(dir, 'page')])
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('PNG previews of documents need pdftoppm: apt-get install poppler-utils')
-      throw new Error(`pdftoppm failed: ${(err as Error).message}`)
-    }
-    return await readFile(join(dir, 'page.png'))
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
-
 export async function preview (
   def: TemplateDefinition,
   text: string,
@@ -95,8 +62,11 @@ export async function preview (
 ): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
   if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') { throw new UsageError('-o: the file name must end in .pdf, .zpl or .png') }
-  // A .png is a picture of either format; otherwise the file names the format, as `format` does in a render.
-  if (ext !== '.png') { checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1)) }
+  // A .png is a picture of either format, and a label template may also be previewed as a PDF (one
+  // page per label); otherwise the file names the format, as `format` does in a render.
+  if (ext !== '.png' && !(def.format === 'label' && ext === '.pdf')) {
+    checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1))
+  }
   const parameters = checkParameters(compileParameterCheck(def), parseJsonOption('parameters', options.parameters))
   let data: unknown = {}
   if (options.data !== undefined) {
@@ -116,15 +86,38 @@ export async function preview (
     limits
   })
   if (!result.ok) throw engineProblem(result)
-  let bytes: Uint8Array = result.bytes
-  if (ext === '.png') { bytes = def.format === 'label' ? await labelPng(def, Buffer.from(bytes).toString('utf8')) : await documentPng(bytes) }
-  await writeFile(options.output, bytes)
+  const files = await writePictures(def, result.bytes, options.output, ext)
+  const bytes = files.reduce((n, f) => n + f.bytes, 0)
   return {
     output: options.output,
     format: ext.slice(1) as PreviewResult['format'],
-    bytes: bytes.byteLength,
+    bytes,
     pageCount: result.pageCount,
     labelCount: result.labelCount,
+    files: files.map((f) => f.file),
     warnings: result.warnings ?? []
   }
+}
+
+/** The render as asked: as is, a labels PDF, the first picture (`x.png`) or one per page/label (`x-%d.png`). */
+async function writePictures (
+  def: TemplateDefinition,
+  rendered: Uint8Array,
+  output: string,
+  ext: string
+): Promise<Array<{ file: string, bytes: number }>> {
+  const isLabel = def.format === 'label'
+  const each = ext === '.png' && output.includes('%d')
+  let pictures: Uint8Array[] = [rendered]
+  if (ext === '.png' || (isLabel && ext === '.pdf')) {
+    const zpl = Buffer.from(rendered).toString('utf8')
+    pictures = isLabel
+      ? await labelPngs(def, zpl, each || ext === '.pdf' ? undefined : 1)
+      : await documentPngs(rendered, each ? undefined : 1)
+    if (isLabel && ext === '.pdf') pictures = [await labelsPdf(def, pictures as Buffer[])]
+  }
+  if (!each) pictures = pictures.slice(0, 1)
+  const files = pictures.map((p, i) => ({ file: each ? numbered(output, i + 1) : output, bytes: p.byteLength }))
+  for (let i = 0; i < pictures.length; i++) await writeFile(files[i].file, pictures[i])
+  return files
 }

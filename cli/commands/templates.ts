@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import type { checkTemplateFile } from '../../server/services/templates.js'
 import { Problem } from '../../server/errors.js'
-import { emit, table, UsageError } from '../io.js'
+import { emit, fail, table, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 import type { PreviewOptions } from './templates-preview.js'
 
@@ -35,6 +35,9 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
         throw err
       }
       const d = checked.definition
+      // Warnings (a check that was skipped) go to stderr in text mode, into `warnings` in JSON mode.
+      if (!io.json) for (const w of checked.warnings) io.err(`warning: ${w.path}: ${w.message}`)
+      const warnings = checked.warnings.length > 0 ? { warnings: checked.warnings } : {}
       emit(
         io,
         {
@@ -42,7 +45,8 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
           code: d.code,
           format: d.format,
           parameters: (d.parameters ?? []).length,
-          datasets: (d.datasets ?? []).length
+          datasets: (d.datasets ?? []).length,
+          ...warnings
         },
         (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`
       )
@@ -53,13 +57,32 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .option('--data <file>', 'rows by dataset code: { "<dataset code>": rows }')
     .option('--parameters <json>', 'parameter values as a JSON object')
     .option('--context <json>', 'caller context as a JSON object (company, user, language …)')
-    .requiredOption('-o, --output <file>', 'output: .pdf (documents), .zpl (labels) or .png (first page or first label)')
-    .action(async (file: string, opts: PreviewOptions) => {
-      const { text, definition } = await checkFile(file)
+    .requiredOption('-o, --output <file>', 'output: .pdf (documents; labels: one page per label), .zpl (labels) or .png (first page or label; out-%d.png: one file each)')
+    .option('--watch', 'render again on every save of the template or data file, until Ctrl-C')
+    .action(async (file: string, opts: PreviewOptions & { watch?: boolean }) => {
       // Loaded on use: the engine (pdfkit, fonts) would otherwise slow every svc command's start.
       const { preview } = await import('./templates-preview.js')
-      const result = await preview(definition, text, opts, rt.config().render)
-      emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}${v.warnings.map((w) => `\nwarning: ${w}`).join('')}`)
+      const render = async (): Promise<void> => {
+        const { text, definition } = await checkFile(file)
+        const result = await preview(definition, text, opts, rt.config().render)
+        const written = result.files.length > 1 ? ` in ${result.files.length} files (${result.files[0]} …)` : ''
+        emit(rt.io(), result, (v) => `${v.output}: ${v.bytes} bytes${written}${v.pageCount > 0 ? `, ${v.pageCount} page(s)` : ''}${v.labelCount > 0 ? `, ${v.labelCount} label(s)` : ''}${v.warnings.map((w) => `\nwarning: ${w}`).join('')}`)
+      }
+      if (opts.watch !== true) { await render(); return }
+      const { watchAndRender } = await import('./templates-watch.js')
+      const io = rt.io()
+      const stop = new AbortController()
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { stop.abort() })
+      io.err(`watching ${[file, opts.data].filter((f) => f !== undefined).join(' and ')} (Ctrl-C to stop)`)
+      // A failed render is printed as any command failure is, and watching goes on.
+      await watchAndRender(
+        [file, ...(opts.data === undefined ? [] : [opts.data])],
+        render,
+        (err) => {
+          fail(io, err)
+        },
+        stop.signal
+      )
     })
 
   templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')

@@ -5,7 +5,8 @@ import type { TemplateDefinition } from '../../workers/template/definition.js'
 import { compileParameterCheck, publicTemplateView } from '../../workers/template/parameters.js'
 import type { ParameterCheckResult } from '../../workers/template/parameters.js'
 import { TEMPLATE_CODE } from '../../workers/template/schema.js'
-import { validateAndCompile } from '../../workers/template/validate.js'
+import { parseTemplateText } from '../../workers/template/json-text.js'
+import { validateAndCompile, type ValidationIssue } from '../../workers/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { RecordRow, ResolveRow, TemplateFormat, TemplatesRepo } from '../store/repos/templates.js'
@@ -84,26 +85,32 @@ function toRecord (r: RecordRow): TemplateRecord {
 
 function parseFile (file: unknown): { text: string, json: unknown } {
   if (typeof file !== 'string') return { text: JSON.stringify(file), json: file }
-  try {
-    return { text: file, json: JSON.parse(file) }
-  } catch (err) {
-    const message = `is not valid JSON: ${(err as Error).message}`
-    throw problem('TEMPLATE_INVALID', `template file ${message}`, { errors: { '/': [message] } })
-  }
+  const parsed = parseTemplateText(file)
+  if (parsed.ok) return { text: file, json: parsed.json }
+  const message = parsed.errors[0].message
+  throw problem('TEMPLATE_INVALID', `template file ${message}`, { errors: { '/': [message] } })
 }
 
 /**
  * Parses, validates and compiles a template file (JSON text or a parsed value) to fail early;
  * TEMPLATE_INVALID lists every error keyed by its JSON pointer. Shared by publish and the CLI.
  */
-export function checkTemplateFile (file: unknown): { text: string, definition: TemplateDefinition } {
+export function checkTemplateFile (file: unknown): {
+  text: string
+  definition: TemplateDefinition
+  warnings: ValidationIssue[]
+} {
   const { text, json } = parseFile(file)
   const checked = validateAndCompile(json)
-  if (checked.ok) return { text, definition: checked.template }
+  if (checked.ok) return { text, definition: checked.template, warnings: checked.warnings }
   const errors: Record<string, string[]> = {}
   for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
   const first = checked.errors[0]
-  throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
+  throw problem(
+    'TEMPLATE_INVALID',
+    `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`,
+    { errors }
+  )
 }
 
 function checkText (name: string, value: string | undefined, max: number): string | null {

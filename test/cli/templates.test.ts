@@ -1,7 +1,7 @@
 // `svc templates …` end to end: the real bin/svc in a child process, a real database, real files.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -70,6 +70,28 @@ test('validate: a valid file exits 0; an invalid one exits 1 with every error ke
 
   const missing = await svc(['templates', 'validate', join(home, 'nope.json')])
   assert.equal(missing.code, 2)
+})
+
+test('validate: a field typo names path, expression and suggestion; a dataset without fields warns; a syntax error shows line and caret', async () => {
+  const typo = join(home, 'typo.json')
+  await writeFile(typo, JSON.stringify(exampleAs('invoice', 'typo', (t) => { t.document.body[0].text = '{{ header.numbr }}' }), null, 2))
+  const bad = await svc(['templates', 'validate', typo], { json: false })
+  assert.equal(bad.code, 1)
+  assert.match(bad.stderr, /^\/document\/body\/0\/text: header\.numbr: 'numbr' is not a field of dataset 'header'; did you mean header\.number\? \(in \{\{ header\.numbr \}\}\)$/m)
+
+  const optOut = join(home, 'opt-out.json')
+  await writeFile(optOut, JSON.stringify(exampleAs('invoice', 'opt-out', (t) => { t.datasets[1].fields = [] })))
+  const warned = await svc(['templates', 'validate', optOut])
+  assert.equal(warned.code, 0, warned.stderr)
+  assert.deepEqual(warned.json.warnings, [{ path: '/datasets/1/fields', message: "dataset 'lines' declares no fields: paths into its rows are not checked" }])
+  const text = await svc(['templates', 'validate', optOut], { json: false })
+  assert.match(text.stderr, /^warning: \/datasets\/1\/fields: dataset 'lines' declares no fields/m)
+
+  const broken = join(home, 'syntax.json')
+  await writeFile(broken, '{\n  "code": "x",\n  "format": "document"\n  "document": {}\n}\n')
+  const syntax = await svc(['templates', 'validate', broken], { json: false })
+  assert.equal(syntax.code, 1)
+  assert.match(syntax.stderr, /^\/: is not valid JSON: line 4, column 3: expected ',' or '}', found "\\""\n {4}"document": \{\}\n {4}\^$/m)
 })
 
 test('publish prints code, version and previousVersion; list, disable and enable', async () => {
@@ -167,9 +189,104 @@ test('preview: the example label to .zpl and .png', async () => {
   assert.ok(Math.abs(png.readUInt32BE(16) - 813) <= 2, `width ${png.readUInt32BE(16)}`)
 })
 
+test('preview of a label template draws every label: one PNG each with %d, one PDF page each', async () => {
+  const data = JSON.parse(await readFile(example('data', 'shipping-label'), 'utf8')) as { parcels: Array<{ tracking_no: string }> }
+  const args = ['templates', 'preview', example('templates', 'shipping-label'), '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":7}']
+  const each = await svc([...args, '-o', join(home, 'parcel-%d.png')])
+  assert.equal(each.code, 0, each.stderr + each.stdout)
+  const files = data.parcels.map((_p, i) => join(home, `parcel-${i + 1}.png`))
+  assert.deepEqual(each.json.files, files)
+  const pngs = await Promise.all(files.map(async (f) => await readFile(f)))
+  for (const png of pngs) assert.ok(Math.abs(png.readUInt32BE(16) - 813) <= 2, `width ${png.readUInt32BE(16)}`)
+  assert.equal(new Set(pngs.map((p) => p.toString('base64'))).size, pngs.length, 'every label is a different picture')
+  assert.equal(each.json.bytes, pngs.reduce((n, p) => n + p.length, 0))
+
+  const pdf = join(home, 'parcels.pdf')
+  const r = await svc([...args, '-o', pdf])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  const info = execFileSync('pdfinfo', [pdf], { encoding: 'utf8' })
+  assert.match(info, new RegExp(`^Pages:\\s+${data.parcels.length}$`, 'm'))
+  assert.match(info, /^Page size:\s+288 x 432 pts/m)
+  // Each page is its own label: the pages drawn back differ.
+  const dir = await mkdtemp(join(tmpdir(), 'svc-label-pages-'))
+  try {
+    execFileSync('pdftoppm', ['-png', '-r', '30', pdf, join(dir, 'p')])
+    const pages = await Promise.all(data.parcels.map(async (_p, i) => await readFile(join(dir, `p-${i + 1}.png`))))
+    assert.equal(new Set(pages.map((p) => p.toString('base64'))).size, data.parcels.length)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+test('preview --watch renders again on every save of the template and of the data file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-watch-'))
+  const tpl = join(dir, 'invoice.json')
+  const dataFile = join(dir, 'data.json')
+  const out = join(dir, 'out.pdf')
+  const template = exampleAs('invoice', 'invoice', (t) => { t.document.body.unshift({ text: 'Edition one' }) })
+  const rows = JSON.parse(await readFile(example('data', 'invoice'), 'utf8'))
+  await writeFile(tpl, JSON.stringify(template))
+  await writeFile(dataFile, JSON.stringify(rows))
+  const child = spawn(process.execPath, [join(root, 'bin', 'svc'), 'templates', 'preview', tpl, '--data', dataFile, '--parameters', '{"invoiceId":1}', '-o', out, '--watch'],
+    { cwd: home, env: { ...process.env, SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey, SVC_LOG_LEVEL: 'silent' } })
+  const lines: string[] = []
+  let stderr = ''
+  child.stderr.on('data', (c: Buffer) => { stderr += c.toString() })
+  let buffered = ''
+  const waiters: Array<() => void> = []
+  child.stdout.on('data', (c: Buffer) => {
+    buffered += c.toString()
+    const parts = buffered.split('\n')
+    buffered = parts.pop() ?? ''
+    lines.push(...parts.filter((l) => l !== ''))
+    for (const w of waiters.splice(0)) w()
+  })
+  /** Waits (at most 30 s) until `n` renders have been reported. */
+  const renders = async (n: number): Promise<void> => {
+    const deadline = setTimeout(() => { for (const w of waiters.splice(0)) w() }, 30_000)
+    try {
+      while (lines.length < n) {
+        const before = lines.length
+        await new Promise<void>((resolve) => { waiters.push(resolve) })
+        if (lines.length === before) assert.fail(`no render ${n} within 30 s; stdout ${JSON.stringify(lines)}, stderr ${stderr}`)
+      }
+    } finally { clearTimeout(deadline) }
+  }
+  const pdfText = (): string => execFileSync('pdftotext', ['-layout', out, '-'], { encoding: 'utf8' })
+  try {
+    await renders(1)
+    assert.match(lines[0], /out\.pdf: \d+ bytes, 1 page\(s\)$/)
+    assert.ok(pdfText().includes('Edition one'))
+
+    template.document.body[0].text = 'Edition two'
+    await writeFile(tpl, JSON.stringify(template))
+    await renders(2)
+    assert.ok(pdfText().includes('Edition two'))
+
+    rows.header.number = 'INV-WATCHED-7'
+    await writeFile(dataFile, JSON.stringify(rows))
+    await renders(3)
+    assert.ok(pdfText().includes('INV-WATCHED-7'))
+
+    // A broken save is reported and watching goes on; the next good save renders again.
+    await writeFile(tpl, '{ "code": ')
+    const reported = Date.now()
+    while (!stderr.includes('line 1, column 11') && Date.now() - reported < 30_000) await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.match(stderr, /error: TEMPLATE_INVALID: template file is not valid JSON: line 1, column 11/)
+    template.document.body[0].text = 'Edition three'
+    await writeFile(tpl, JSON.stringify(template))
+    await renders(4)
+    assert.ok(pdfText().includes('Edition three'))
+    assert.equal(child.exitCode, null, 'still watching')
+  } finally {
+    child.kill('SIGKILL')
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
 test('preview refuses a wrong output kind, bad parameters and unknown datasets', async () => {
   const label = example('templates', 'shipping-label')
-  const mismatch = await svc(['templates', 'preview', label, '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":1}', '-o', join(home, 'x.pdf')])
+  const mismatch = await svc(['templates', 'preview', example('templates', 'invoice'), '--parameters', '{"invoiceId":1}', '-o', join(home, 'x.zpl')])
   assert.equal(mismatch.code, 1)
   assert.equal(mismatch.json.errorCode, 'FORMAT_MISMATCH')
   const param = await svc(['templates', 'preview', label, '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":"one"}', '-o', join(home, 'x.zpl')])

@@ -4,7 +4,8 @@
 // The embedded $id makes the `#/$defs/...` references resolve inside this schema wherever
 // the template schema embeds it.
 const color = { type: 'string', pattern: '^(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|black|white|gray|grey|red|green|blue)$' }
-const width = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^(\\d+(\\.\\d+)?%|(\\d+(\\.\\d+)?)?\\*)$' }] }
+// `description` of a union is the whole error message when a value matches none of its forms.
+const width = { description: 'a number, "*" or a percentage', anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^(\\d+(\\.\\d+)?%|(\\d+(\\.\\d+)?)?\\*)$' }] }
 const len = { type: 'number', minimum: 0 }
 const align = { enum: ['left', 'center', 'right'] }
 const expr = { type: 'string', minLength: 1, maxLength: 2000 }
@@ -27,9 +28,9 @@ export const documentSchema = {
       type: 'object',
       additionalProperties: false,
       properties: {
-        size: { anyOf: [{ enum: ['A3', 'A4', 'A5', 'A6', 'LETTER', 'LEGAL', 'TABLOID', 'a3', 'a4', 'a5', 'a6', 'letter', 'legal', 'tabloid'] }, { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 2, maxItems: 2 }] },
+        size: { description: 'a page size name (A3, A4, A5, A6, LETTER, LEGAL, TABLOID) or [width, height] in points', anyOf: [{ enum: ['A3', 'A4', 'A5', 'A6', 'LETTER', 'LEGAL', 'TABLOID', 'a3', 'a4', 'a5', 'a6', 'letter', 'legal', 'tabloid'] }, { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, minItems: 2, maxItems: 2 }] },
         orientation: { enum: ['portrait', 'landscape'] },
-        margins: { anyOf: [len, { type: 'array', items: len, minItems: 2, maxItems: 4 }] }
+        margins: { description: 'a number or an array of 2 to 4 numbers (points)', anyOf: [len, { type: 'array', items: len, minItems: 2, maxItems: 4 }] }
       }
     },
     info: { type: 'object', additionalProperties: false, properties: { title: text, author: text, subject: text } },

@@ -1,20 +1,25 @@
 // Validation of a template file: JSON Schema first (all errors, JSON-pointer paths), then the
 // semantic rules, then a full compile so anything the layout engine rejects is reported too.
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import { TemplateError } from '../errors.js'
 import { MAX_TEMPLATE_BYTES } from '../limits.js'
 import { compileTemplate, type CompiledTemplate } from './compile.js'
 import type { TemplateDefinition } from './definition.js'
 import { compileText } from '../expr/expressions.js'
 import { compileParameterCheck } from './parameters.js'
+import { pathIssues } from './paths.js'
 import { templateSchema } from './schema.js'
 import { datasetSqlProblem } from './dataset-sql.js'
+import { schemaErrors } from './schema-errors.js'
 
 export interface ValidationIssue { path: string, message: string }
-export type ValidationResult = { ok: true, template: TemplateDefinition } | { ok: false, errors: ValidationIssue[] }
+/** `warnings`: the template is valid but a check was skipped (a dataset without fields). */
+export type ValidationResult =
+  { ok: true, template: TemplateDefinition, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] }
 
 // Compiled once per worker. Ajv's default strict mode still rejects unknown keywords in our schemas.
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true })
+// verbose: errors carry their schema and data, which schema-errors.ts needs to collapse unions.
+const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, verbose: true })
 const schemaCheck = ajv.compile(templateSchema)
 
 /** Scope names that a dataset code would be shadowed by. */
@@ -22,18 +27,20 @@ const RESERVED = new Set(['row', 'group', 'page', 'pages', 'index', 'context', '
 
 export function validateTemplate (json: unknown): ValidationResult {
   const r = validateAndCompile(json)
-  return r.ok ? { ok: true, template: r.template } : r
+  return r.ok ? { ok: true, template: r.template, warnings: r.warnings } : r
 }
 
 /**
- * The one validation of a template, at publish: size, schema, semantic rules, then a full compile
- * (kept, so the caller need not compile again). `bytes`: the file's UTF-8 size when the caller
- * has the text; measured from the value otherwise.
+ * The one validation of a template, at publish: size, schema, semantic rules, a full compile
+ * (kept, so the caller need not compile again), then the expression paths (paths.ts). `bytes`: the file's UTF-8
+ * size when the caller has the text; measured from the value otherwise.
  */
 export function validateAndCompile (
   json: unknown,
   bytes?: number
-): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate } | { ok: false, errors: ValidationIssue[] } {
+):
+  | { ok: true, template: TemplateDefinition, compiled: CompiledTemplate, warnings: ValidationIssue[] }
+  | { ok: false, errors: ValidationIssue[] } {
   const size = bytes ?? Buffer.byteLength((JSON.stringify(json) as string | undefined) ?? '')
   if (size > MAX_TEMPLATE_BYTES) {
     return {
@@ -41,7 +48,7 @@ export function validateAndCompile (
       errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }]
     }
   }
-  if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(schemaCheck.errors ?? []) }
+  if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(ajv, schemaCheck.errors ?? []) }
   const def = json as unknown as TemplateDefinition
   const errors = semanticErrors(def)
   if (errors.length > 0) return { ok: false, errors }
@@ -53,25 +60,10 @@ export function validateAndCompile (
     const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]
     return { ok: false, errors: issues.map((e) => ({ path: toPointer(e.path), message: e.message })) }
   }
-  return { ok: true, template: def, compiled }
-}
-
-function schemaErrors (raw: ErrorObject[]): ValidationIssue[] {
-  const seen = new Set<string>()
-  const out: ValidationIssue[] = []
-  for (const e of raw) {
-    // `if` only says "must match then"; the useful error is the one from inside `then`.
-    if (e.keyword === 'if') continue
-    let path = e.instancePath
-    let message = e.message ?? 'is invalid'
-    if (e.keyword === 'required') { path += `/${String(e.params.missingProperty)}`; message = 'is required' }
-    if (e.keyword === 'additionalProperties') { path += `/${String(e.params.additionalProperty)}`; message = 'is not allowed here' }
-    if (e.keyword === 'false schema') message = 'is not allowed for this format'
-    if (e.keyword === 'enum') message += `: ${(e.params.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}`
-    const key = `${path}\n${message}`
-    if (!seen.has(key)) { seen.add(key); out.push({ path: path === '' ? '/' : path, message }) }
-  }
-  return out
+  // Last: every path of every expression against the names the runtime scope will hold.
+  const paths = pathIssues(def)
+  if (paths.errors.length > 0) return { ok: false, errors: paths.errors }
+  return { ok: true, template: def, compiled, warnings: paths.warnings }
 }
 
 /** `document.body[3].table.rows` -> `/document/body/3/table/rows` (paths from compile errors). */

@@ -10,6 +10,7 @@ export const labelSchema = {
     dpi: { enum: [152, 203, 300, 600] },
     rows: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
     copies: {
+      description: 'a whole number from 0 to 10000 or an expression such as "{{ row.qty }}"',
       oneOf: [
         { type: 'integer', minimum: 0, maximum: 10000 },
         { type: 'string', minLength: 1, maxLength: 1000 }

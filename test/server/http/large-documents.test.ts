@@ -7,6 +7,11 @@ import { createDb } from '../../../server/store/db.js'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture } from '../../helpers/render-data.js'
+import { serverUrl } from '../../helpers/db.js'
+
+// A fixture's dataUrl is the data source's SELECT-only user: test rows go in as the suite's administrator.
+const asAdministrator = (dataUrl: string) =>
+  createDb(`${serverUrl()}/${new URL(dataUrl).pathname.slice(1)}`, { connectionLimit: 1 })
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -15,7 +20,7 @@ const PARCELS = 70_000
 before(async () => {
   fx = await renderFixture('bigdoc', { SVC_RENDER_MAX_LABELS: '100000', SVC_RENDER_TIMEOUT: '2m' })
   server = fx.server
-  const data = createDb(fx.dataUrl, { connectionLimit: 1 })
+  const data = asAdministrator(fx.dataUrl)
   for (let start = 0; start < PARCELS; start += 5000) {
     const rows = Array.from({ length: 5000 }, (_, i) => [9, `TRK${String(start + i).padStart(8, '0')}`, `Recipient ${start + i}`, `${i} Long Street Name`, 'Springfield', '12345', 'US', 1.5, 1])
     await data.query('INSERT INTO parcels (batch_id, tracking_no, recipient_name, street, city, postcode, country, weight_kg, qty) VALUES ?', [rows])
@@ -56,7 +61,7 @@ test('a 40 MB async document is stored and downloads byte-identical to the sync 
 test('over SVC_RENDER_MAX_BYTES an async render fails once with RENDER_LIMIT_EXCEEDED', async () => {
   const small = await renderFixture('bigdoc_limit', { SVC_RENDER_MAX_BYTES: '100000' })
   try {
-    const data = createDb(small.dataUrl, { connectionLimit: 1 })
+    const data = asAdministrator(small.dataUrl)
     const rows = Array.from({ length: 400 }, (_, i) => [9, `TRK${i}`, `Recipient ${i}`, 'Street', 'City', '1', 'US', 1, 1])
     await data.query('INSERT INTO parcels (batch_id, tracking_no, recipient_name, street, city, postcode, country, weight_kg, qty) VALUES ?', [rows])
     await data.end()

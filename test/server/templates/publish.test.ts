@@ -132,6 +132,8 @@ test('an invalid file is refused with TEMPLATE_INVALID and errors keyed by JSON 
   assert.deepEqual(semantic.errors, { '/datasets/1/query': ['placeholder :nope is not a declared parameter'] })
   const notJson = await rejectsWith(svc.publish(ws, '{ "code": '), 'TEMPLATE_INVALID')
   assert.deepEqual(Object.keys(notJson.errors ?? {}), ['/'])
+  assert.match(notJson.errors?.['/'][0] ?? '', /^is not valid JSON: line 1, column 11: unexpected end of file/)
+  assert.match(notJson.message, /line 1, column 11/)
   const [[n]] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM templates WHERE workspace_id = ?', [ws])
   assert.equal(Number(n.n), 0)
   assert.equal(outbox.events.length, 0)
