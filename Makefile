@@ -20,7 +20,7 @@ build: deps
 	npx tsc -p tsconfig.json
 
 lint: deps
-	npx eslint .
+	npx eslint . --max-warnings 0
 
 test: build lint
 	bash scripts/test.sh

@@ -47,7 +47,14 @@ export async function plainPdfkit (d: InvoiceData): Promise<Buffer> {
   }
   header()
   d.lines.forEach((r, n) => {
-    const cells = [String(r.line_no), String(r.sku), String(r.description), String(Number(r.qty)), money(r.unit_price, h.currency), money(r.amount, h.currency)]
+    const cells = [
+      String(r.line_no),
+      String(r.sku),
+      String(r.description),
+      String(Number(r.qty)),
+      money(r.unit_price, h.currency),
+      money(r.amount, h.currency)
+    ]
     doc.font('Helvetica').fontSize(10)
     const rh = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i] - 6 }))) + 6
     if (y + rh > 841.89 - 70) { doc.addPage(); y = 40; header() }

@@ -113,7 +113,11 @@ async function closedLoop (pool: RenderPool, inp: RenderInput, clients: number, 
     while (performance.now() < until) { const r = await pool.render(inp); if (r.ok) done++ }
   }))
   const c = process.cpuUsage(c0)
-  return { rate: done / ((performance.now() - t0) / 1000), elu: performance.eventLoopUtilization(elu0).utilization, cpuMs: (c.user + c.system) / 1000 / done }
+  return {
+    rate: done / ((performance.now() - t0) / 1000),
+    elu: performance.eventLoopUtilization(elu0).utilization,
+    cpuMs: (c.user + c.system) / 1000 / done
+  }
 }
 
 async function main (): Promise<void> {
@@ -135,7 +139,11 @@ async function main (): Promise<void> {
   const pk = median(await timeEach(400, () => plainPdfkit(invoice)))
   for (let i = 0; i < 20; i++) await viaPdfmake(invoice)
   const pm = median(await timeEach(150, () => viaPdfmake(invoice)))
-  const sizes = { engine: run(inv).bytes, pdfkit: (await plainPdfkit(invoice)).length, pdfmake: (await viaPdfmake(invoice)).length }
+  const sizes = {
+    engine: run(inv).bytes,
+    pdfkit: (await plainPdfkit(invoice)).length,
+    pdfmake: (await viaPdfmake(invoice)).length
+  }
 
   // 4. Pool on all cores, closed loop. Each worker JIT-compiles on its own, so the pool is
   // warmed for 2 s first (a handful of renders left it measuring unoptimised code).
@@ -150,7 +158,10 @@ async function main (): Promise<void> {
   // Interleaved rounds, median reported: other work on the machine moves single runs a lot.
   const lightRuns: Loop[] = []
   const heavyRuns: Loop[] = []
-  for (let i = 0; i < 5; i++) { lightRuns.push(await closedLoop(pool, inv, threads * 8, 1500)); heavyRuns.push(await closedLoop(pool, heavy, threads * 8, 1500)) }
+  for (let i = 0; i < 5; i++) {
+    lightRuns.push(await closedLoop(pool, inv, threads * 8, 1500))
+    heavyRuns.push(await closedLoop(pool, heavy, threads * 8, 1500))
+  }
   const poolRun = medianLoop(lightRuns)
   const heavyRun = medianLoop(heavyRuns)
   const resent = pool.stats().definitionsResent
@@ -167,7 +178,14 @@ async function main (): Promise<void> {
   const lab = inputFor('shipping-label', { parcels: many }, { batchId: 'B-1' })
   for (let i = 0; i < 10; i++) run(lab)
   const labCpu: number[] = []
-  const labMs = median(await timeEach(30, () => { const c0 = process.cpuUsage(); run(lab); const c = process.cpuUsage(c0); labCpu.push((c.user + c.system) / 1000) }))
+  const labMs = median(
+    await timeEach(30, () => {
+      const c0 = process.cpuUsage()
+      run(lab)
+      const c = process.cpuUsage(c0)
+      labCpu.push((c.user + c.system) / 1000)
+    })
+  )
   const labCount = run(lab).labels
   const labBytes = run(lab).bytes
 

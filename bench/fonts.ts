@@ -29,8 +29,12 @@ const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - 
 let base = { ms: 0, bytes: 0 }
 for (const [label, name, address] of customers) {
   const input: RenderInput = {
-    versionKey: 'bench:invoice', definition, parameters: { invoiceId: 1 }, context: { language: 'en' },
-    datasets: { header: { ...data.header, customer_name: name, customer_address: address }, lines: data.lines }, limits: LIMITS
+    versionKey: 'bench:invoice',
+    definition,
+    parameters: { invoiceId: 1 },
+    context: { language: 'en' },
+    datasets: { header: { ...data.header, customer_name: name, customer_address: address }, lines: data.lines },
+    limits: LIMITS
   }
   const compiled = getCompiled(input.versionKey, definition)
   for (let i = 0; i < 300; i++) render(compiled, input)

@@ -61,7 +61,16 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
           const all = machine()
           const total = (all.busy - all0.busy) + (all.idle - all0.idle)
           const busy = (all.busy - all0.busy) / total
-          return { wallMs, cores, server, serverSys, mariadb, loadGenerator, others: Math.max(0, busy - server - mariadb - loadGenerator), idle: (all.idle - all0.idle) / total }
+          return {
+            wallMs,
+            cores,
+            server,
+            serverSys,
+            mariadb,
+            loadGenerator,
+            others: Math.max(0, busy - server - mariadb - loadGenerator),
+            idle: (all.idle - all0.idle) / total
+          }
         }
       }
     }

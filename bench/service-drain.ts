@@ -7,19 +7,49 @@ import type { Db } from '../server/store/db.js'
 import { createClient } from '../cli/bench/http.js'
 import type { CpuSplit } from './service-cpu.js'
 
-export interface DrainOptions { url: string, key: string, ca: Buffer, template: string, parameters: Array<Record<string, unknown>>, jobs: number, connections: number, timeoutMs: number }
+export interface DrainOptions {
+  url: string
+  key: string
+  ca: Buffer
+  template: string
+  parameters: Array<Record<string, unknown>>
+  jobs: number
+  connections: number
+  timeoutMs: number
+}
 export interface DrainResult {
-  jobs: number, submitted: number, submitErrors: Record<string, number>, succeeded: number, failed: number, submitSeconds: number, seconds: number, rate: number
+  jobs: number
+  submitted: number
+  submitErrors: Record<string, number>
+  succeeded: number
+  failed: number
+  submitSeconds: number
+  seconds: number
+  rate: number
   /** The job loop working through the queue once submission is over: jobs, seconds, jobs/s. */
-  queueJobs: number, queueSeconds: number, queueRate: number
-  /** Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per job. */
-  cpu?: CpuSplit, statements?: number, serverCpuMsPerJob?: number
+  queueJobs: number
+  queueSeconds: number
+  queueRate: number
+  /**
+   * Filled by the caller: CPU split over the whole drain (submission included), MariaDB statements and server CPU per
+   * job.
+   */
+  cpu?: CpuSplit
+  statements?: number
+  serverCpuMsPerJob?: number
 }
 
 export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult> {
   const [[before]] = await db.query<RowDataPacket[]>('SELECT COALESCE(MAX(seq), 0) AS seq FROM render_jobs')
   const fromSeq = Number(before.seq)
-  const client = createClient({ url: o.url, key: o.key, connections: o.connections, timeoutMs: o.timeoutMs, ca: o.ca, insecure: false })
+  const client = createClient({
+    url: o.url,
+    key: o.key,
+    connections: o.connections,
+    timeoutMs: o.timeoutMs,
+    ca: o.ca,
+    insecure: false
+  })
   const bodies = o.parameters.map((p) => JSON.stringify({ template: o.template, parameters: p, async: true }))
   const errors: Record<string, number> = {}
   let next = 0
@@ -52,9 +82,17 @@ export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult>
         WHERE j.seq > ? AND j.status = 'succeeded' AND j.completed_at > t.last`, [fromSeq, fromSeq])
       const queueSeconds = Number(tail.us ?? 0) / 1e6
       return {
-        jobs: o.jobs, submitted, submitErrors: errors, succeeded: Number(row.ok ?? 0), failed: Number(row.bad ?? 0), submitSeconds, seconds,
+        jobs: o.jobs,
+        submitted,
+        submitErrors: errors,
+        succeeded: Number(row.ok ?? 0),
+        failed: Number(row.bad ?? 0),
+        submitSeconds,
+        seconds,
         rate: seconds > 0 ? Number(row.ok ?? 0) / seconds : 0,
-        queueJobs: Number(tail.n), queueSeconds, queueRate: queueSeconds > 0 ? Number(tail.n) / queueSeconds : 0
+        queueJobs: Number(tail.n),
+        queueSeconds,
+        queueRate: queueSeconds > 0 ? Number(tail.n) / queueSeconds : 0
       }
     }
     await new Promise((resolve) => setTimeout(resolve, 100))

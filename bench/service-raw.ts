@@ -16,10 +16,16 @@ export interface LoopResult {
   cpuMs: number
 }
 
-const pct = (sorted: number[], p: number): number => sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+const pct = (sorted: number[], p: number): number =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
 /** `clients` callers each calling `call(i)` in turn for `ms`, after `warmMs` not counted. */
-export async function closedLoop (call: (i: number) => Promise<boolean>, clients: number, warmMs: number, ms: number): Promise<LoopResult> {
+export async function closedLoop (
+  call: (i: number) => Promise<boolean>,
+  clients: number,
+  warmMs: number,
+  ms: number
+): Promise<LoopResult> {
   const start = performance.now()
   const from = start + warmMs
   const until = from + ms
@@ -27,18 +33,29 @@ export async function closedLoop (call: (i: number) => Promise<boolean>, clients
   let errors = 0
   const lat: number[] = []
   const c0 = process.cpuUsage()
-  await Promise.all(Array.from({ length: clients }, async () => {
-    for (;;) {
-      const t0 = performance.now()
-      if (t0 >= until) return
-      const ok = await call(next++)
-      const t1 = performance.now()
-      if (t0 >= from) { lat.push(t1 - t0); if (!ok) errors++ }
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (;;) {
+        const t0 = performance.now()
+        if (t0 >= until) return
+        const ok = await call(next++)
+        const t1 = performance.now()
+        if (t0 >= from) {
+          lat.push(t1 - t0)
+          if (!ok) errors++
+        }
+      }
+    })
+  )
   const c = process.cpuUsage(c0)
   lat.sort((a, b) => a - b)
-  return { rate: lat.length / ((performance.now() - from) / 1000), errors, p50: pct(lat, 0.5), p99: pct(lat, 0.99), cpuMs: (c.user + c.system) / 1000 / Math.max(1, next) }
+  return {
+    rate: lat.length / ((performance.now() - from) / 1000),
+    errors,
+    p50: pct(lat, 0.5),
+    p99: pct(lat, 0.99),
+    cpuMs: (c.user + c.system) / 1000 / Math.max(1, next)
+  }
 }
 
 export function rawEngine (pool: RenderPool, inputs: RenderInput[]) {

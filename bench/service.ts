@@ -50,14 +50,32 @@ const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
 
 // The same rows the service reads: the production environment's invoices 1–12 (5–40 lines) and
 // shipping batches 1–3, read once through the service's own data-source code.
-const LIMITS = { maxPages: config.render.maxPages, maxBytes: config.render.maxBytes, maxRows: config.render.maxRows, maxLabels: config.render.maxLabels }
+const LIMITS = {
+  maxPages: config.render.maxPages,
+  maxBytes: config.render.maxBytes,
+  maxRows: config.render.maxRows,
+  maxLabels: config.render.maxLabels
+}
 const env = await ctx.repos.environments.get(demo.workspace.id, 'production')
 if (env === undefined) throw new Error('no production environment in the demo workspace: run svc demo')
 async function inputsFor (code: string, parameters: Array<Record<string, unknown>>): Promise<RenderInput[]> {
   const t = await ctx.services.templates.resolve(demo.workspace.id, code)
   return await Promise.all(parameters.map(async (p) => {
-    const { datasets } = await ctx.dataSources.readAll(env as NonNullable<typeof env>, t.definition, p, {}, LIMITS.maxRows)
-    return { versionKey: t.versionKey, definition: t.definitionJson, parameters: p, context: {}, datasets, limits: LIMITS }
+    const { datasets } = await ctx.dataSources.readAll(
+      env as NonNullable<typeof env>,
+      t.definition,
+      p,
+      {},
+      LIMITS.maxRows
+    )
+    return {
+      versionKey: t.versionKey,
+      definition: t.definitionJson,
+      parameters: p,
+      context: {},
+      datasets,
+      limits: LIMITS
+    }
   }))
 }
 const invoiceParams = Array.from({ length: 12 }, (_, i) => ({ invoiceId: i + 1 }))
@@ -72,21 +90,49 @@ async function service (template: string, parameters: Array<Record<string, unkno
   const q0 = await questions()
   const sample = cpu.start()
   const result = await runBench({
-    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, rate: RATE, durationMs: DURATION,
-    warmupMs: 1000, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 0
+    url: demo.baseUrl,
+    key: demo.keys.live.key,
+    template,
+    parameters,
+    async: false,
+    connections: C,
+    rate: RATE,
+    durationMs: DURATION,
+    warmupMs: 1000,
+    timeoutMs: 30_000,
+    ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 0
   })
   const split = sample.stop()
   // Everything served during the call (the 1 s warm-up too), at the window's rate.
   const served = result.requestsPerSec * split.wallMs / 1000
   const statements = (await questions() - q0) / Math.max(1, served)
-  return { result, cpu: split, statements, serverCpuMsPerRequest: split.server * split.cores * split.wallMs / Math.max(1, served) }
+  return {
+    result,
+    cpu: split,
+    statements,
+    serverCpuMsPerRequest: (split.server * split.cores * split.wallMs) / Math.max(1, served)
+  }
 }
 
 /** Unmeasured load so the server's threads run optimised code before the first run counts. */
 async function warmService (template: string, parameters: Array<Record<string, unknown>>, ms: number): Promise<void> {
   await runBench({
-    url: demo.baseUrl, key: demo.keys.live.key, template, parameters, async: false, connections: C, durationMs: ms,
-    warmupMs: 0, timeoutMs: 30_000, ca, insecure: false, jobTimeoutMs: 60_000, maxErrorRate: 1
+    url: demo.baseUrl,
+    key: demo.keys.live.key,
+    template,
+    parameters,
+    async: false,
+    connections: C,
+    durationMs: ms,
+    warmupMs: 0,
+    timeoutMs: 30_000,
+    ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 1
   })
 }
 
@@ -96,7 +142,21 @@ async function questions (): Promise<number> {
   return Number(rows[0].Value)
 }
 
-const report: Report = { date: new Date().toISOString(), runs: RUNS, durationMs: DURATION, connections: C, threads, raw: [], sync: [], rawLabels: [], labels: [], drain: [], pdfkit: [], pdfmake: [], engineOne: [] }
+const report: Report = {
+  date: new Date().toISOString(),
+  runs: RUNS,
+  durationMs: DURATION,
+  connections: C,
+  threads,
+  raw: [],
+  sync: [],
+  rawLabels: [],
+  labels: [],
+  drain: [],
+  pdfkit: [],
+  pdfmake: [],
+  engineOne: []
+}
 
 log(`warming the raw pool (${threads} threads)`)
 await closedLoop(rawEngine(pool, invoices), C, 0, 2000)
@@ -162,4 +222,3 @@ if (only === undefined && RATE === undefined) {
 } else {
   log(`partial run (--only): results in ${join(config.home, 'bench-results.json')}, RESULTS.md untouched`)
 }
-

@@ -63,8 +63,14 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
   const db = createDb(`${base}/${name}`, { connectionLimit: 20 })
   const home = mkdtempSync(join(tmpdir(), 'svc-bench-wh-'))
   const config = loadConfig({}, {
-    SVC_HOME: home, SVC_DATABASE_URL: `${base}/${name}`, SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_LOG_LEVEL: 'silent',
-    SVC_WEBHOOKS_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CA_FILE: join(certDir, 'cert.pem'), SVC_WEBHOOK_CONCURRENCY: String(concurrency), SVC_WEBHOOK_POLL: '50ms'
+    SVC_HOME: home,
+    SVC_DATABASE_URL: `${base}/${name}`,
+    SVC_MASTER_KEY: randomBytes(32).toString('hex'),
+    SVC_LOG_LEVEL: 'silent',
+    SVC_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    SVC_WEBHOOK_CA_FILE: join(certDir, 'cert.pem'),
+    SVC_WEBHOOK_CONCURRENCY: String(concurrency),
+    SVC_WEBHOOK_POLL: '50ms'
   }, 2)
   let worker: Worker | undefined
   try {

@@ -8,7 +8,14 @@ const START = 'start it with `svc db start` (or `make db-start`), or check SVC_D
 /** The Problem to print for a service-database error, or undefined when `err` is something else. */
 export function databaseProblem (err: unknown): Problem | undefined {
   if (typeof err !== 'object' || err === null || err instanceof Problem) return undefined
-  const e = err as { code?: unknown, address?: unknown, port?: unknown, errors?: unknown, sqlMessage?: unknown, message?: unknown }
+  const e = err as {
+    code?: unknown
+    address?: unknown
+    port?: unknown
+    errors?: unknown
+    sqlMessage?: unknown
+    message?: unknown
+  }
   const code = typeof e.code === 'string' ? e.code : undefined
   if (code === undefined) return undefined
   // Node's happy-eyeballs connect reports every address tried in an AggregateError.

@@ -13,7 +13,14 @@ import type { RetryMode, TransportOptions } from './transport.js'
 import { waitFor } from './wait.js'
 import type { WaitOptions } from './wait.js'
 import type {
-  DatasetRequest, DatasetResult, DownloadedDocument, RenderJob, RenderRequest, RenderedDocument, TemplatePage, TemplateRecord
+  DatasetRequest,
+  DatasetResult,
+  DownloadedDocument,
+  RenderJob,
+  RenderRequest,
+  RenderedDocument,
+  TemplatePage,
+  TemplateRecord
 } from './types.js'
 
 export * from './types.js'
@@ -62,24 +69,41 @@ export class SvcClient {
   private readonly headers: Record<string, string>
 
   constructor (options: ClientOptions) {
-    if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)')
+    if (typeof options.apiKey !== 'string' || options.apiKey === '') { throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)') }
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/api/v1/')
     this.transport = new Transport(options)
     this.headers = { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent ?? 'svc-client/1' }
     if (options.workspace !== undefined) this.headers['svc-workspace'] = options.workspace
   }
 
-  private async call (method: 'GET' | 'POST', path: string, body: unknown, retry: RetryMode, call: CallOptions = {}): Promise<Dispatcher.ResponseData> {
+  private async call (
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    retry: RetryMode,
+    call: CallOptions = {}
+  ): Promise<Dispatcher.ResponseData> {
     const headers = { ...this.headers }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (call.correlationId !== undefined) headers['x-correlation-id'] = call.correlationId
     return await this.transport.send({
-      method, url: new URL(path, this.base), headers, body: body === undefined ? undefined : JSON.stringify(body), retry, signal: call.signal
+      method,
+      url: new URL(path, this.base),
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      retry,
+      signal: call.signal
     })
   }
 
-  private async json<T> (method: 'GET' | 'POST', path: string, body: unknown, retry: RetryMode, call?: CallOptions): Promise<T> {
-    return await (await this.call(method, path, body, retry, call)).body.json() as T
+  private async json<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    retry: RetryMode,
+    call?: CallOptions
+  ): Promise<T> {
+    return (await (await this.call(method, path, body, retry, call)).body.json()) as T
   }
 
   /** Synchronous render: the document and its Part 4 headers. Retried (a sync render is idempotent). */
@@ -122,15 +146,27 @@ export class SvcClient {
 
   /** Streams a document (a job's documentUrl, no API key sent) to a file path or a writable
    *  stream, chunk by chunk: the document is never held in memory as a whole. */
-  async downloadDocument (documentUrl: string, destination: string | Writable, call: CallOptions = {}): Promise<DownloadedDocument> {
+  async downloadDocument (
+    documentUrl: string,
+    destination: string | Writable,
+    call: CallOptions = {}
+  ): Promise<DownloadedDocument> {
     const url = new URL(documentUrl, this.base)
     const headers: Record<string, string> = { 'user-agent': this.headers['user-agent'] }
     if (call.correlationId !== undefined) headers['x-correlation-id'] = call.correlationId
     const res = await this.transport.send({ method: 'GET', url, headers, retry: 'always', signal: call.signal })
     let bytes = 0
-    res.body.on('data', (chunk: Buffer) => { bytes += chunk.length })
-    await pipeline(res.body, typeof destination === 'string' ? createWriteStream(destination) : destination, { signal: call.signal })
-    return { bytes, contentType: header(res, 'content-type') ?? '', fileName: fileNameOf(header(res, 'content-disposition')) }
+    res.body.on('data', (chunk: Buffer) => {
+      bytes += chunk.length
+    })
+    await pipeline(res.body, typeof destination === 'string' ? createWriteStream(destination) : destination, {
+      signal: call.signal
+    })
+    return {
+      bytes,
+      contentType: header(res, 'content-type') ?? '',
+      fileName: fileNameOf(header(res, 'content-disposition'))
+    }
   }
 
   /** Every published, active template, page after page (pageSize 1..100, default 50). */
@@ -139,7 +175,13 @@ export class SvcClient {
     do {
       const query = new URLSearchParams({ limit: String(options.pageSize ?? 50) })
       if (cursor !== null) query.set('cursor', cursor)
-      const page: TemplatePage = await this.json<TemplatePage>('GET', `templates?${query.toString()}`, undefined, 'always', options)
+      const page: TemplatePage = await this.json<TemplatePage>(
+        'GET',
+        `templates?${query.toString()}`,
+        undefined,
+        'always',
+        options
+      )
       yield * page.data
       cursor = page.nextCursor
     } while (cursor !== null)
@@ -157,10 +199,17 @@ export class SvcClient {
   }
 
   /** Rows of one dataset as JSON (reads only: retried like a sync render). */
-  async executeDataset (template: string, dataset: string, request: DatasetRequest = {}, call?: CallOptions): Promise<DatasetResult> {
+  async executeDataset (
+    template: string,
+    dataset: string,
+    request: DatasetRequest = {},
+    call?: CallOptions
+  ): Promise<DatasetResult> {
     const path = `datasets/${encodeURIComponent(template)}/${encodeURIComponent(dataset)}/execute`
     return await this.json<DatasetResult>('POST', path, request, 'always', call)
   }
 
-  async close (): Promise<void> { await this.transport.close() }
+  async close (): Promise<void> {
+    await this.transport.close()
+  }
 }

@@ -45,7 +45,7 @@ const MAYBE_SENT = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET'
 /** The network failure's code, and whether retrying it can duplicate work. Other errors
  *  (certificate checks, aborts, bad options) are not network failures and never retried. */
 export function networkFailure (err: unknown): { code: string, sent: boolean } | undefined {
-  const code = (err as { code?: unknown })?.code
+  const code = (err as { code?: unknown } | null | undefined)?.code
   if (typeof code !== 'string') return undefined
   if (NOT_SENT.has(code)) return { code, sent: false }
   if (MAYBE_SENT.has(code)) return { code, sent: true }

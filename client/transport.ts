@@ -68,7 +68,12 @@ export class Transport {
       let res: Dispatcher.ResponseData
       try {
         res = await this.agent.request({
-          origin: req.url.origin, path: req.url.pathname + req.url.search, method: req.method, headers: req.headers, body: req.body, signal: req.signal
+          origin: req.url.origin,
+          path: req.url.pathname + req.url.search,
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          signal: req.signal
         })
       } catch (err) {
         const failure = networkFailure(err)
@@ -97,14 +102,24 @@ export class Transport {
 }
 
 /** Reads an error answer to the end (so the connection is reused) into a ProblemError. */
-export async function readProblem (res: Dispatcher.ResponseData, sentCorrelationId: string | undefined): Promise<ProblemError> {
+export async function readProblem (
+  res: Dispatcher.ResponseData,
+  sentCorrelationId: string | undefined
+): Promise<ProblemError> {
   let body: Partial<ProblemBody> | undefined
   try {
     const value: unknown = await res.body.json()
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Partial<ProblemBody>
-  } catch { body = undefined }
+  } catch {
+    body = undefined
+  }
   const header = res.headers['x-correlation-id']
   const correlationId = (Array.isArray(header) ? header[0] : header) ?? sentCorrelationId ?? ''
   const retryAfterMs = parseRetryAfter(res.headers['retry-after'])
-  return new ProblemError(res.statusCode, body, correlationId, retryAfterMs === undefined ? undefined : retryAfterMs / 1000)
+  return new ProblemError(
+    res.statusCode,
+    body,
+    correlationId,
+    retryAfterMs === undefined ? undefined : retryAfterMs / 1000
+  )
 }

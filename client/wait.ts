@@ -26,7 +26,11 @@ export const isFinal = (job: RenderJob): boolean => job.status === 'succeeded' |
 
 /** Polls `get` until the job is final. Transient failures of a poll (429, 503, no answer after the
  *  transport's own retries) do not end the wait: the next poll comes at the next interval. */
-export async function waitFor (get: (signal?: AbortSignal) => Promise<RenderJob>, first: RenderJob | undefined, options: WaitOptions): Promise<RenderJob> {
+export async function waitFor (
+  get: (signal?: AbortSignal) => Promise<RenderJob>,
+  first: RenderJob | undefined,
+  options: WaitOptions
+): Promise<RenderJob> {
   const { signal } = options
   const deadline = Date.now() + (options.timeoutMs ?? 300_000)
   let job = first
@@ -38,12 +42,15 @@ export async function waitFor (get: (signal?: AbortSignal) => Promise<RenderJob>
         if (job === undefined) throw lastError
         throw new JobTimeoutError(job)
       }
-      await sleep(Math.min(left, pollInterval(n, options.initialIntervalMs, options.maxIntervalMs)), undefined, { signal })
+      await sleep(Math.min(left, pollInterval(n, options.initialIntervalMs, options.maxIntervalMs)), undefined, {
+        signal
+      })
     }
     try {
       job = await get(signal)
     } catch (err) {
-      const transient = err instanceof NetworkError || (err instanceof ProblemError && (err.status === 429 || err.status === 503))
+      const transient =
+        err instanceof NetworkError || (err instanceof ProblemError && (err.status === 429 || err.status === 503))
       if (!transient) throw err
       lastError = err
       continue

@@ -56,7 +56,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, formats: requestFormats } },
+    ajv: {
+      customOptions: {
+        allErrors: true,
+        removeAdditional: false,
+        coerceTypes: false,
+        useDefaults: true,
+        formats: requestFormats
+      }
+    },
     routerOptions: { ignoreTrailingSlash: true },
     ...fastifyLimits(config)
   }

@@ -26,7 +26,10 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
 }
 
 export async function createContext (config: Config, options: {
-  db?: Db, poolSize?: number, logger?: Logger, onDataSourceQuery?: (ms: number, ok: boolean) => void
+  db?: Db
+  poolSize?: number
+  logger?: Logger
+  onDataSourceQuery?: (ms: number, ok: boolean) => void
 } = {}) {
   // A caller that hands in its own pool may have no URL to tell (then there is no endpoint to refuse).
   const serviceUrl = options.db === undefined

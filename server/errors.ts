@@ -72,7 +72,11 @@ export class Problem extends Error {
   readonly errors: Record<string, string[]> | undefined
   readonly headers: Record<string, string> | undefined
 
-  constructor (code: ErrorCode, detail: string, options: { errors?: Record<string, string[]>, headers?: Record<string, string> } = {}) {
+  constructor (
+    code: ErrorCode,
+    detail: string,
+    options: { errors?: Record<string, string[]>, headers?: Record<string, string> } = {}
+  ) {
     super(detail)
     this.name = 'Problem'
     this.code = code
@@ -96,7 +100,11 @@ export class Problem extends Error {
   }
 }
 
-export function problem (code: ErrorCode, detail: string, options?: { errors?: Record<string, string[]>, headers?: Record<string, string> }): Problem {
+export function problem (
+  code: ErrorCode,
+  detail: string,
+  options?: { errors?: Record<string, string[]>, headers?: Record<string, string> }
+): Problem {
   return new Problem(code, detail, options)
 }
 

@@ -74,6 +74,8 @@ const serializers = {
 
 export function createLogger (config: Pick<Config, 'logLevel' | 'logFile'>): Logger {
   const options = { level: config.logLevel, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid }, serializers }
-  if (config.logFile !== undefined) return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }))
+  if (config.logFile !== undefined) {
+    return pino(options, pino.destination({ dest: config.logFile, mkdir: true, sync: false }))
+  }
   return pino(options)
 }

@@ -71,12 +71,19 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const batchMaxWaitMs = options.batchMaxWaitMs ?? options.timeoutMs
   // Resolved next to this module: dist/workers/render-task.js once compiled.
   const filename = new URL('./render-task.js', import.meta.url).href
-  const pool = new Piscina<RenderTaskInput, RenderTaskResult>({ filename, minThreads: threads, maxThreads: threads, maxQueue: maxQueue + threads, stricterFIFO: true, concurrentTasksPerWorker: 1,
+  const pool = new Piscina<RenderTaskInput, RenderTaskResult>({
+    filename,
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: maxQueue + threads,
+    stricterFIFO: true,
+    concurrentTasksPerWorker: 1,
     // 'async': between tasks a worker returns to its event loop. With Piscina's default 'sync'
     // it blocks in Atomics.wait, so process.nextTick callbacks queued by a render (pdfkit's
     // stream ends) never run and each one keeps its PDFDocument alive: ~50 KB per render, RSS
     // grew by GBs under load (measured).
-    atomics: 'async' })
+    atomics: 'async'
+  })
   // The waiting room is ours, not Piscina's: a render is handed to Piscina only when a thread
   // is free, so its time limit counts rendering, not waiting. Waiting is bounded in places and
   // in time (timeoutMs): a saturated pool is capacity (503, retry), never a property of the
@@ -176,5 +183,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
 /** The task without its definition: built field by field, no spread of the caller's object. */
 function withoutDefinition (input: RenderInput): RenderTaskInput {
-  return { versionKey: input.versionKey, parameters: input.parameters, context: input.context, datasets: input.datasets, limits: input.limits }
+  return {
+    versionKey: input.versionKey,
+    parameters: input.parameters,
+    context: input.context,
+    datasets: input.datasets,
+    limits: input.limits
+  }
 }

@@ -108,8 +108,12 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
     while (running < o.threads) {
       const head = batch[0]
       const eligible = hasEligible()
+      // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const aged = head !== undefined && eligible && performance.now() - head.since > o.batchMaxWaitMs && !lastWasAged
       lastWasAged = aged
+      // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (head !== undefined && (!eligible || aged)) {
         batch.shift()
         head.grant(startBatch())

@@ -62,6 +62,8 @@ export default async function renderTask (input: RenderTaskInput): Promise<Rende
   // A larger ArrayBuffer belongs to this render's output alone, even when the bytes are a view
   // of part of it (the ZPL writer's growing Buffer): move it whole rather than copy megabytes.
   const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-  if (!own && (bytes.buffer.byteLength <= Buffer.poolSize || !(bytes.buffer instanceof ArrayBuffer))) bytes = new Uint8Array(bytes)
+  if (!own && (bytes.buffer.byteLength <= Buffer.poolSize || !(bytes.buffer instanceof ArrayBuffer))) {
+    bytes = new Uint8Array(bytes)
+  }
   return Piscina.move(new MovedResult({ ...result, bytes }) as never) as unknown as RenderResult
 }

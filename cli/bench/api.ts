@@ -30,7 +30,12 @@ function failed (err: unknown): ApiOutcome {
   return { status: 0, bytes: 0, errorCode: networkCode(err instanceof NetworkError ? err.cause : err), job: undefined }
 }
 
-const jobOutcome = (status: number, job: RenderJob): ApiOutcome => ({ status, bytes: Buffer.byteLength(JSON.stringify(job)), errorCode: undefined, job })
+const jobOutcome = (status: number, job: RenderJob): ApiOutcome => ({
+  status,
+  bytes: Buffer.byteLength(JSON.stringify(job)),
+  errorCode: undefined,
+  job
+})
 
 export function benchApi (options: Pick<BenchOptions, 'url' | 'key' | 'connections' | 'timeoutMs' | 'ca' | 'insecure'>): BenchApi {
   const client = new SvcClient({

@@ -14,7 +14,12 @@ interface JobView { jobId?: unknown, status?: unknown, error?: { code?: unknown 
 const FIRST_POLL_MS = 50
 const MAX_POLL_MS = 500
 
-export function asyncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder, jobTimeoutMs: number): Operation {
+export function asyncOperation (
+  api: BenchApi,
+  bodies: RenderRequest[],
+  rec: Recorder,
+  jobTimeoutMs: number
+): Operation {
   return async (index, intendedStart) => {
     const counted = rec.counted(intendedStart)
     const submit = await api.submit(bodies[index % bodies.length])
@@ -29,22 +34,34 @@ export function asyncOperation (api: BenchApi, bodies: RenderRequest[], rec: Rec
       if (!counted) return
       rec.outcomes[outcome]++
       if (code !== undefined) rec.code(code)
-      if (outcome === 'succeeded' || outcome === 'failed') rec.completion.recordValue(Math.max(1, Math.round((now - intendedStart) * 1000)))
+      if (outcome === 'succeeded' || outcome === 'failed') { rec.completion.recordValue(Math.max(1, Math.round((now - intendedStart) * 1000))) }
       rec.done(outcome === 'succeeded', now)
     }
     let job = (submit.job ?? {}) as JobView
     const jobId = job.jobId
-    if ((submit.status !== 202 && submit.status !== 200) || typeof jobId !== 'string') { finish('submitFailed'); return }
+    if ((submit.status !== 202 && submit.status !== 200) || typeof jobId !== 'string') {
+      finish('submitFailed')
+      return
+    }
     const deadline = intendedStart + jobTimeoutMs
     let wait = FIRST_POLL_MS
     while (job.status !== 'succeeded' && job.status !== 'failed') {
-      if (performance.now() + wait > deadline) { finish('timedOut', 'JOB_WAIT_TIMEOUT'); return }
+      if (performance.now() + wait > deadline) {
+        finish('timedOut', 'JOB_WAIT_TIMEOUT')
+        return
+      }
       await sleep(wait)
       wait = Math.min(MAX_POLL_MS, Math.round(wait * 1.5))
       const poll = await api.job(jobId)
-      if (counted) { rec.bytes += poll.bytes; rec.poll(poll.status, poll.errorCode) }
+      if (counted) {
+        rec.bytes += poll.bytes
+        rec.poll(poll.status, poll.errorCode)
+      }
       if (poll.status === 0 || poll.status === 429 || poll.status === 503) continue
-      if (poll.status !== 200 || typeof poll.job?.status !== 'string') { finish('pollFailed'); return }
+      if (poll.status !== 200 || typeof poll.job?.status !== 'string') {
+        finish('pollFailed')
+        return
+      }
       job = poll.job as JobView
     }
     if (job.status === 'succeeded') finish('succeeded')

@@ -6,7 +6,13 @@ import type { LatencySummary } from './types.js'
 
 export function createHistogram (): Histogram {
   // Pure JS (no WebAssembly init); autoResize covers latencies beyond the initial hour.
-  return build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false })
+  return build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+    autoResize: true,
+    useWebAssembly: false
+  })
 }
 
 const ms = (us: number): number => Math.round(us) / 1000

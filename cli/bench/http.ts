@@ -79,9 +79,9 @@ async function readAnswer (res: Dispatcher.ResponseData): Promise<HttpOutcome> {
 
 /** A stable code for a failure without an HTTP answer. */
 export function networkCode (err: unknown): string {
-  const code = (err as { code?: unknown })?.code
+  const code = (err as { code?: unknown } | null | undefined)?.code
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'TIMEOUT'
   if (typeof code === 'string') return code
-  const cause = (err as { cause?: { code?: unknown } })?.cause?.code
+  const cause = (err as { cause?: { code?: unknown } } | null | undefined)?.cause?.code
   return typeof cause === 'string' ? cause : 'NETWORK_ERROR'
 }

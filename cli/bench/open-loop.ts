@@ -11,19 +11,30 @@ export interface Clock { endAt: number }
 
 export interface OpenLoopStats { sendLagMax: number }
 
-export async function openLoop (op: Operation, rate: number, startAt: number, clock: Clock, stats: OpenLoopStats): Promise<void> {
+export async function openLoop (
+  op: Operation,
+  rate: number,
+  startAt: number,
+  clock: Clock,
+  stats: OpenLoopStats
+): Promise<void> {
   const interval = 1000 / rate
   let index = 0
   let pending = 0
   let drained: (() => void) | undefined
-  const settle = (): void => { if (--pending === 0 && drained !== undefined) drained() }
+  const settle = (): void => {
+    if (--pending === 0 && drained !== undefined) drained()
+  }
   await new Promise<void>((resolve) => {
     const tick = (): void => {
       const now = performance.now()
       // Catch up on everything due: timers fire late under load and that lateness is measured.
       for (;;) {
         const intended = startAt + index * interval
-        if (intended >= clock.endAt) { resolve(); return }
+        if (intended >= clock.endAt) {
+          resolve()
+          return
+        }
         if (intended > now) break
         if (now - intended > stats.sendLagMax) stats.sendLagMax = now - intended
         pending++
@@ -33,5 +44,9 @@ export async function openLoop (op: Operation, rate: number, startAt: number, cl
     }
     tick()
   })
-  if (pending > 0) await new Promise<void>((resolve) => { drained = resolve })
+  if (pending > 0) {
+    await new Promise<void>((resolve) => {
+      drained = resolve
+    })
+  }
 }

@@ -11,8 +11,14 @@ export type Operation = (index: number, intendedStart: number) => Promise<void>
 
 /** Request bodies built once; request i uses bodies[i % length] (the client adds `async`). */
 export function renderBodies (options: Pick<BenchOptions, 'template' | 'parameters' | 'environment' | 'format'>): RenderRequest[] {
-  const sets: Array<Record<string, unknown> | undefined> = options.parameters.length === 0 ? [undefined] : options.parameters
-  return sets.map((parameters) => ({ template: options.template, environment: options.environment, parameters, format: options.format }))
+  const sets: Array<Record<string, unknown> | undefined> =
+    options.parameters.length === 0 ? [undefined] : options.parameters
+  return sets.map((parameters) => ({
+    template: options.template,
+    environment: options.environment,
+    parameters,
+    format: options.format
+  }))
 }
 
 export function syncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder): Operation {

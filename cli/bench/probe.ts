@@ -27,7 +27,12 @@ export async function probe (options: BenchOptions): Promise<void> {
     retry: { maxAttempts: 1 },
     userAgent: 'svc-bench'
   })
-  const request = { template: options.template, environment: options.environment, parameters: options.parameters[0], format: options.format }
+  const request = {
+    template: options.template,
+    environment: options.environment,
+    parameters: options.parameters[0],
+    format: options.format
+  }
   try {
     if (options.async) await client.renderAsync(request)
     else await client.render(request)
@@ -50,7 +55,7 @@ function probeProblem (err: unknown, options: BenchOptions): unknown {
     return new Problem('SERVICE_UNAVAILABLE', `nothing answers at ${options.url} (${err.code}): start the server with ` +
       '`svc serve` (or `make run`), or pass --url')
   }
-  const code = (err as { code?: unknown })?.code
+  const code = (err as { code?: unknown } | null | undefined)?.code
   if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code)) {
     return new Error(`the server's certificate is not trusted (${code}): pass --ca FILE (e.g. SVC_HOME/tls/cert.pem) or --insecure`)
   }

@@ -25,7 +25,12 @@ export class Recorder {
   private readonly onSample: BenchHooks['onSample']
 
   /** `onAbort` is called once when the first `abortAfter` answers (0: never) share one error. */
-  constructor (readonly measureFrom: number, hooks: BenchHooks, private readonly abortAfter = 0, private readonly onAbort?: () => void) {
+  constructor (
+    readonly measureFrom: number,
+    hooks: BenchHooks,
+    private readonly abortAfter = 0,
+    private readonly onAbort?: () => void
+  ) {
     this.onSample = hooks.onSample
   }
 
@@ -33,7 +38,10 @@ export class Recorder {
   answer (errorCode: string | undefined): void {
     if (this.streak === null || this.answers >= this.abortAfter) return
     this.answers++
-    if (errorCode === undefined || (this.streak !== undefined && this.streak !== errorCode)) { this.streak = null; return }
+    if (errorCode === undefined || (this.streak !== undefined && this.streak !== errorCode)) {
+      this.streak = null
+      return
+    }
     this.streak = errorCode
     if (this.answers === this.abortAfter) {
       this.abortedEarly = { errorCode, answers: this.answers }
@@ -41,7 +49,9 @@ export class Recorder {
     }
   }
 
-  counted (intendedStart: number): boolean { return intendedStart >= this.measureFrom }
+  counted (intendedStart: number): boolean {
+    return intendedStart >= this.measureFrom
+  }
 
   /** One render or submit request. `ok` = the operation as a whole succeeded. */
   request (latencyMs: number, status: number, errorCode: string | undefined): void {
@@ -60,7 +70,9 @@ export class Recorder {
     if (errorCode !== undefined) this.code(errorCode)
   }
 
-  code (errorCode: string): void { this.errorCodes[errorCode] = (this.errorCodes[errorCode] ?? 0) + 1 }
+  code (errorCode: string): void {
+    this.errorCodes[errorCode] = (this.errorCodes[errorCode] ?? 0) + 1
+  }
 
   /** End of one operation (render, or job followed to its end). */
   done (ok: boolean, now: number): void {

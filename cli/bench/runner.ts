@@ -31,7 +31,9 @@ export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Pr
   const clock: Clock = { endAt: measureFrom + options.durationMs }
   const stop = (): void => { clock.endAt = Math.min(clock.endAt, performance.now()) }
   const rec = new Recorder(measureFrom, hooks, options.abortAfter ?? 0, stop)
-  const op = options.async ? asyncOperation(client, bodies, rec, options.jobTimeoutMs) : syncOperation(client, bodies, rec)
+  const op = options.async
+    ? asyncOperation(client, bodies, rec, options.jobTimeoutMs)
+    : syncOperation(client, bodies, rec)
   hooks.signal?.addEventListener('abort', stop, { once: true })
   if (hooks.signal?.aborted === true) stop()
 
@@ -41,7 +43,13 @@ export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Pr
     ? undefined
     : setInterval(() => {
       const now = performance.now()
-      hooks.onProgress?.({ elapsedMs: now - t0, warmingUp: now < measureFrom, requests: rec.total, errors: rec.errors, rate: (rec.completedAll - lastCompleted) * 1000 / (now - lastTick) })
+      hooks.onProgress?.({
+        elapsedMs: now - t0,
+        warmingUp: now < measureFrom,
+        requests: rec.total,
+        errors: rec.errors,
+        rate: ((rec.completedAll - lastCompleted) * 1000) / (now - lastTick)
+      })
       lastCompleted = rec.completedAll
       lastTick = now
     }, 1000)
@@ -58,5 +66,12 @@ export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Pr
   // unless stopped early): requests per second divide by the time the counted work really took.
   const end = Math.max(clock.endAt, rec.lastCompletion)
   const durationMs = Math.max(0, end - measureFrom)
-  return buildResult(options, rec, startedAt, durationMs, connections, options.rate === undefined ? null : openStats.sendLagMax)
+  return buildResult(
+    options,
+    rec,
+    startedAt,
+    durationMs,
+    connections,
+    options.rate === undefined ? null : openStats.sendLagMax
+  )
 }

@@ -5,7 +5,14 @@ import type { BenchOptions, BenchResult } from './types.js'
 
 const round = (v: number, digits = 2): number => { const f = 10 ** digits; return Math.round(v * f) / f }
 
-export function buildResult (options: BenchOptions, rec: Recorder, startedAt: Date, durationMs: number, connections: number, sendLagMax: number | null): BenchResult {
+export function buildResult (
+  options: BenchOptions,
+  rec: Recorder,
+  startedAt: Date,
+  durationMs: number,
+  connections: number,
+  sendLagMax: number | null
+): BenchResult {
   const seconds = durationMs / 1000
   const errorRate = rec.total === 0 ? 0 : rec.errors / rec.total
   return {
@@ -32,7 +39,12 @@ export function buildResult (options: BenchOptions, rec: Recorder, startedAt: Da
     errorCodes: { ...rec.errorCodes },
     sendLagMaxMs: sendLagMax === null ? null : round(sendLagMax, 3),
     asyncResult: options.async
-      ? { completion: summarize(rec.completion), outcomes: { ...rec.outcomes }, polls: rec.polls, pollStatuses: { ...rec.pollStatuses } }
+      ? {
+          completion: summarize(rec.completion),
+          outcomes: { ...rec.outcomes },
+          polls: rec.polls,
+          pollStatuses: { ...rec.pollStatuses }
+        }
       : null,
     abortedEarly: rec.abortedEarly
   }

@@ -7,7 +7,8 @@ import type { CliRuntime } from '../runtime.js'
 /** `path` (space-joined, '' for the root) → its subcommands and options. */
 function tree (program: Command): Record<string, { subs: string[], options: string[] }> {
   const out: Record<string, { subs: string[], options: string[] }> = {}
-  const flags = (cmd: Command): string[] => cmd.options.flatMap((o) => [o.short, o.long]).filter((f): f is string => f !== undefined)
+  const flags = (cmd: Command): string[] =>
+    cmd.options.flatMap((o) => [o.short, o.long]).filter((f): f is string => f !== undefined)
   const walk = (cmd: Command, path: string[]): void => {
     out[path.join(' ')] = { subs: cmd.commands.map((c) => c.name()), options: [...flags(cmd), ...(path.length === 0 ? [] : flags(program)), '--help'] }
     for (const sub of cmd.commands) walk(sub, [...path, sub.name()])
@@ -16,6 +17,7 @@ function tree (program: Command): Record<string, { subs: string[], options: stri
   return out
 }
 
+/* eslint-disable no-template-curly-in-string -- the script's ${...} are bash parameter expansions */
 export function bashScript (program: Command): string {
   const cases = Object.entries(tree(program)).map(([path, t]) =>
     `    '${path}') words='${[...t.subs, ...t.options].join(' ')}' ;;`)
@@ -47,6 +49,7 @@ export function bashScript (program: Command): string {
     ''
   ].join('\n')
 }
+/* eslint-enable no-template-curly-in-string */
 
 // zsh: keep a compinit the user already ran; bashcompinit provides `complete` and `compgen`
 // (zsh's own matching then filters the words by what was typed).

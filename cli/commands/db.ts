@@ -39,7 +39,14 @@ export function dbCommands (program: Command, rt: CliRuntime): void {
       const external = config.databaseUrl !== undefined
       // An external database is running when it answers; the private one when its process is alive.
       const reachable = external ? await answers(config.databaseUrl as string) : undefined
-      const value = { running: external ? reachable === undefined : status.running, pid: status.pid ?? null, port: status.info?.port ?? null, dir: status.dir, external, error: reachable ?? null }
+      const value = {
+        running: external ? reachable === undefined : status.running,
+        pid: status.pid ?? null,
+        port: status.info?.port ?? null,
+        dir: status.dir,
+        external,
+        error: reachable ?? null
+      }
       emit(rt.io(), value, (v) => v.external
         ? v.running ? 'SVC_DATABASE_URL is set and answers (the private MariaDB is not used)' : `SVC_DATABASE_URL is set but does not answer: ${v.error}`
         : v.running ? `running (pid ${v.pid}) on 127.0.0.1:${v.port}, state in ${v.dir}` : `not running (state in ${v.dir}): start it with \`svc db start\` or \`make db-start\``)

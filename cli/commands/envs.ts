@@ -11,7 +11,14 @@ export function envCommands (program: Command, rt: CliRuntime): void {
     .option('--production', 'mark as a production environment (default for the key "production"); test keys may not use it')
     .option('--no-production', 'do not mark as production')
     .action(async (opts: { workspace: string, key: string, datasource?: string, production?: boolean }) => {
-      const created = await rt.withContext((ctx) => ctx.services.environments.create({ workspaceId: opts.workspace, key: opts.key, dataSourceUrl: opts.datasource, production: opts.production }))
+      const created = await rt.withContext((ctx) =>
+        ctx.services.environments.create({
+          workspaceId: opts.workspace,
+          key: opts.key,
+          dataSourceUrl: opts.datasource,
+          production: opts.production
+        })
+      )
       emit(rt.io(), created, (v) => `${v.key} (${v.id})${v.production ? ' production' : ''}`)
     })
   envs.command('set-datasource').description('replace (or with --none remove) the data source of an environment')
@@ -19,7 +26,9 @@ export function envCommands (program: Command, rt: CliRuntime): void {
     .requiredOption('--key <key>', 'environment key')
     .option('--datasource <url>', 'mysql://user:password@host:port/database')
     .action(async (opts: { workspace: string, key: string, datasource?: string }) => {
-      const env = await rt.withContext((ctx) => ctx.services.environments.setDataSource(opts.workspace, opts.key, opts.datasource ?? null))
+      const env = await rt.withContext((ctx) =>
+        ctx.services.environments.setDataSource(opts.workspace, opts.key, opts.datasource ?? null)
+      )
       emit(rt.io(), env, (v) => `${v.key}: ${v.dataSource === null ? 'no data source' : `${v.dataSource.user}@${v.dataSource.host}:${v.dataSource.port}/${v.dataSource.database}`}`)
     })
   envs.command('list').description('list environments (passwords are never shown)')

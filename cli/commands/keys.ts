@@ -7,24 +7,50 @@ import type { CliRuntime } from '../runtime.js'
 
 export function keyCommands (program: Command, rt: CliRuntime): void {
   const keys = program.command('keys').description('workspace API keys (the full key is shown once, at creation)')
-  keys.command('create').description('create an API key and print it once')
+  keys
+    .command('create')
+    .description('create an API key and print it once')
     .requiredOption('--workspace <id>', 'workspace id')
     .requiredOption('--name <name>', 'human label')
     .addOption(new Option('--mode <mode>', 'live or test').choices(['live', 'test']).makeOptionMandatory())
     .requiredOption('--scopes <list>', 'comma-separated: render,templates.read,templates.write,datasets.execute')
     .option('--expires <when>', 'never, 30d, 90d, 365d or YYYY-MM-DD', 'never')
     .option('--rate-limit <n>', 'requests per minute across all nodes, or default (SVC_RATE_LIMIT)', 'default')
-    .action(async (opts: { workspace: string, name: string, mode: KeyMode, scopes: string, expires: string, rateLimit: string }) => {
-      const scopes = parseScopes(opts.scopes)
-      const expiresAt = parseExpiry(opts.expires)
-      const rateLimit = parseRateLimit(opts.rateLimit)
-      const created = await rt.withContext((ctx) => ctx.services.apiKeys.create({ workspaceId: opts.workspace, name: opts.name, mode: opts.mode, scopes, expiresAt, rateLimit }))
-      emit(rt.io(), created, (v) => [v.key, `(${v.prefix}, ${v.mode}, scopes ${v.scopes.join(',')}, expires ${v.expiresAt ?? 'never'}, rate limit ${v.rateLimit ?? 'default'}/min) — store it now: it is not shown again`])
-    })
+    .action(
+      async (opts: {
+        workspace: string
+        name: string
+        mode: KeyMode
+        scopes: string
+        expires: string
+        rateLimit: string
+      }) => {
+        const scopes = parseScopes(opts.scopes)
+        const expiresAt = parseExpiry(opts.expires)
+        const rateLimit = parseRateLimit(opts.rateLimit)
+        const created = await rt.withContext((ctx) =>
+          ctx.services.apiKeys.create({
+            workspaceId: opts.workspace,
+            name: opts.name,
+            mode: opts.mode,
+            scopes,
+            expiresAt,
+            rateLimit
+          })
+        )
+        emit(rt.io(), created, (v) => [
+          v.key,
+          `(${v.prefix}, ${v.mode}, scopes ${v.scopes.join(',')}, expires ${v.expiresAt ?? 'never'}, rate limit ${v.rateLimit ?? 'default'}/min) — store it now: it is not shown again`
+        ])
+      }
+    )
   keys.command('list').description('list keys with their state and last use')
     .requiredOption('--workspace <id>', 'workspace id')
     .action(async (opts: { workspace: string }) => {
-      const list = await rt.withContext(async (ctx) => { await ctx.services.workspaces.get(opts.workspace); return await ctx.services.apiKeys.list(opts.workspace) })
+      const list = await rt.withContext(async (ctx) => {
+        await ctx.services.workspaces.get(opts.workspace)
+        return await ctx.services.apiKeys.list(opts.workspace)
+      })
       emit(rt.io(), list, (v) => table(v.map((k) => ({ ...k, rateLimit: k.rateLimit ?? 'default' })),
         ['prefix', 'name', 'mode', 'scopes', 'state', 'rateLimit', 'expiresAt', 'lastUsedAt']))
     })

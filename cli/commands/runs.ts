@@ -18,7 +18,11 @@ export function runCommands (program: Command, rt: CliRuntime): void {
         await ctx.services.workspaces.get(opts.workspace)
         return await runsRepo(ctx.db).list(opts.workspace, { limit, keyPrefix: opts.key, status: opts.status })
       })
-      const view = list.map((r) => ({ ...r, startedAt: r.startedAt.toISOString(), completedAt: r.completedAt.toISOString() }))
+      const view = list.map((r) => ({
+        ...r,
+        startedAt: r.startedAt.toISOString(),
+        completedAt: r.completedAt.toISOString()
+      }))
       emit(rt.io(), view, (v) => table(v, ['id', 'startedAt', 'mode', 'templateCode', 'version', 'environment', 'status', 'errorCode', 'durationMs', 'pageCount', 'outputBytes', 'apiKeyPrefix']))
     })
 }

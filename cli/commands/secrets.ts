@@ -49,7 +49,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
       const id = keyIdOf(key).toString('hex')
       if (fromEnvironment(config)) {
         emit(rt.io(), { keyId: id, SVC_MASTER_KEYS: keys.map((k) => k.toString('hex')).join(',') }, (v) => [
-          `keys come from the environment: set on every server, then restart it and run "svc secrets rotate"`,
+          'keys come from the environment: set on every server, then restart it and run "svc secrets rotate"',
           `SVC_MASTER_KEYS=${v.SVC_MASTER_KEYS}`
         ])
         return

@@ -16,7 +16,11 @@ import { documentPngs, labelPngs, labelsPdf, numbered } from './templates-previe
 export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
 /** `files`: every file written (several for `-o out-%d.png`); `warnings`: e.g. characters no font has. */
 export interface PreviewResult {
-  output: string, format: 'pdf' | 'zpl' | 'png', bytes: number, pageCount: number, labelCount: number
+  output: string
+  format: 'pdf' | 'zpl' | 'png'
+  bytes: number
+  pageCount: number
+  labelCount: number
   files: string[]
   warnings: string[]
 }
@@ -50,9 +54,14 @@ export function datasetsFromFile (def: TemplateDefinition, file: unknown): Datas
   return out
 }
 
-export async function preview (def: TemplateDefinition, text: string, options: PreviewOptions, limits: RenderLimits): Promise<PreviewResult> {
+export async function preview (
+  def: TemplateDefinition,
+  text: string,
+  options: PreviewOptions,
+  limits: RenderLimits
+): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
-  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') throw new UsageError('-o: the file name must end in .pdf, .zpl or .png')
+  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') { throw new UsageError('-o: the file name must end in .pdf, .zpl or .png') }
   // A .png is a picture of either format, and a label template may also be previewed as a PDF (one
   // page per label); otherwise the file names the format, as `format` does in a render.
   if (ext !== '.png' && !(def.format === 'label' && ext === '.pdf')) {
@@ -61,7 +70,11 @@ export async function preview (def: TemplateDefinition, text: string, options: P
   const parameters = checkParameters(compileParameterCheck(def), parseJsonOption('parameters', options.parameters))
   let data: unknown = {}
   if (options.data !== undefined) {
-    try { data = JSON.parse(await readFile(options.data, 'utf8')) } catch (err) { throw new UsageError(`--data: ${(err as Error).message}`) }
+    try {
+      data = JSON.parse(await readFile(options.data, 'utf8'))
+    } catch (err) {
+      throw new UsageError(`--data: ${(err as Error).message}`)
+    }
   }
   const result = renderResult({
     // Content-addressed: an edited file never hits a stale compiled entry.
@@ -87,13 +100,20 @@ export async function preview (def: TemplateDefinition, text: string, options: P
 }
 
 /** The render as asked: as is, a labels PDF, the first picture (`x.png`) or one per page/label (`x-%d.png`). */
-async function writePictures (def: TemplateDefinition, rendered: Uint8Array, output: string, ext: string): Promise<Array<{ file: string, bytes: number }>> {
+async function writePictures (
+  def: TemplateDefinition,
+  rendered: Uint8Array,
+  output: string,
+  ext: string
+): Promise<Array<{ file: string, bytes: number }>> {
   const isLabel = def.format === 'label'
   const each = ext === '.png' && output.includes('%d')
   let pictures: Uint8Array[] = [rendered]
   if (ext === '.png' || (isLabel && ext === '.pdf')) {
     const zpl = Buffer.from(rendered).toString('utf8')
-    pictures = isLabel ? await labelPngs(def, zpl, each || ext === '.pdf' ? undefined : 1) : await documentPngs(rendered, each ? undefined : 1)
+    pictures = isLabel
+      ? await labelPngs(def, zpl, each || ext === '.pdf' ? undefined : 1)
+      : await documentPngs(rendered, each ? undefined : 1)
     if (isLabel && ext === '.pdf') pictures = [await labelsPdf(def, pictures as Buffer[])]
   }
   if (!each) pictures = pictures.slice(0, 1)

@@ -12,19 +12,35 @@ const SETTLE_MS = 60
  * during a render queues exactly one more). `report` gets what a render throws; watching goes on.
  * Resolves when `signal` aborts.
  */
-export async function watchAndRender (files: string[], render: () => Promise<void>, report: (err: unknown) => void, signal: AbortSignal): Promise<void> {
+export async function watchAndRender (
+  files: string[],
+  render: () => Promise<void>,
+  report: (err: unknown) => void,
+  signal: AbortSignal
+): Promise<void> {
   let running = false
   let again = false
   let timer: NodeJS.Timeout | undefined
   const once = async (): Promise<void> => {
-    if (running) { again = true; return }
+    if (running) {
+      again = true
+      return
+    }
     running = true
     try {
       do {
         again = false
-        try { await render() } catch (err) { report(err) }
+        try {
+          await render()
+        } catch (err) {
+          report(err)
+        }
+      // The signal is aborted by another task.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       } while (again && !signal.aborted)
-    } finally { running = false }
+    } finally {
+      running = false
+    }
   }
   const byDir = new Map<string, Set<string>>()
   for (const f of files) {
@@ -35,18 +51,30 @@ export async function watchAndRender (files: string[], render: () => Promise<voi
   }
   const watchers: FSWatcher[] = []
   for (const [dir, names] of byDir) {
-    watchers.push(watch(dir, { persistent: true }, (_event, name) => {
-      // Some platforms give no file name: then any change in the directory counts.
-      if (name !== null && !names.has(name.toString())) return
-      clearTimeout(timer)
-      timer = setTimeout(() => { void once() }, SETTLE_MS)
-    }))
+    watchers.push(
+      watch(dir, { persistent: true }, (_event, name) => {
+        // Some platforms give no file name: then any change in the directory counts.
+        if (name !== null && !names.has(name.toString())) return
+        clearTimeout(timer)
+        timer = setTimeout(() => {
+          void once()
+        }, SETTLE_MS)
+      })
+    )
   }
   try {
     await once()
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve()
-      else signal.addEventListener('abort', () => { resolve() }, { once: true })
+      else {
+        signal.addEventListener(
+          'abort',
+          () => {
+            resolve()
+          },
+          { once: true }
+        )
+      }
     })
   } finally {
     clearTimeout(timer)

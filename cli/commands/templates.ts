@@ -38,8 +38,18 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       // Warnings (a check that was skipped) go to stderr in text mode, into `warnings` in JSON mode.
       if (!io.json) for (const w of checked.warnings) io.err(`warning: ${w.path}: ${w.message}`)
       const warnings = checked.warnings.length > 0 ? { warnings: checked.warnings } : {}
-      emit(io, { valid: true, code: d.code, format: d.format, parameters: (d.parameters ?? []).length, datasets: (d.datasets ?? []).length, ...warnings },
-        (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`)
+      emit(
+        io,
+        {
+          valid: true,
+          code: d.code,
+          format: d.format,
+          parameters: (d.parameters ?? []).length,
+          datasets: (d.datasets ?? []).length,
+          ...warnings
+        },
+        (v) => `${file}: valid ${v.format} template ${v.code} (${v.parameters} parameters, ${v.datasets} datasets)`
+      )
     })
 
   templates.command('preview').description('render a template file locally with rows from a file (no server, no database)')
@@ -65,7 +75,14 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => { stop.abort() })
       io.err(`watching ${[file, opts.data].filter((f) => f !== undefined).join(' and ')} (Ctrl-C to stop)`)
       // A failed render is printed as any command failure is, and watching goes on.
-      await watchAndRender([file, ...(opts.data === undefined ? [] : [opts.data])], render, (err) => { fail(io, err) }, stop.signal)
+      await watchAndRender(
+        [file, ...(opts.data === undefined ? [] : [opts.data])],
+        render,
+        (err) => {
+          fail(io, err)
+        },
+        stop.signal
+      )
     })
 
   templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')
@@ -75,14 +92,19 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .option('--by <name>', 'who publishes (publishedBy)')
     .action(async (file: string, opts: { workspace: string, note?: string, by?: string }) => {
       const text = await readTemplate(file)
-      const result = await rt.withContext((ctx) => ctx.services.templates.publish(opts.workspace, text, { note: opts.note, publishedBy: opts.by }))
+      const result = await rt.withContext((ctx) =>
+        ctx.services.templates.publish(opts.workspace, text, { note: opts.note, publishedBy: opts.by })
+      )
       emit(rt.io(), result, (v) => `${v.code} version ${v.version} published (previous: ${v.previousVersion ?? 'none'})`)
     })
 
   templates.command('list').description('every template of a workspace, disabled ones included')
     .requiredOption('--workspace <id>', 'workspace id')
     .action(async (opts: { workspace: string }) => {
-      const list = await rt.withContext(async (ctx) => { await ctx.services.workspaces.get(opts.workspace); return await ctx.services.templates.listAll(opts.workspace) })
+      const list = await rt.withContext(async (ctx) => {
+        await ctx.services.workspaces.get(opts.workspace)
+        return await ctx.services.templates.listAll(opts.workspace)
+      })
       emit(rt.io(), list, (v) => table(v.map((t) => ({ ...t, updated: t.updatedAt })), ['code', 'format', 'version', 'disabled', 'updated']))
     })
 

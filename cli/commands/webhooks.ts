@@ -45,7 +45,10 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
   wh.command('list').description('endpoints of a workspace')
     .requiredOption('--workspace <id>', 'workspace id')
     .action(async (opts: { workspace: string }) => {
-      const list = await rt.withContext(async (ctx) => { await ctx.services.workspaces.get(opts.workspace); return await ctx.services.webhooks.list(opts.workspace) })
+      const list = await rt.withContext(async (ctx) => {
+        await ctx.services.workspaces.get(opts.workspace)
+        return await ctx.services.webhooks.list(opts.workspace)
+      })
       emit(rt.io(), list, (v) => table(v, ['id', 'url', 'events', 'enabled', 'description']))
     })
 
@@ -91,7 +94,12 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
     .option('--limit <n>', 'at most this many (1-1000)', '50')
     .action(async (id: string, opts: { workspace: string, status?: string, limit: string }) => {
       if (!/^\d+$/.test(opts.limit)) throw new UsageError('--limit: expected a whole number')
-      const list = await rt.withContext((ctx) => ctx.services.webhooks.deliveries(opts.workspace, id, { status: opts.status as DeliveryStatus | undefined, limit: Number(opts.limit) }))
+      const list = await rt.withContext((ctx) =>
+        ctx.services.webhooks.deliveries(opts.workspace, id, {
+          status: opts.status as DeliveryStatus | undefined,
+          limit: Number(opts.limit)
+        })
+      )
       emit(rt.io(), list, (v) => table(v.map(deliveryRow), ['id', 'eventId', 'type', 'status', 'attempts', 'http', 'nextAttempt', 'excerpt']))
     })
 

@@ -22,7 +22,13 @@ export function keyPrefix (mode: KeyMode, keyId: string): string {
   return `svc_${mode}_${keyId}`
 }
 
-export function generateApiKey (mode: KeyMode): { keyId: string, secret: string, key: string, prefix: string, secretHash: Buffer } {
+export function generateApiKey (mode: KeyMode): {
+  keyId: string
+  secret: string
+  key: string
+  prefix: string
+  secretHash: Buffer
+} {
   const keyId = randomId(12)
   const secret = randomText(40)
   const prefix = keyPrefix(mode, keyId)

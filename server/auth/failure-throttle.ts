@@ -11,7 +11,11 @@ export interface FailureThrottle {
   fail: (address: string) => void
 }
 
-export function failureThrottle (perMinute: number, now: () => number = Date.now, maxBlocked = 100_000): FailureThrottle {
+export function failureThrottle (
+  perMinute: number,
+  now: () => number = Date.now,
+  maxBlocked = 100_000
+): FailureThrottle {
   const buckets = tokenBuckets(perMinute, now)
   const blockedUntil = new Map<string, number>()
 

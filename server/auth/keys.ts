@@ -42,7 +42,8 @@ export function parseToken (token: string | undefined): PresentedKey {
 /** The key's row (read per request, never cached: revocation is immediate) against the presented key. */
 export function verifyKey (key: PresentedKey, row: ApiKeyRow | undefined, now = Date.now()): AuthContext {
   // Compare digests in constant time; an unknown id is answered exactly like a wrong secret.
-  const matches = row !== undefined && row.id === key.keyId && row.mode === key.mode && safeEqual(row.secretHash, key.secretHash)
+  const matches =
+    row !== undefined && row.id === key.keyId && row.mode === key.mode && safeEqual(row.secretHash, key.secretHash)
   if (row === undefined || !matches) {
     throw problem('API_KEY_INVALID', 'The API key is not known')
   }

@@ -134,7 +134,12 @@ export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) 
   }
 
   function refuse (s: KeyState, limit: number, t: number): RateDecision {
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((s.blockedUntil - t) / 1000)), limit, remaining: 0 }
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((s.blockedUntil - t) / 1000)),
+      limit,
+      remaining: 0
+    }
   }
 
   return {
@@ -142,7 +147,17 @@ export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) 
       const limit = key.rateLimit ?? options.defaultPerMinute
       let s = states.get(key.keyId)
       if (s === undefined) {
-        s = { tokens: 0, used: 0, slot: 0, expiresAt: 0, size: maxBlock(limit), remaining: 0, blockedUntil: 0, lastSeen: 0, pending: undefined }
+        s = {
+          tokens: 0,
+          used: 0,
+          slot: 0,
+          expiresAt: 0,
+          size: maxBlock(limit),
+          remaining: 0,
+          blockedUntil: 0,
+          lastSeen: 0,
+          pending: undefined
+        }
         states.set(key.keyId, s)
       }
       // Requests that find the block empty wait for one lease together. Every round either

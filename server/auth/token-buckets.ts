@@ -32,7 +32,11 @@ export function tokenBuckets (perMinute: number, now: () => number = Date.now) {
         b.tokens -= 1
         return { allowed: true, remaining: Math.floor(b.tokens), retryAfterSeconds: 0 }
       }
-      return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / ratePerMs / 1000)) }
+      return {
+        allowed: false,
+        remaining: 0,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - b.tokens) / ratePerMs / 1000))
+      }
     }
   }
 }

@@ -2,7 +2,13 @@
 import type { FieldDef } from '../../workers/template/definition.js'
 
 /** The column metadata mysql2 hands to the `fields` event (a subset). */
-export interface DriverField { name: string, columnType?: number, type?: number, columnLength?: number, characterSet?: number }
+export interface DriverField {
+  name: string
+  columnType?: number
+  type?: number
+  columnLength?: number
+  characterSet?: number
+}
 
 // MySQL protocol column types (include/field_types.h); mysql2 exposes them as `columnType`.
 const DECIMAL = new Set([0, 246])
@@ -44,8 +50,7 @@ export function jsonRows (rows: Array<Record<string, unknown>>, fields: DriverFi
     for (const key in row) {
       const v = row[key]
       let json: unknown
-      if (v instanceof Date) json = Number.isNaN(v.getTime()) ? null : dateOnly.has(key) ? v.toISOString().slice(0, 10) : v.toISOString()
-      else if (Buffer.isBuffer(v)) json = v.toString('base64')
+      if (v instanceof Date) { json = Number.isNaN(v.getTime()) ? null : dateOnly.has(key) ? v.toISOString().slice(0, 10) : v.toISOString() } else if (Buffer.isBuffer(v)) json = v.toString('base64')
       else if (typeof v === 'bigint') json = v.toString()
       else continue
       out ??= { ...row }

@@ -40,12 +40,14 @@ export function unavailable (detail: string): Problem {
 /** `connecting`: the error came while opening or preparing the session, not from the dataset's statement. */
 export function mapDriverError (err: unknown, dataset: string, environment: string, connecting = false): MappedError {
   if (err instanceof Problem) return { problem: err, reason: err.code }
-  const e = err as { code?: unknown, fatal?: unknown, errno?: unknown }
+  const e = err as { code?: unknown, fatal?: unknown, errno?: unknown } | null | undefined
   const errno = typeof e?.errno === 'number' ? e.errno : 0
   const code = typeof e?.code === 'string' ? e.code : TIMEOUT_ERRNOS[errno] ?? 'UNKNOWN'
   if (QUERY_ACCESS.has(code) && !connecting && e?.fatal !== true) {
     return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }
   }
+  // Index access may miss at runtime (noUncheckedIndexedAccess is off)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (UNAVAILABLE.has(code) || TIMEOUT_ERRNOS[errno] !== undefined || e?.fatal === true || /^E[A-Z]+$/.test(code)) {
     return { problem: unavailable(`The data source of environment "${environment}" cannot be reached now; retry later`), reason: code }
   }

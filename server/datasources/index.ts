@@ -45,9 +45,17 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
   const timeoutMs = config.datasources.queryTimeoutMs
 
-  function statementOf (d: DatasetDef, def: TemplateDefinition, parameters: Record<string, unknown>, context: Record<string, unknown>) {
+  function statementOf (
+    d: DatasetDef,
+    def: TemplateDefinition,
+    parameters: Record<string, unknown>,
+    context: Record<string, unknown>
+  ) {
     let q = compiled.get(d.query)
-    if (q === undefined) { q = compileQuery(d.query, d.code); compiled.set(d.query, q) }
+    if (q === undefined) {
+      q = compileQuery(d.query, d.code)
+      compiled.set(d.query, q)
+    }
     return bindQuery(q, (name) => {
       if (name.startsWith('context.')) {
         const key = name.slice(8)
@@ -60,7 +68,14 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     })
   }
 
-  async function run (env: Environment, def: TemplateDefinition, d: DatasetDef, parameters: Record<string, unknown>, context: Record<string, unknown>, budget: RowBudget): Promise<StatementResult> {
+  async function run (
+    env: Environment,
+    def: TemplateDefinition,
+    d: DatasetDef,
+    parameters: Record<string, unknown>,
+    context: Record<string, unknown>,
+    budget: RowBudget
+  ): Promise<StatementResult> {
     let connecting = true
     const started = performance.now()
     try {
@@ -73,7 +88,12 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     } catch (err) {
       options.onQuery?.(performance.now() - started, false)
       const mapped = mapDriverError(err, d.code, env.key, connecting)
-      options.onError?.({ environment: env.key, dataset: d.code, errorCode: mapped.problem.code, reason: mapped.reason })
+      options.onError?.({
+        environment: env.key,
+        dataset: d.code,
+        errorCode: mapped.problem.code,
+        reason: mapped.reason
+      })
       throw mapped.problem
     }
   }
@@ -86,16 +106,29 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
      * (503 with Retry-After: no data source, unreachable, refused, timed out, bad credentials),
      * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all).
      */
-    async readAll (env: Environment, def: TemplateDefinition, parameters: Record<string, unknown>, context: Record<string, unknown>, maxRows: number): Promise<{ datasets: DatasetValues, rowCount: number }> {
+    async readAll (
+      env: Environment,
+      def: TemplateDefinition,
+      parameters: Record<string, unknown>,
+      context: Record<string, unknown>,
+      maxRows: number
+    ): Promise<{ datasets: DatasetValues, rowCount: number }> {
       const list = def.datasets ?? []
       const datasets: DatasetValues = {}
       if (list.length === 0) return { datasets, rowCount: 0 }
       const budget: RowBudget = { limit: maxRows, used: 0 }
-      const results = await Promise.all(list.map(async (d) => {
-        const r = await run(env, def, d, parameters, context, budget)
-        if (r.exceeded) throw problem('RENDER_LIMIT_EXCEEDED', `The datasets return more than ${maxRows} rows in all (row limit ${maxRows})`)
-        return r
-      }))
+      const results = await Promise.all(
+        list.map(async (d) => {
+          const r = await run(env, def, d, parameters, context, budget)
+          if (r.exceeded) {
+            throw problem(
+              'RENDER_LIMIT_EXCEEDED',
+              `The datasets return more than ${maxRows} rows in all (row limit ${maxRows})`
+            )
+          }
+          return r
+        })
+      )
       let rowCount = 0
       list.forEach((d, i) => {
         const rows = results[i].rows
@@ -103,10 +136,16 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
         // A `required` single dataset with no row would render blanks ("Please pay by  quoting ."):
         // the render fails instead, naming the dataset (docs/api.md).
         if (d.cardinality === 'single' && d.required === true && rows.length === 0) {
-          const failure = { environment: env.key, dataset: d.code, errorCode: 'DATASET_FAILED', reason: 'REQUIRED_ROW_MISSING' }
+          const failure = {
+            environment: env.key,
+            dataset: d.code,
+            errorCode: 'DATASET_FAILED',
+            reason: 'REQUIRED_ROW_MISSING'
+          }
           options.onError?.(failure)
-          throw problem('DATASET_FAILED', `Dataset "${d.code}" is required and returned no row for these parameters`,
-            { errors: { [d.code]: ['required: the query returned no row'] } })
+          throw problem('DATASET_FAILED', `Dataset "${d.code}" is required and returned no row for these parameters`, {
+            errors: { [d.code]: ['required: the query returned no row'] }
+          })
         }
         datasets[d.code] = d.cardinality === 'single' ? (rows[0] ?? null) : rows
       })
@@ -120,12 +159,25 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
      * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
      * no rows here (exploring data is not a render).
      */
-    async execute (env: Environment, def: TemplateDefinition, dataset: string, parameters: Record<string, unknown>, context: Record<string, unknown>, maxRows: number): Promise<DatasetResult> {
+    async execute (
+      env: Environment,
+      def: TemplateDefinition,
+      dataset: string,
+      parameters: Record<string, unknown>,
+      context: Record<string, unknown>,
+      maxRows: number
+    ): Promise<DatasetResult> {
       const d = def.datasets?.find((x) => x.code === dataset)
       if (d === undefined) throw problem('DATASET_NOT_FOUND', `Template "${def.code}" has no dataset "${dataset}"`)
       const started = performance.now()
-      const r = await run(env, def, d, parameters, context, { limit: d.cardinality === 'single' ? 1 : maxRows, used: 0 })
-      const columns = r.fields.length > 0 ? describeColumns(r.fields, d.fields) : d.fields.map((f) => ({ name: f.name, type: f.type }))
+      const r = await run(env, def, d, parameters, context, {
+        limit: d.cardinality === 'single' ? 1 : maxRows,
+        used: 0
+      })
+      const columns =
+        r.fields.length > 0
+          ? describeColumns(r.fields, d.fields)
+          : d.fields.map((f) => ({ name: f.name, type: f.type }))
       const rows = jsonRows(r.rows, r.fields)
       const truncated = d.cardinality === 'multiple' && r.exceeded
       return { columns, rows, rowCount: rows.length, truncated, elapsedMs: Math.round(performance.now() - started) }
@@ -134,7 +186,9 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     /** Open pools (for tests and metrics). */
     poolCount: (): number => pools.size(),
 
-    async close (): Promise<void> { await pools.close() }
+    async close (): Promise<void> {
+      await pools.close()
+    }
   }
 }
 export type DataSources = ReturnType<typeof dataSources>

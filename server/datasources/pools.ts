@@ -28,6 +28,8 @@ function endPool (pool: Pool): Promise<void> {
 
 function acquire (pool: Pool): Promise<PoolConnection> {
   return new Promise((resolve, reject) => {
+    // mysql2's callback passes null or undefined for no error
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     pool.getConnection((err, conn) => { if (err !== null && err !== undefined) reject(err); else resolve(conn) })
   })
 }
@@ -73,35 +75,35 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
   }
 
   function createPool (host: string, source: { port: number, user: string, password: string, database: string }): Pool {
-      const pool = mysql.createPool({
-        host,
-        port: source.port,
-        user: source.user,
-        password: source.password,
-        database: source.database,
-        connectionLimit: ds.poolSize,
-        maxIdle: ds.poolSize,
-        idleTimeout: 60_000,
-        waitForConnections: true,
-        connectTimeout: ds.connectTimeoutMs,
-        enableKeepAlive: true,
-        // Rows as the engine expects them: DATE/DATETIME as Date read in UTC, DECIMAL as string.
-        timezone: 'Z',
-        dateStrings: false,
-        decimalNumbers: false,
-        supportBigNumbers: true,
-        bigNumberStrings: false,
-        charset: 'utf8mb4',
-        multipleStatements: false,
-        // Per-connection statement cache; bounded so many pools stay under the server's max_prepared_stmt_count.
-        maxPreparedStatements: 128
-      })
-      // Dead connections leave the pool by themselves (mysql2 removes a connection on error/end);
-      // this listener only keeps an idle connection's error from being an unhandled 'error' event.
-      pool.on('connection', (conn) => {
-        conn.on('error', () => {})
-      })
-      return pool
+    const pool = mysql.createPool({
+      host,
+      port: source.port,
+      user: source.user,
+      password: source.password,
+      database: source.database,
+      connectionLimit: ds.poolSize,
+      maxIdle: ds.poolSize,
+      idleTimeout: 60_000,
+      waitForConnections: true,
+      connectTimeout: ds.connectTimeoutMs,
+      enableKeepAlive: true,
+      // Rows as the engine expects them: DATE/DATETIME as Date read in UTC, DECIMAL as string.
+      timezone: 'Z',
+      dateStrings: false,
+      decimalNumbers: false,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      charset: 'utf8mb4',
+      multipleStatements: false,
+      // Per-connection statement cache; bounded so many pools stay under the server's max_prepared_stmt_count.
+      maxPreparedStatements: 128
+    })
+    // Dead connections leave the pool by themselves (mysql2 removes a connection on error/end);
+    // this listener only keeps an idle connection's error from being an unhandled 'error' event.
+    pool.on('connection', (conn) => {
+      conn.on('error', () => {})
+    })
+    return pool
   }
 
   return {

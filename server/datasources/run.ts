@@ -19,7 +19,12 @@ export interface StatementResult {
 }
 
 /** Runs `q` on `conn` and gives the connection back (released, or destroyed when its state is unknown). */
-export async function runStatement (conn: PoolConnection, q: BoundQuery, timeoutMs: number, budget: RowBudget): Promise<StatementResult> {
+export async function runStatement (
+  conn: PoolConnection,
+  q: BoundQuery,
+  timeoutMs: number,
+  budget: RowBudget
+): Promise<StatementResult> {
   return await new Promise<StatementResult>((resolve, reject) => {
     const rows: Array<Record<string, unknown>> = []
     let fields: DriverField[] = []
@@ -28,19 +33,26 @@ export async function runStatement (conn: PoolConnection, q: BoundQuery, timeout
       if (settled) return
       settled = true
       // A connection that timed out, failed fatally or was cut mid-result is in an unknown state.
-      const fatal = err !== undefined && ((err as { fatal?: boolean }).fatal === true || (err as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
+      const fatal =
+        err !== undefined &&
+        ((err as { fatal?: boolean }).fatal === true || (err as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
       if (exceeded || fatal) conn.destroy()
       else conn.release()
       if (err !== undefined) reject(err)
       else resolve({ rows, fields, exceeded })
     }
     const cmd = conn.execute({ sql: q.sql, values: q.values, timeout: timeoutMs })
-    cmd.on('fields', (f: DriverField[]) => { if (fields.length === 0) fields = f })
+    cmd.on('fields', (f: DriverField[]) => {
+      if (fields.length === 0) fields = f
+    })
     cmd.on('result', (row: Record<string, unknown>) => {
       // No column metadata = an OK packet of a non-SELECT statement, not a row.
       if (settled || fields.length === 0) return
       budget.used++
-      if (budget.used > budget.limit) { finish(undefined, true); return }
+      if (budget.used > budget.limit) {
+        finish(undefined, true)
+        return
+      }
       rows.push(row)
     })
     cmd.on('error', (err: unknown) => finish(err))

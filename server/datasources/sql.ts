@@ -28,6 +28,8 @@ export function compileQuery (sql: string, dataset: string): CompiledQuery {
   let last = 0
   for (const m of sql.matchAll(TOKENS)) {
     if (m[0] === '?') throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query contains a bare "?"; use a named :placeholder`)
+    // An optional regex group is undefined when it did not take part
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (m[1] === undefined) continue
     parts.push(sql.slice(last, m.index))
     names.push(m[1])

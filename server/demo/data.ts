@@ -75,7 +75,13 @@ const cents = (n: number): string => (n < 0 ? '-' : '') + `${Math.floor(Math.abs
 const day = (d: Date): string => d.toISOString().slice(0, 10)
 const addDays = (d: Date, n: number): Date => new Date(d.getTime() + n * 86_400_000)
 
-export interface DemoRows { customers: unknown[][], invoices: unknown[][], invoice_lines: unknown[][], sales: unknown[][], parcels: unknown[][] }
+export interface DemoRows {
+  customers: unknown[][]
+  invoices: unknown[][]
+  invoice_lines: unknown[][]
+  sales: unknown[][]
+  parcels: unknown[][]
+}
 
 /** All rows of one demo database. `seed` differs per environment so the three are told apart. */
 export function demoRows (seed: number, label: string): DemoRows {
@@ -110,7 +116,15 @@ export function demoRows (seed: number, label: string): DemoRows {
       const [, product, price] = pick(PRODUCTS)
       const qty = int(1, 40)
       const discount = int(80, 100)
-      rows.sales.push([++saleId, pick(REGIONS), day(addDays(start, d)), pick(CUSTOMERS)[0], product, qty, cents(Math.round(price * qty * discount / 100))])
+      rows.sales.push([
+        ++saleId,
+        pick(REGIONS),
+        day(addDays(start, d)),
+        pick(CUSTOMERS)[0],
+        product,
+        qty,
+        cents(Math.round((price * qty * discount) / 100))
+      ])
     }
   }
 
@@ -119,7 +133,18 @@ export function demoRows (seed: number, label: string): DemoRows {
     const batch = id <= 12 ? 1 : id <= 20 ? 2 : 3
     const [name, street, city, postcode, country] = RECIPIENTS[(id - 1) % RECIPIENTS.length]
     const tracking = `1Z${label.toUpperCase().slice(0, 3).padEnd(3, 'X')}${String(seed % 1000).padStart(3, '0')}${String(10_000_000 + id * 7919).slice(-8)}`
-    rows.parcels.push([id, batch, tracking, name, street, city, postcode, country, (int(100, 25_000) / 1000).toFixed(3), id % 5 === 0 ? 2 : 1])
+    rows.parcels.push([
+      id,
+      batch,
+      tracking,
+      name,
+      street,
+      city,
+      postcode,
+      country,
+      (int(100, 25_000) / 1000).toFixed(3),
+      id % 5 === 0 ? 2 : 1
+    ])
   }
   return rows
 }
@@ -136,14 +161,19 @@ const COLUMNS: Record<keyof DemoRows, string> = {
  * Creates the tables and fills them once: when `invoices` already has rows the database is left
  * as it is (re-running the demo never duplicates). The inserts run in one transaction.
  */
-export async function seedDemoDatabase (conn: Conn, db: string, seed: number, label: string): Promise<{ seeded: boolean, counts: Record<string, number> }> {
+export async function seedDemoDatabase (
+  conn: Conn,
+  db: string,
+  seed: number,
+  label: string
+): Promise<{ seeded: boolean, counts: Record<string, number> }> {
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {
-    const [r] = await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``) as unknown as [Array<{ n: number }>]
+    const [r] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``)) as unknown as [Array<{ n: number }>]
     return Number(r[0].n)
   }
   let seeded = false
-  if (await count('invoices') === 0) {
+  if ((await count('invoices')) === 0) {
     const rows = demoRows(seed, label)
     await conn.beginTransaction()
     try {

@@ -16,7 +16,10 @@ export interface DemoCommands {
 export interface DemoDocument extends Omit<DemoResult, 'keys'> {
   baseUrl: string
   caCert: string
-  keys: { live: { key: string, prefix: string, defaultEnvironment: string }, test: { key: string, prefix: string, defaultEnvironment: string } }
+  keys: {
+    live: { key: string, prefix: string, defaultEnvironment: string }
+    test: { key: string, prefix: string, defaultEnvironment: string }
+  }
   commands: DemoCommands
   notes: string[]
 }
@@ -38,7 +41,7 @@ export function demoCommands (caCert: string): DemoCommands {
     renderAsync: `JOB=$(${post('SVC_API_KEY', { template: 'sales-report', parameters: { from: '2025-01-01', to: '2025-03-31' }, async: true })} "$SVC_URL/api/v1/render" | sed -E 's/.*"jobId":"([^"]+)".*/\\1/') && echo "job $JOB"`,
     // Every second until the job is final (Part 4 advises 1–2 s at first), then print it.
     pollJob: `while JOB_JSON=$(${curl('SVC_API_KEY')} "$SVC_URL/api/v1/jobs/$JOB") && ` +
-      `! printf '%s' "$JOB_JSON" | grep -Eq '"status":"(succeeded|failed)"'; do sleep 1; done; echo "$JOB_JSON"`,
+      '! printf \'%s\' "$JOB_JSON" | grep -Eq \'"status":"(succeeded|failed)"\'; do sleep 1; done; echo "$JOB_JSON"',
     // The signed documentUrl needs no API key.
     downloadDocument: `${get} -o sales-report.pdf "$(printf '%s' "$JOB_JSON" | sed -E 's/.*"documentUrl":"([^"]+)".*/\\1/')"`,
     renderLabels: `${post('SVC_TEST_KEY', { template: 'shipping-label', parameters: { batchId: 1 } })} -o labels.zpl "$SVC_URL/api/v1/render"`,

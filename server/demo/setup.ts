@@ -35,7 +35,14 @@ export interface DemoOptions {
   admin: Db
 }
 
-export interface DemoEnvironment { key: string, database: string, user: string, production: boolean, seeded: boolean, rows: Record<string, number> }
+export interface DemoEnvironment {
+  key: string
+  database: string
+  user: string
+  production: boolean
+  seeded: boolean
+  rows: Record<string, number>
+}
 export interface DemoTemplate { code: string, version: number, published: boolean }
 
 export interface DemoResult {
@@ -68,16 +75,23 @@ async function findWorkspace (ctx: Context, home: string): Promise<{ id: string,
 }
 
 /** Database, read-only user (SELECT only) and sample rows of one environment; returns its data-source URL. */
-async function prepareDatabase (ctx: Context, admin: Db, workspaceId: string, prefix: string, e: typeof DEMO_ENVIRONMENTS[number]): Promise<{ url: string, env: DemoEnvironment }> {
+async function prepareDatabase (
+  ctx: Context,
+  admin: Db,
+  workspaceId: string,
+  prefix: string,
+  e: (typeof DEMO_ENVIRONMENTS)[number]
+): Promise<{ url: string, env: DemoEnvironment }> {
   const database = `${prefix}_${e.key}`
   const user = `${prefix}_${e.short}_ro`
   const server = parseMysqlUrl(await resolveDatabaseUrl(ctx.config))
   // Keep the password an existing environment already holds, so a re-run changes nothing.
   const existing = await ctx.repos.environments.get(workspaceId, e.key)
   const current = existing === undefined ? null : ctx.services.environments.openDataSource(existing)
-  const password = current !== null && current.user === user && current.database === database && current.password !== ''
-    ? current.password
-    : randomBytes(18).toString('base64url')
+  const password =
+    current !== null && current.user === user && current.database === database && current.password !== ''
+      ? current.password
+      : randomBytes(18).toString('base64url')
   const conn = await admin.getConnection()
   try {
     await conn.query(`CREATE DATABASE IF NOT EXISTS \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`)

@@ -9,9 +9,9 @@ import type { FastifyInstance } from 'fastify'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
 
-interface ServerSocket extends Socket { _httpMessage?: { headersSent?: boolean } | null, [answered]?: true }
-
 const answered = Symbol('svc.clientErrorAnswered')
+
+interface ServerSocket extends Socket { _httpMessage?: { headersSent?: boolean } | null, [answered]?: true }
 
 export function clientErrorProblem (err: NodeJS.ErrnoException): Problem {
   switch (err.code) {

@@ -20,7 +20,10 @@ export function nodeServerLimits (config: Config): { headersTimeout: number, con
   const shortest = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs)
   // Node checks the two timeouts on this interval (default 30 s): a tenth of the shorter one,
   // so a timeout fires within ~10% of its value.
-  return { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(shortest / 10))) }
+  return {
+    headersTimeout: config.http.headersTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(shortest / 10)))
+  }
 }
 
 export function capConnections (server: Server, config: Config): void {

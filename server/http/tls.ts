@@ -13,7 +13,12 @@ export interface TlsMaterial { cert: Buffer, key: Buffer, certFile: string, self
 
 export async function loadTls (config: Config): Promise<TlsMaterial> {
   if (config.tlsCert !== undefined && config.tlsKey !== undefined) {
-    return { cert: await readFile(config.tlsCert), key: await readFile(config.tlsKey), certFile: config.tlsCert, selfSigned: false }
+    return {
+      cert: await readFile(config.tlsCert),
+      key: await readFile(config.tlsKey),
+      certFile: config.tlsCert,
+      selfSigned: false
+    }
   }
   const dir = join(config.home, 'tls')
   const certFile = join(dir, 'cert.pem')

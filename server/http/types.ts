@@ -12,7 +12,7 @@ declare module 'fastify' {
     apiKey: PresentedKey | null
     /** Deferred auth: the key's row read with the render's template and environment, then every check. */
     authenticateForRender: (reply: FastifyReply, target: RenderTarget)
-      => ReturnType<Authenticator['authenticateForRender']>
+    => ReturnType<Authenticator['authenticateForRender']>
   }
   interface FastifyContextConfig {
     /** The scope a route needs (spec Part 5); routes without it need no key. */

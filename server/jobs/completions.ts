@@ -24,9 +24,15 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>, maxItems = 64): Completions {
   const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
     const docs = items.map((c) => newDocument(deps, c.outcome))
-    const won = await deps.jobs.finishMany(conn, items.map((c, i) => ({
-      id: c.job.id, owner: c.owner, attempts: c.job.attempts, outcome: jobOutcomeOf(c.outcome, c.run.id, docs[i]?.id ?? null)
-    })))
+    const won = await deps.jobs.finishMany(
+      conn,
+      items.map((c, i) => ({
+        id: c.job.id,
+        owner: c.owner,
+        attempts: c.job.attempts,
+        outcome: jobOutcomeOf(c.outcome, c.run.id, docs[i]?.id ?? null)
+      }))
+    )
     const stored = []
     const runs = []
     for (let i = 0; i < items.length; i++) {
@@ -41,7 +47,10 @@ export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | '
       const c = items[i]
       if (!won[i] || !c.event) continue
       const doc = docs[i]
-      await deps.outbox.append(tx, { workspaceId: c.job.workspaceId, ...eventData(deps, c.job, c.run.id, c.outcome, doc?.id ?? null, doc?.expiresAt ?? null) })
+      await deps.outbox.append(tx, {
+        workspaceId: c.job.workspaceId,
+        ...eventData(deps, c.job, c.run.id, c.outcome, doc?.id ?? null, doc?.expiresAt ?? null)
+      })
     }
     return won
   })), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0, maxWriters: 2 })

@@ -12,12 +12,23 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 
 interface Row { job: NewJob, createdAt: Date, parameters: string, context: string }
 
-export function jobInserts (db: Db, jobs: JobsRepo, maxItems = 64): { insert: (job: NewJob, createdAt: Date) => Promise<void> } {
-  const writer = batcher<Row, undefined>(isolating(async (rows) => {
-    await jobs.insertMany(db, rows)
-    return rows.map(() => undefined)
-  }, { isItemFault: isRowFault }), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (r) => r.parameters.length + r.context.length })
+export function jobInserts (
+  db: Db,
+  jobs: JobsRepo,
+  maxItems = 64
+): { insert: (job: NewJob, createdAt: Date) => Promise<void> } {
+  const writer = batcher<Row, undefined>(
+    isolating(
+      async (rows) => {
+        await jobs.insertMany(db, rows)
+        return rows.map(() => undefined)
+      },
+      { isItemFault: isRowFault }
+    ),
+    { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (r) => r.parameters.length + r.context.length }
+  )
   return {
-    insert: (job, createdAt) => writer.push({ job, createdAt, parameters: JSON.stringify(job.parameters), context: JSON.stringify(job.context) })
+    insert: (job, createdAt) =>
+      writer.push({ job, createdAt, parameters: JSON.stringify(job.parameters), context: JSON.stringify(job.context) })
   }
 }

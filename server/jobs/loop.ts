@@ -16,7 +16,9 @@ export interface JobLoop {
   wake (): void
   /** Stops claiming new work; running jobs go on, with their leases renewed. Call before the HTTP server drains. */
   quiesce (): void
-  /** quiesce(), then waits for the claim in flight (handing its jobs back) and for running jobs; then stops the timers. */
+  /**
+   * quiesce(), then waits for the claim in flight (handing its jobs back) and for running jobs; then stops the timers.
+   */
   close (): Promise<void>
   readonly owner: string
   inFlight (): number
@@ -84,7 +86,9 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
       const requeued = await deps.jobs.requeueExpired(maxAttempts)
       if (requeued > 0) { deps.log.warn({ requeued }, 'requeued jobs whose lease expired'); loop.wake() }
       // Abandoning is cheap and finishes the job, so jobs claimed just as quiesce() came still run.
-      for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) run(job, () => deps.run.abandon(job, owner))
+      for (const job of await deps.jobs.claimAbandoned(owner, maxAttempts, 20)) {
+        run(job, () => deps.run.abandon(job, owner))
+      }
     } catch (err) {
       deps.log.warn({ err }, 'job maintenance failed')
     }
@@ -120,6 +124,8 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
       await loop.close()
       // Let running renders finish, their leases renewed meanwhile (an expired lease would let
       // another process render the job again). A maintenance pass in flight may add one.
+      // `maintaining` is changed by another async task.
+      // eslint-disable-next-line no-unmodified-loop-condition
       while (running.size > 0 || maintaining !== undefined) {
         await Promise.allSettled([...running.values()].map((r) => r.done).concat(maintaining ?? []))
       }

@@ -44,9 +44,21 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       await inserts.insert(job, createdAt)
       options.queued()
       return jobView(deps, {
-        ...job, seq: 0, status: 'queued', attempts: 0, runId: null, documentId: null, documentExpiresAt: null,
-        pageCount: null, labelCount: null, outputBytes: null, errorCode: null, errorMessage: null,
-        createdAt, startedAt: null, completedAt: null
+        ...job,
+        seq: 0,
+        status: 'queued',
+        attempts: 0,
+        runId: null,
+        documentId: null,
+        documentExpiresAt: null,
+        pageCount: null,
+        labelCount: null,
+        outputBytes: null,
+        errorCode: null,
+        errorMessage: null,
+        createdAt,
+        startedAt: null,
+        completedAt: null
       })
     },
 

@@ -52,7 +52,13 @@ export function createMetrics () {
 
     /** Gauges read from the running parts (and two counts from the database) at scrape time. */
     watch (w: Watched): void {
-      const g = (name: string, help: string, labelNames: string[], collect: (this: Gauge) => void | Promise<void>): void => {
+      const g = (
+        name: string,
+        help: string,
+        labelNames: string[],
+        collect: (this: Gauge) => void | Promise<void>
+      ): void => {
+        // eslint-disable-next-line no-new -- the gauge lives in `registers`; nothing else holds it
         new Gauge({ name, help, labelNames, registers, collect })
       }
       g('svc_render_threads', 'Render threads by state', ['state'], function () {
@@ -70,7 +76,15 @@ export function createMetrics () {
       g('svc_datasource_pools', 'Open data-source pools', [], function () { this.set(w.dataSourcePools()) })
       g('svc_db_connections', 'Service database connections of this process, by state', ['state'], function () {
         // mysql2 keeps these on the callback pool under the promise wrapper (not a public API).
-        const p = (w.db as unknown as { pool?: { _allConnections?: { length: number }, _freeConnections?: { length: number }, _connectionQueue?: { length: number } } }).pool
+        const p = (
+          w.db as unknown as {
+            pool?: {
+              _allConnections?: { length: number }
+              _freeConnections?: { length: number }
+              _connectionQueue?: { length: number }
+            }
+          }
+        ).pool
         if (p?._allConnections === undefined) return
         const free = p._freeConnections?.length ?? 0
         this.set({ state: 'busy' }, p._allConnections.length - free)

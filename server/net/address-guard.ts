@@ -136,7 +136,11 @@ export async function resolveHost (hostname: string, resolver: Resolver): Promis
  * AddressRefused when any is not public (one bad answer is enough: a client would pick among
  * them). `allowPrivate` lifts the check (local development only).
  */
-export async function checkHost (hostname: string, resolver: Resolver, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+export async function checkHost (
+  hostname: string,
+  resolver: Resolver,
+  allowPrivate: boolean
+): Promise<ResolvedAddress[]> {
   const addresses = await resolveHost(hostname, resolver)
   if (allowPrivate) return addresses
   for (const a of addresses) {

@@ -23,10 +23,15 @@ export function checkFormat (template: { code: string, outputFormat: 'pdf' | 'zp
 }
 
 /** The parameters normalised by the version's checker, or 400 PARAMETER_INVALID naming the first. */
-export function checkParameters (check: (values: unknown) => ParameterCheckResult, values: unknown): Record<string, unknown> {
+export function checkParameters (
+  check: (values: unknown) => ParameterCheckResult,
+  values: unknown
+): Record<string, unknown> {
   const checked = check(values ?? {})
   if (checked.ok) return checked.values
   const first = Object.entries(checked.errors)[0]
+  // No entries when the checker gave no field errors
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   const detail = first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`
   throw problem('PARAMETER_INVALID', detail, { errors: checked.errors })
 }

@@ -44,7 +44,13 @@ export function successOutcome (r: RenderSuccess): Outcome {
   }
 }
 
-export const failureOutcome = (p: Problem): Outcome => ({ ok: false, pageCount: null, labelCount: null, errorCode: p.code, errorMessage: p.message })
+export const failureOutcome = (p: Problem): Outcome => ({
+  ok: false,
+  pageCount: null,
+  labelCount: null,
+  errorCode: p.code,
+  errorMessage: p.message
+})
 
 /** What a run record says about who rendered what (a job row has all of it). */
 export type RunSubject = Pick<JobRow, 'workspaceId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName' | 'correlationId' | 'templateCode' | 'version' | 'environment'> & { format: string }
@@ -79,7 +85,14 @@ export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | nu
 
 export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pick<JobRow, 'id' | 'templateCode' | 'version' | 'environment' | 'format' | 'fileName' | 'correlationId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName'>, runId: string, outcome: Outcome, documentId: string | null, documentExpiresAt: Date | null): { type: 'document.generated' | 'document.failed', data: Record<string, unknown> } {
   const apiKey = { id: job.apiKeyId, prefix: job.apiKeyPrefix, name: job.apiKeyName }
-  const common = { template: job.templateCode, version: job.version, environment: job.environment, format: job.format, jobId: job.id, runId }
+  const common = {
+    template: job.templateCode,
+    version: job.version,
+    environment: job.environment,
+    format: job.format,
+    jobId: job.id,
+    runId
+  }
   if (outcome.ok && documentId !== null && documentExpiresAt !== null) {
     const link = deps.links.mint(documentId, documentExpiresAt)
     return {
@@ -101,7 +114,9 @@ export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pic
 
 /** A document row to store for a successful outcome: a new id and its expiry. */
 export function newDocument (deps: Pick<RenderDeps, 'config'>, outcome: Outcome): { id: string, expiresAt: Date } | null {
-  return outcome.ok && outcome.bytes !== undefined ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) } : null
+  return outcome.ok && outcome.bytes !== undefined
+    ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
+    : null
 }
 
 /** What finishing a job writes into its row. */

@@ -49,7 +49,12 @@ export interface DatasetRequest {
   maxRows?: number
   context?: Record<string, unknown>
 }
-export interface DatasetAnswer extends DatasetResult { template: string, version: number, dataset: string, environment: string }
+export interface DatasetAnswer extends DatasetResult {
+  template: string
+  version: number
+  dataset: string
+  environment: string
+}
 
 export const DEFAULT_DATASET_ROWS = 1000
 
@@ -103,14 +108,19 @@ export function renderPipeline (deps: PipelineDeps) {
     },
 
     /** A stored request (a job): its template version and environment, read again at run time. */
-    async resolveStored (job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>,
-      batch?: ClaimBatch): Promise<{ resolved: ResolvedTemplate, env: Environment }> {
+    async resolveStored (
+      job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>,
+      batch?: ClaimBatch
+    ): Promise<{ resolved: ResolvedTemplate, env: Environment }> {
       const key = `${job.workspaceId}\n${job.templateCode}\n${job.version}\n${job.environment}`
       let lookup = batch?.get(key)
       if (lookup === undefined) {
         lookup = deps.templates.resolveWithEnvironment(job.workspaceId, job.templateCode, job.version, job.environment)
         // A failed read is not shared with jobs that look later (a blip must not fail them all).
-        if (batch !== undefined) { batch.set(key, lookup); lookup.catch(() => batch.delete(key)) }
+        if (batch !== undefined) {
+          batch.set(key, lookup)
+          lookup.catch(() => batch.delete(key))
+        }
       }
       const { resolved, environment } = await lookup
       return { resolved, env: requireEnvironment(job.environment, environment) }
@@ -120,7 +130,13 @@ export function renderPipeline (deps: PipelineDeps) {
      * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
      * takes). Throws the problem of the first failure.
      */
-    async produce (resolved: ResolvedTemplate, env: Environment, parameters: Values, context: Values, task: RenderTaskOptions): Promise<RenderSuccess> {
+    async produce (
+      resolved: ResolvedTemplate,
+      env: Environment,
+      parameters: Values,
+      context: Values,
+      task: RenderTaskOptions
+    ): Promise<RenderSuccess> {
       const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
       const { versionKey, definitionJson: definition } = resolved
       const result = await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits }, task)
@@ -132,8 +148,11 @@ export function renderPipeline (deps: PipelineDeps) {
      * One dataset of the version in force, as rows (spec 2.4). The render's order: template →
      * dataset → environment → parameters (every declared one, as for a render).
      */
-    async executeDataset (auth: AuthContext, target: { template: string, dataset: string },
-      body: DatasetRequest): Promise<DatasetAnswer> {
+    async executeDataset (
+      auth: AuthContext,
+      target: { template: string, dataset: string },
+      body: DatasetRequest
+    ): Promise<DatasetAnswer> {
       const resolved = await deps.templates.resolve(auth.workspaceId, target.template)
       if (resolved.definition.datasets?.some((d) => d.code === target.dataset) !== true) {
         throw problem('DATASET_NOT_FOUND', `Template "${target.template}" has no dataset "${target.dataset}"`)
@@ -142,8 +161,21 @@ export function renderPipeline (deps: PipelineDeps) {
       const env = environmentFor(auth, envKey, await deps.environments.get(auth.workspaceId, envKey))
       const parameters = checkParameters(resolved.checkParameters, body.parameters)
       const rows = body.maxRows ?? DEFAULT_DATASET_ROWS
-      const result = await deps.dataSources.execute(env, resolved.definition, target.dataset, parameters, body.context ?? {}, rows)
-      return { template: resolved.code, version: resolved.version, dataset: target.dataset, environment: env.key, ...result }
+      const result = await deps.dataSources.execute(
+        env,
+        resolved.definition,
+        target.dataset,
+        parameters,
+        body.context ?? {},
+        rows
+      )
+      return {
+        template: resolved.code,
+        version: resolved.version,
+        dataset: target.dataset,
+        environment: env.key,
+        ...result
+      }
     }
   }
 }

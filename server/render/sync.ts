@@ -60,9 +60,12 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
       const job = jobOf(p, correlationId)
       let outcome: Outcome
       try {
-        outcome = successOutcome(await pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
-          lane: 'interactive', workspaceId: p.auth.workspaceId
-        }))
+        outcome = successOutcome(
+          await pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
+            lane: 'interactive',
+            workspaceId: p.auth.workspaceId
+          })
+        )
       } catch (err) {
         let failure = asProblem(err)
         // A sync render past the time limit is a limit of this document (422); async rendering
@@ -86,18 +89,30 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
     },
 
     /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
-    recordRejected (auth: AuthContext, body: RenderBody, failure: Problem, correlationId: string, startedAt: number): void {
-      const run = runOf({
-        workspaceId: auth.workspaceId,
-        apiKeyId: auth.keyId,
-        apiKeyPrefix: auth.prefix,
-        apiKeyName: auth.name,
-        correlationId,
-        templateCode: body.template,
-        version: body.version ?? 0,
-        environment: body.environment ?? auth.defaultEnvironment,
-        format: body.format ?? ''
-      }, body.async === true ? 'async' : 'sync', null, startedAt, failureOutcome(failure))
+    recordRejected (
+      auth: AuthContext,
+      body: RenderBody,
+      failure: Problem,
+      correlationId: string,
+      startedAt: number
+    ): void {
+      const run = runOf(
+        {
+          workspaceId: auth.workspaceId,
+          apiKeyId: auth.keyId,
+          apiKeyPrefix: auth.prefix,
+          apiKeyName: auth.name,
+          correlationId,
+          templateCode: body.template,
+          version: body.version ?? 0,
+          environment: body.environment ?? auth.defaultEnvironment,
+          format: body.format ?? ''
+        },
+        body.async === true ? 'async' : 'sync',
+        null,
+        startedAt,
+        failureOutcome(failure)
+      )
       run.version = body.version ?? null
       run.format = body.format ?? null
       deps.recorder.record(run)

@@ -87,17 +87,39 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
   async function find (idOrPrefix: string, workspaceId?: string): Promise<ApiKeyRow> {
     const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
     const row = match === null ? undefined : await keys.get(match[1])
-    if (row === undefined || (workspaceId !== undefined && row.workspaceId.toLowerCase() !== workspaceId.toLowerCase())) {
-      throw problem('API_KEY_NOT_FOUND', `no API key ${idOrPrefix}${workspaceId === undefined ? '' : ` in workspace ${workspaceId}`}`)
+    if (
+      row === undefined ||
+      (workspaceId !== undefined && row.workspaceId.toLowerCase() !== workspaceId.toLowerCase())
+    ) {
+      throw problem(
+        'API_KEY_NOT_FOUND',
+        `no API key ${idOrPrefix}${workspaceId === undefined ? '' : ` in workspace ${workspaceId}`}`
+      )
     }
     return row
   }
 
   return {
-    async create (input: { workspaceId: string, name: string, mode: KeyMode, scopes: Scope[], expiresAt: Date | null, rateLimit?: number | null }): Promise<CreatedKey> {
-      if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
+    async create (input: {
+      workspaceId: string
+      name: string
+      mode: KeyMode
+      scopes: Scope[]
+      expiresAt: Date | null
+      rateLimit?: number | null
+    }): Promise<CreatedKey> {
+      if ((await workspaces.get(input.workspaceId)) === undefined) { throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`) }
       const generated = generateApiKey(input.mode)
-      await keys.insert({ id: generated.keyId, workspaceId: input.workspaceId, name: input.name, mode: input.mode, scopes: input.scopes, secretHash: generated.secretHash, expiresAt: input.expiresAt, rateLimit: input.rateLimit ?? null })
+      await keys.insert({
+        id: generated.keyId,
+        workspaceId: input.workspaceId,
+        name: input.name,
+        mode: input.mode,
+        scopes: input.scopes,
+        secretHash: generated.secretHash,
+        expiresAt: input.expiresAt,
+        rateLimit: input.rateLimit ?? null
+      })
       return {
         id: generated.keyId,
         prefix: generated.prefix,
@@ -132,4 +154,3 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
   }
 }
 export type ApiKeysService = ReturnType<typeof apiKeysService>
-

@@ -40,7 +40,15 @@ function view (e: Environment): EnvironmentView {
     workspaceId: e.workspaceId,
     key: e.key,
     production: e.isProduction,
-    dataSource: e.dataSource === null ? null : { host: e.dataSource.host, port: e.dataSource.port, user: e.dataSource.user, database: e.dataSource.database },
+    dataSource:
+      e.dataSource === null
+        ? null
+        : {
+            host: e.dataSource.host,
+            port: e.dataSource.port,
+            user: e.dataSource.user,
+            database: e.dataSource.database
+          },
     createdAt: e.createdAt.toISOString()
   }
 }
@@ -56,7 +64,10 @@ export const passwordRef = (environmentId: string): SealedRef =>
   ({ table: 'environments', column: 'ds_password_enc', id: environmentId })
 
 /** Parses a data-source URL and checks its destination against the policy (400 naming the rule and address). */
-async function checkedDataSource (url: string | null | undefined, guard: DataSourceGuard): Promise<DataSourceConfig | null> {
+async function checkedDataSource (
+  url: string | null | undefined,
+  guard: DataSourceGuard
+): Promise<DataSourceConfig | null> {
   if (url === undefined || url === null) return null
   const ds = parseDataSourceUrl(url)
   try {
@@ -73,20 +84,42 @@ async function checkedDataSource (url: string | null | undefined, guard: DataSou
 
 export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
   guard: DataSourceGuard, logger?: Logger) {
-  const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null => ds === null
-    ? null
-    : { host: ds.host, port: ds.port, user: ds.user, database: ds.database, passwordEnc: box.seal(ds.password, passwordRef(id)) }
+  const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null =>
+    ds === null
+      ? null
+      : {
+          host: ds.host,
+          port: ds.port,
+          user: ds.user,
+          database: ds.database,
+          passwordEnc: box.seal(ds.password, passwordRef(id))
+        }
   return {
     /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
-    async create (input: { workspaceId: string, key: string, dataSourceUrl?: string, production?: boolean }): Promise<EnvironmentView> {
+    async create (input: {
+      workspaceId: string
+      key: string
+      dataSourceUrl?: string
+      production?: boolean
+    }): Promise<EnvironmentView> {
       if (!ENV_KEY.test(input.key)) {
-        throw problem('VALIDATION_FAILED', 'key: expected lowercase letters, digits, - or _ (max 64)', { errors: { key: ['expected lowercase letters, digits, - or _ (max 64)'] } })
+        throw problem('VALIDATION_FAILED', 'key: expected lowercase letters, digits, - or _ (max 64)', {
+          errors: { key: ['expected lowercase letters, digits, - or _ (max 64)'] }
+        })
       }
-      if (await workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
-      if (await envs.get(input.workspaceId, input.key) !== undefined) throw problem('CONFLICT', `environment ${input.key} exists already`)
+      if ((await workspaces.get(input.workspaceId)) === undefined) { throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`) }
+      if ((await envs.get(input.workspaceId, input.key)) !== undefined) { throw problem('CONFLICT', `environment ${input.key} exists already`) }
       const ds = await checkedDataSource(input.dataSourceUrl, guard)
       const id = randomUUID()
-      return view(await envs.create(input.workspaceId, input.key, input.production ?? input.key === 'production', seal(id, ds), id))
+      return view(
+        await envs.create(
+          input.workspaceId,
+          input.key,
+          input.production ?? input.key === 'production',
+          seal(id, ds),
+          id
+        )
+      )
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = requireEnvironment(key, await envs.get(workspaceId, key))
@@ -94,7 +127,7 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {
-      if (await workspaces.get(workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`)
+      if ((await workspaces.get(workspaceId)) === undefined) { throw problem('WORKSPACE_NOT_FOUND', `no workspace ${workspaceId}`) }
       return (await envs.list(workspaceId)).map(view)
     },
     /** For the data-source pool only: the connection with its password opened. */

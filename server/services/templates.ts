@@ -45,7 +45,14 @@ export interface TemplateRecord extends PublicView {
 }
 export interface TemplatePage { data: TemplateRecord[], nextCursor: string | null }
 /** The admin view (CLI): every template, disabled ones too. */
-export interface TemplateSummary { code: string, format: TemplateFormat, version: number | null, disabled: boolean, updatedAt: string, description: string }
+export interface TemplateSummary {
+  code: string
+  format: TemplateFormat
+  version: number | null
+  disabled: boolean
+  updatedAt: string
+  description: string
+}
 
 const CODE = new RegExp(TEMPLATE_CODE)
 const ER_NO_REFERENCED_ROW_2 = 1452
@@ -88,14 +95,22 @@ function parseFile (file: unknown): { text: string, json: unknown } {
  * Parses, validates and compiles a template file (JSON text or a parsed value) to fail early;
  * TEMPLATE_INVALID lists every error keyed by its JSON pointer. Shared by publish and the CLI.
  */
-export function checkTemplateFile (file: unknown): { text: string, definition: TemplateDefinition, warnings: ValidationIssue[] } {
+export function checkTemplateFile (file: unknown): {
+  text: string
+  definition: TemplateDefinition
+  warnings: ValidationIssue[]
+} {
   const { text, json } = parseFile(file)
   const checked = validateAndCompile(json)
   if (checked.ok) return { text, definition: checked.template, warnings: checked.warnings }
   const errors: Record<string, string[]> = {}
   for (const e of checked.errors) (errors[e.path] ??= []).push(e.message)
   const first = checked.errors[0]
-  throw problem('TEMPLATE_INVALID', `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`, { errors })
+  throw problem(
+    'TEMPLATE_INVALID',
+    `${checked.errors.length} error(s) in the template file; first: ${first.path} ${first.message}`,
+    { errors }
+  )
 }
 
 function checkText (name: string, value: string | undefined, max: number): string | null {
@@ -109,13 +124,23 @@ const isErrno = (err: unknown, errno: number): boolean => (err as { errno?: numb
 export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outbox, 'append'>) {
   // Published versions never change, so an entry never goes stale; the LRU bounds memory only
   // (sized by definition length: embedded fonts and images can make a file large).
-  const versions = new LRUCache<string, ResolvedTemplate>({ max: 2000, maxSize: 128 * 1024 * 1024, sizeCalculation: (t) => t.definitionJson.length + 1 })
+  const versions = new LRUCache<string, ResolvedTemplate>({
+    max: 2000,
+    maxSize: 128 * 1024 * 1024,
+    sizeCalculation: (t) => t.definitionJson.length + 1
+  })
   // Per (workspace, code, requested version): the version the last resolve returned. Sent as a
   // hint so the query leaves out the definition text when it is still the version in force.
   const hints = new LRUCache<string, ResolvedTemplate>({ max: 20000 })
   const keyWorkspaces = new LRUCache<string, string>({ max: 20000 })
 
-  function prepare (templateId: string, code: string, version: number, format: TemplateFormat, text: string): ResolvedTemplate {
+  function prepare (
+    templateId: string,
+    code: string,
+    version: number,
+    format: TemplateFormat,
+    text: string
+  ): ResolvedTemplate {
     const definition = JSON.parse(text) as TemplateDefinition
     return Object.freeze({
       templateId,
@@ -137,7 +162,12 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
    */
   const hintKeyOf = (workspaceId: string, code: string, version: number | undefined): string => `${workspaceId}/${code}/${version ?? ''}`
 
-  async function resolveRow (workspaceId: string, code: string, version: number | undefined, envKey: string | undefined): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
+  async function resolveRow (
+    workspaceId: string,
+    code: string,
+    version: number | undefined,
+    envKey: string | undefined
+  ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     const hintKey = hintKeyOf(workspaceId, code, version)
     const row = await repo.resolve(workspaceId, code, version, knownFor(hintKey), envKey)
     return await finish(row, code, version, hintKey)
@@ -149,16 +179,21 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     return hint !== undefined && versions.has(hint.versionKey) ? hint : undefined
   }
 
-  async function finish (row: ResolveRow | undefined, code: string, version: number | undefined, hintKey: string): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
+  async function finish (
+    row: ResolveRow | undefined,
+    code: string,
+    version: number | undefined,
+    hintKey: string
+  ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
     if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
-    if (row.currentVersion === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
+    if (row.currentVersion === null) { throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`) }
     if (row.version === null) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${String(version)}`)
     if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
     const versionKey = `${row.templateId}:${row.version}`
     let resolved = versions.get(versionKey)
     if (resolved === undefined) {
       // The definition is null only when the hint matched and the entry was evicted since.
-      const text = row.definition ?? await repo.definition(row.templateId, row.version)
+      const text = row.definition ?? (await repo.definition(row.templateId, row.version))
       if (text === undefined) throw problem('VERSION_NOT_FOUND', `template ${code} has no version ${row.version}`)
       resolved = prepare(row.templateId, code, row.version, row.format, text)
       versions.set(versionKey, resolved)
@@ -167,12 +202,21 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     return { resolved, environment: row.environment }
   }
 
-  async function storeVersion (workspaceId: string, def: TemplateDefinition, text: string, note: string | null, publishedBy: string | null): Promise<PublishResult> {
+  async function storeVersion (
+    workspaceId: string,
+    def: TemplateDefinition,
+    text: string,
+    note: string | null,
+    publishedBy: string | null
+  ): Promise<PublishResult> {
     return await transaction(db, async (conn, tx) => {
       const t = await repo.lockForPublish(conn, workspaceId, def.code, def.format)
       if (t.format !== def.format) {
-        throw problem('CONFLICT', `template ${def.code} is a ${t.format}; a new version cannot change its format to ${def.format}`,
-          { errors: { '/format': [`must stay "${t.format}" (the format of the published versions)`] } })
+        throw problem(
+          'CONFLICT',
+          `template ${def.code} is a ${t.format}; a new version cannot change its format to ${def.format}`,
+          { errors: { '/format': [`must stay "${t.format}" (the format of the published versions)`] } }
+        )
       }
       const version = t.maxVersion + 1
       await repo.insertVersion(conn, {
@@ -185,11 +229,25 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
         note,
         publishedBy
       })
-      const result: PublishResult = { templateId: t.id, code: def.code, version, previousVersion: t.currentVersion, format: def.format }
+      const result: PublishResult = {
+        templateId: t.id,
+        code: def.code,
+        version,
+        previousVersion: t.currentVersion,
+        format: def.format
+      }
       await outbox.append(tx, {
         workspaceId,
         type: 'template.published',
-        data: { templateId: t.id, template: def.code, version, previousVersion: t.currentVersion, format: def.format, note, publishedBy }
+        data: {
+          templateId: t.id,
+          template: def.code,
+          version,
+          previousVersion: t.currentVersion,
+          format: def.format,
+          note,
+          publishedBy
+        }
       })
       return result
     })
@@ -197,7 +255,11 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
 
   return {
     /** Validates, compiles once, stores a new version and the template.published event in one transaction. */
-    async publish (workspaceId: string, file: unknown, options: { note?: string, publishedBy?: string } = {}): Promise<PublishResult> {
+    async publish (
+      workspaceId: string,
+      file: unknown,
+      options: { note?: string, publishedBy?: string } = {}
+    ): Promise<PublishResult> {
       const note = checkText('note', options.note, 1000)
       const publishedBy = checkText('publishedBy', options.publishedBy, 200)
       const { text, definition } = checkTemplateFile(file)
@@ -223,7 +285,12 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
      * both for every render). The template's errors come first; `environment` is undefined when
      * the workspace has no environment of that key (the caller answers ENVIRONMENT_NOT_FOUND).
      */
-    async resolveWithEnvironment (workspaceId: string, code: string, version: number | undefined, envKey: string): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
+    async resolveWithEnvironment (
+      workspaceId: string,
+      code: string,
+      version: number | undefined,
+      envKey: string
+    ): Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> {
       return await resolveRow(workspaceId, code, version, envKey)
     },
 
@@ -232,13 +299,38 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
      * environment in ONE query. The caller verifies `key` first (a bad key is a 401 whatever the
      * template), then calls `resolve()` for the template's problems in the spec's order.
      */
-    async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, envKey: string): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }> }> {
+    async resolveForKey (
+      key: { keyId: string, mode: string, secretHash: Buffer },
+      code: string,
+      version: number | undefined,
+      envKey: string
+    ): Promise<{
+      key: ApiKeyRow | undefined
+      resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }>
+    }> {
       // A key's workspace never changes: remembered only to send the version hint.
       const workspaceId = keyWorkspaces.get(key.keyId)
-      const found = await repo.resolveForKey(key, code, version, workspaceId === undefined ? undefined : knownFor(hintKeyOf(workspaceId, code, version)), envKey)
-      if (found === undefined) return { key: undefined, resolve: async () => { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) } }
+      const found = await repo.resolveForKey(
+        key,
+        code,
+        version,
+        workspaceId === undefined ? undefined : knownFor(hintKeyOf(workspaceId, code, version)),
+        envKey
+      )
+      if (found === undefined) {
+        return {
+          key: undefined,
+          resolve: async () => {
+            throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+          }
+        }
+      }
       keyWorkspaces.set(key.keyId, found.key.workspaceId)
-      return { key: found.key, resolve: async () => await finish(found.template, code, version, hintKeyOf(found.key.workspaceId, code, version)) }
+      return {
+        key: found.key,
+        resolve: async () =>
+          await finish(found.template, code, version, hintKeyOf(found.key.workspaceId, code, version))
+      }
     },
 
     /** Published, active templates ordered by code (read API). */
@@ -255,7 +347,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     async get (workspaceId: string, code: string): Promise<TemplateRecord> {
       const row = CODE.test(code) ? await repo.record(workspaceId, code) : undefined
       if (row === undefined) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
-      if (row.version === null || row.publicView === null) throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`)
+      if (row.version === null || row.publicView === null) { throw problem('TEMPLATE_NOT_PUBLISHED', `template ${code} has no published version`) }
       if (row.disabled) throw problem('TEMPLATE_DISABLED', `template ${code} is disabled in this workspace`)
       return toRecord(row)
     },
@@ -266,15 +358,28 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
       let afterCode: string | null = null
       for (;;) {
         const rows = await repo.page(workspaceId, { afterCode, limit: 500, activeOnly: false })
-        for (const r of rows) out.push({ code: r.code, format: r.format, version: r.version, disabled: r.disabled, updatedAt: r.updatedAt.toISOString(), description: r.description })
+        for (const r of rows) {
+          out.push({
+            code: r.code,
+            format: r.format,
+            version: r.version,
+            disabled: r.disabled,
+            updatedAt: r.updatedAt.toISOString(),
+            description: r.description
+          })
+        }
         if (rows.length < 500) return out
         afterCode = rows[rows.length - 1].code
       }
     },
 
     /** Takes effect on the next resolve: state is read per call, only versions are cached. */
-    async setDisabled (workspaceId: string, code: string, disabled: boolean): Promise<{ code: string, disabled: boolean }> {
-      if (!await repo.setDisabled(workspaceId, code, disabled)) throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+    async setDisabled (
+      workspaceId: string,
+      code: string,
+      disabled: boolean
+    ): Promise<{ code: string, disabled: boolean }> {
+      if (!(await repo.setDisabled(workspaceId, code, disabled))) { throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`) }
       return { code, disabled }
     }
   }

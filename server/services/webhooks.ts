@@ -48,7 +48,16 @@ export interface DeliveryView {
 export { DELIVERY_STATUSES }
 
 function endpointView (e: EndpointRow): EndpointView {
-  return { id: e.id, workspaceId: e.workspaceId, url: e.url, events: e.events, description: e.description, enabled: e.enabled, createdAt: e.createdAt.toISOString(), updatedAt: e.updatedAt.toISOString() }
+  return {
+    id: e.id,
+    workspaceId: e.workspaceId,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString()
+  }
 }
 
 function deliveryView (d: DeliveryRow): DeliveryView {
@@ -134,8 +143,13 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
   }
 
   return {
-    async create (input: { workspaceId: string, url: string, events: string[], description?: string }): Promise<CreatedEndpoint> {
-      if (await deps.repos.workspaces.get(input.workspaceId) === undefined) throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`)
+    async create (input: {
+      workspaceId: string
+      url: string
+      events: string[]
+      description?: string
+    }): Promise<CreatedEndpoint> {
+      if ((await deps.repos.workspaces.get(input.workspaceId)) === undefined) { throw problem('WORKSPACE_NOT_FOUND', `no workspace ${input.workspaceId}`) }
       const types = parseEventList(input.events)
       const description = input.description ?? ''
       if (description.length > 1000) throw invalid('description', 'at most 1000 characters')
@@ -197,7 +211,11 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
       const deliveryId = randomUUID()
       const eventId = await transaction(db, async (conn, tx) => {
-        const eventId = await events.append(tx, { workspaceId: row.workspaceId, type: 'webhook.test', data: { webhookId: id, url: row.url } })
+        const eventId = await events.append(tx, {
+          workspaceId: row.workspaceId,
+          type: 'webhook.test',
+          data: { webhookId: id, url: row.url }
+        })
         // Fan-out skips webhook.test; its one delivery is made here, in the same transaction.
         await conn.execute('UPDATE events SET fanned_out = 1 WHERE id = ?', [eventId])
         await deliveries.insertMany(conn, [{ id: deliveryId, eventId, endpointId: id, workspaceId: row.workspaceId }])
@@ -205,14 +223,32 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       })
       return { endpointId: id, eventId, deliveryId }
     },
-    async deliveries (workspaceId: string, endpointId: string, options: { status?: DeliveryStatus, limit?: number } = {}): Promise<DeliveryView[]> {
+    async deliveries (
+      workspaceId: string,
+      endpointId: string,
+      options: { status?: DeliveryStatus, limit?: number } = {}
+    ): Promise<DeliveryView[]> {
       await mustGet(workspaceId, endpointId)
-      if (options.status !== undefined && !DELIVERY_STATUSES.includes(options.status)) throw invalid('status', `expected one of ${DELIVERY_STATUSES.join(', ')}`)
+      if (options.status !== undefined && !DELIVERY_STATUSES.includes(options.status)) { throw invalid('status', `expected one of ${DELIVERY_STATUSES.join(', ')}`) }
       const limit = options.limit ?? 50
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('limit', 'expected a whole number from 1 to 1000')
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) { throw invalid('limit', 'expected a whole number from 1 to 1000') }
       return (await deliveries.listByEndpoint(endpointId, { status: options.status, limit })).map(deliveryView)
     },
-    async delivery (workspaceId: string, id: string): Promise<DeliveryView & { attemptLog: Array<{ attempt: number, startedAt: string, durationMs: number, httpStatus: number | null, excerpt: string | null, error: string | null }> }> {
+    async delivery (
+      workspaceId: string,
+      id: string
+    ): Promise<
+      DeliveryView & {
+        attemptLog: Array<{
+          attempt: number
+          startedAt: string
+          durationMs: number
+          httpStatus: number | null
+          excerpt: string | null
+          error: string | null
+        }>
+      }
+    > {
       const d = await mustGetDelivery(workspaceId, id)
       const attemptLog = (await deliveries.attempts(id)).map((a) => ({ ...a, startedAt: a.startedAt.toISOString() }))
       return { ...deliveryView(d), attemptLog }
@@ -223,7 +259,9 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       const row = await mustGet(workspaceId, d.endpointId)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${row.id} is disabled: enable it first`)
       const id = randomUUID()
-      await deliveries.insertMany(db, [{ id, eventId: d.eventId, endpointId: d.endpointId, workspaceId: d.workspaceId }])
+      await deliveries.insertMany(db, [
+        { id, eventId: d.eventId, endpointId: d.endpointId, workspaceId: d.workspaceId }
+      ])
       events.notify()
       return deliveryView((await deliveries.get(id)) as DeliveryRow)
     }

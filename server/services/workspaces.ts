@@ -4,7 +4,11 @@ import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 export interface WorkspaceView { id: string, name: string, createdAt: string }
 
 export function workspacesService (repo: WorkspacesRepo) {
-  const view = (w: { id: string, name: string, createdAt: Date }): WorkspaceView => ({ id: w.id, name: w.name, createdAt: w.createdAt.toISOString() })
+  const view = (w: { id: string, name: string, createdAt: Date }): WorkspaceView => ({
+    id: w.id,
+    name: w.name,
+    createdAt: w.createdAt.toISOString()
+  })
   return {
     async create (name: string): Promise<WorkspaceView> {
       const trimmed = name.trim()

@@ -5,7 +5,13 @@ import type { Pool, PoolConnection, PoolOptions } from 'mysql2/promise'
 export type Db = Pool
 export type Conn = PoolConnection
 
-export function parseMysqlUrl (url: string): { host: string, port: number, user: string, password: string, database: string } {
+export function parseMysqlUrl (url: string): {
+  host: string
+  port: number
+  user: string
+  password: string
+  database: string
+} {
   const u = new URL(url)
   if (u.protocol !== 'mysql:') throw new Error('expected a mysql:// URL')
   return {
@@ -48,8 +54,8 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
     // client-side escaping relies on (SQL_MODE), and READ COMMITTED
     // for every transaction — the queue claims need it (no gap locks blocking inserts, see
     // shared/notes), and setting it here saves a round trip per transaction.
-    conn.query(`SET time_zone = '+00:00', sql_mode = '${SQL_MODE}'`)
-    conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
+    void conn.query(`SET time_zone = '+00:00', sql_mode = '${SQL_MODE}'`)
+    void conn.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
   })
   return pool
 }

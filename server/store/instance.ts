@@ -12,7 +12,14 @@ import { userInfo } from 'node:os'
 
 const run = promisify(execFile)
 
-export interface InstanceInfo { port: number, user: string, password: string, database: string, url: string, socket: string }
+export interface InstanceInfo {
+  port: number
+  user: string
+  password: string
+  database: string
+  url: string
+  socket: string
+}
 export interface InstanceStatus { running: boolean, pid?: number, dir: string, info?: InstanceInfo }
 
 export function instanceDir (home: string): string { return join(home, 'db') }
@@ -111,39 +118,80 @@ async function secureGrants (dir: string, info: InstanceInfo): Promise<void> {
 }
 
 /** Starts the instance (creating it on first use) and returns how to reach it. Idempotent. */
-export async function startInstance (home: string, port: number, log: (line: string) => void = () => {}): Promise<InstanceInfo> {
+export async function startInstance (
+  home: string,
+  port: number,
+  log: (line: string) => void = () => {}
+): Promise<InstanceInfo> {
   await ensureMariadbInstalled(log)
   const dir = instanceDir(home)
   await mkdir(dir, { recursive: true, mode: 0o700 })
   const running = await readPid(dir)
   const existing = await readInstanceInfo(home)
-  if (running !== undefined && existing !== undefined && await ping(dir)) {
+  if (running !== undefined && existing !== undefined && (await ping(dir))) {
     await secureGrants(dir, existing)
     return existing
   }
   if (!existsSync(join(dir, 'data', 'mysql'))) {
     log(`creating a private MariaDB in ${dir} …`)
     await rm(join(dir, 'data'), { recursive: true, force: true })
-    await run('mariadb-install-db', ['--no-defaults', '--user=root', `--datadir=${join(dir, 'data')}`,
-      '--auth-root-authentication-method=normal', '--skip-test-db'], { maxBuffer: 64 << 20 })
+    await run(
+      'mariadb-install-db',
+      [
+        '--no-defaults',
+        '--user=root',
+        `--datadir=${join(dir, 'data')}`,
+        '--auth-root-authentication-method=normal',
+        '--skip-test-db'
+      ],
+      { maxBuffer: 64 << 20 }
+    )
   }
   const logFd = openSync(join(dir, 'err.log'), 'a')
-  const child = spawn('mariadbd', ['--no-defaults', '--user=root', `--datadir=${join(dir, 'data')}`,
-    `--socket=${sockFile(dir)}`, `--pid-file=${pidFile(dir)}`, `--port=${port}`, '--bind-address=127.0.0.1',
-    '--skip-name-resolve', `--log-error=${join(dir, 'err.log')}`, '--innodb-buffer-pool-size=256M',
-    '--innodb-flush-log-at-trx-commit=2', '--max-connections=500', '--max-prepared-stmt-count=1048576', '--character-set-server=utf8mb4',
-    '--collation-server=utf8mb4_bin'], { detached: true, stdio: ['ignore', logFd, logFd] })
+  const child = spawn(
+    'mariadbd',
+    [
+      '--no-defaults',
+      '--user=root',
+      `--datadir=${join(dir, 'data')}`,
+      `--socket=${sockFile(dir)}`,
+      `--pid-file=${pidFile(dir)}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--skip-name-resolve',
+      `--log-error=${join(dir, 'err.log')}`,
+      '--innodb-buffer-pool-size=256M',
+      '--innodb-flush-log-at-trx-commit=2',
+      '--max-connections=500',
+      '--max-prepared-stmt-count=1048576',
+      '--character-set-server=utf8mb4',
+      '--collation-server=utf8mb4_bin'
+    ],
+    { detached: true, stdio: ['ignore', logFd, logFd] }
+  )
   child.unref()
   closeSync(logFd)
   const deadline = Date.now() + 30_000
-  while (!await ping(dir)) {
+  while (!(await ping(dir))) {
     if (Date.now() > deadline) throw new Error(`MariaDB did not start within 30 s; see ${join(dir, 'err.log')}`)
-    if (child.exitCode !== null) throw new Error(`MariaDB exited with ${child.exitCode}; see ${join(dir, 'err.log')} (is port ${port} taken? set SVC_DB_PORT)`)
+    if (child.exitCode !== null) {
+      throw new Error(
+        `MariaDB exited with ${child.exitCode}; see ${join(dir, 'err.log')} (is port ${port} taken? set SVC_DB_PORT)`
+      )
+    }
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
-  const info: InstanceInfo = existing?.port === port
-    ? existing
-    : { port, user: 'svc', password: existing?.password ?? randomBytes(18).toString('base64url'), database: 'svc', url: '', socket: sockFile(dir) }
+  const info: InstanceInfo =
+    existing?.port === port
+      ? existing
+      : {
+          port,
+          user: 'svc',
+          password: existing?.password ?? randomBytes(18).toString('base64url'),
+          database: 'svc',
+          url: '',
+          socket: sockFile(dir)
+        }
   info.url = `mysql://${info.user}:${encodeURIComponent(info.password)}@127.0.0.1:${port}/${info.database}`
   await secureGrants(dir, info)
   await writeFile(infoFile(dir), JSON.stringify(info, null, 2) + '\n', { mode: 0o600 })

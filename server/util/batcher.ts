@@ -11,6 +11,7 @@
 
 /** A result for one item that failed while the others of its batch succeeded. */
 export class ItemFailed {
+  // eslint-disable-next-line n/handle-callback-err -- a stored failure, not a callback's error argument
   constructor (readonly error: unknown) {}
 }
 
@@ -64,7 +65,10 @@ export interface Batcher<T, R> {
 export interface BatchLimits<T> {
   /** Most items in one write. */
   maxItems?: number
-  /** Most total weight (e.g. bytes, to stay under the database's max_allowed_packet) in one write; a heavier single item goes alone. */
+  /**
+   * Most total weight (e.g. bytes, to stay under the database's max_allowed_packet) in one write; a heavier single
+   * item goes alone.
+   */
   maxWeight?: number
   weigh?: (item: T) => number
   /**
@@ -86,7 +90,10 @@ interface Pending<T, R> { item: T, resolve: (r: R) => void, reject: (e: unknown)
  * `write` gets a batch within the limits and answers one result per item, in order (an
  * ItemFailed rejects that item alone); if it throws, every item of the batch is rejected.
  */
-export function batcher<T, R> (write: (items: T[]) => Promise<Array<R | ItemFailed>>, limits: BatchLimits<T> = {}): Batcher<T, R> {
+export function batcher<T, R> (
+  write: (items: T[]) => Promise<Array<R | ItemFailed>>,
+  limits: BatchLimits<T> = {}
+): Batcher<T, R> {
   const maxItems = limits.maxItems ?? 64
   const maxWeight = limits.maxWeight ?? Infinity
   const maxWriters = limits.maxWriters ?? 1
@@ -127,7 +134,10 @@ export function batcher<T, R> (write: (items: T[]) => Promise<Array<R | ItemFail
   function pump (force = false): void {
     if (!force && lingerMs > 0 && pending.length > 0 && pending.length < maxItems) {
       if (timer === undefined) {
-        timer = setTimeout(() => { timer = undefined; pump(true) }, lingerMs)
+        timer = setTimeout(() => {
+          timer = undefined
+          pump(true)
+        }, lingerMs)
         timer.unref()
       }
       return

@@ -41,6 +41,8 @@ export function claimLoop (pass: () => Promise<boolean>, options: ClaimLoopOptio
       do {
         again = false
         if (await pass()) again = true
+        // `accepting` is changed by another async task.
+        // eslint-disable-next-line no-unmodified-loop-condition
       } while (again && accepting)
     } catch (err) {
       options.onError(err)

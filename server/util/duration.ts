@@ -6,6 +6,8 @@ const PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/
 export function parseDuration (text: string): number | undefined {
   const match = PATTERN.exec(text.trim())
   if (match === null) return undefined
+  // An optional regex group is undefined when it did not take part
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   const value = Number(match[1]) * UNITS[match[2] ?? 'ms']
   return Number.isFinite(value) ? Math.round(value) : undefined
 }

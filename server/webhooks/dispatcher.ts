@@ -50,7 +50,13 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const leaseMs = deps.leaseMs ?? leaseFor(wh.timeoutMs)
   const deliveries = deps.repos.deliveries
   const fanOutOnce = fanOut(db, deps.repos)
-  const sender = createSender({ timeoutMs: wh.timeoutMs, allowPrivate: wh.allowPrivate, caFile: wh.caFile, resolver: deps.resolver, connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN) })
+  const sender = createSender({
+    timeoutMs: wh.timeoutMs,
+    allowPrivate: wh.allowPrivate,
+    caFile: wh.caFile,
+    resolver: deps.resolver,
+    connections: Math.min(wh.concurrency, MAX_SOCKETS_PER_ORIGIN)
+  })
 
   let unsubscribe: (() => void) | undefined
   let fanOutWanted = true

@@ -15,7 +15,13 @@ const SUBSCRIBER_TTL_MS = 1000
 
 export interface NewEvent { workspaceId: string, type: EventType, data: Record<string, unknown> }
 
-export function serializeEnvelope (id: string, type: EventType, workspaceId: string, data: Record<string, unknown>, createdAt: Date): string {
+export function serializeEnvelope (
+  id: string,
+  type: EventType,
+  workspaceId: string,
+  data: Record<string, unknown>,
+  createdAt: Date
+): string {
   const envelope: Envelope = { id, type, createdAt: createdAt.toISOString(), workspaceId, data }
   return JSON.stringify(envelope)
 }

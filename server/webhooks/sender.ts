@@ -14,7 +14,13 @@ export const EXCERPT_BYTES = 1024
 // Past this the rest of an answer is not read: the connection is dropped instead.
 const DRAIN_LIMIT = 64 * 1024
 
-export interface SendResult { ok: boolean, httpStatus: number | null, excerpt: string | null, error: string | null, durationMs: number }
+export interface SendResult {
+  ok: boolean
+  httpStatus: number | null
+  excerpt: string | null
+  error: string | null
+  durationMs: number
+}
 
 export interface SenderOptions {
   timeoutMs: number
@@ -31,7 +37,8 @@ export function guardedLookup (resolver: Resolver, allowPrivate: boolean) {
   return function lookup (hostname: string, options: LookupOptions, callback: LookupCallback): void {
     checkHost(hostname, resolver, allowPrivate).then((addresses) => {
       // Only the first checked address is offered; the socket cannot fall back to another answer.
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses
+      const wanted =
+        options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses
       const chosen = wanted[0] ?? addresses[0]
       if (options.all === true) callback(null, [{ address: chosen.address, family: chosen.family }])
       else callback(null, chosen.address, chosen.family)
@@ -47,7 +54,11 @@ export function createSender (options: SenderOptions) {
   // Built once: passing `ca` to every connect would parse the whole root store per connection.
   const secureContext = options.caFile === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, readFileSync(options.caFile, 'utf8')] })
   const agent = new Agent({
-    connect: { timeout: options.timeoutMs, secureContext, lookup: guardedLookup(options.resolver ?? systemResolver, options.allowPrivate) },
+    connect: {
+      timeout: options.timeoutMs,
+      secureContext,
+      lookup: guardedLookup(options.resolver ?? systemResolver, options.allowPrivate)
+    },
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
     connections: options.connections ?? 32,
@@ -104,12 +115,12 @@ export function createSender (options: SenderOptions) {
 export type Sender = ReturnType<typeof createSender>
 
 function describe (err: unknown): string {
-  const e = err as NodeJS.ErrnoException & { cause?: unknown }
+  const e = err as Partial<NodeJS.ErrnoException> & { cause?: unknown }
   if (e instanceof AddressRefused || (e.cause instanceof AddressRefused)) {
     const refused = (e instanceof AddressRefused ? e : e.cause) as AddressRefused
     return `refused: ${refused.message}`.slice(0, 1000)
   }
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timeout: no complete answer in time'
-  const code = e?.code === undefined ? '' : `${e.code}: `
-  return `${code}${e?.message ?? String(err)}`.slice(0, 1000)
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout: no complete answer in time'
+  const code = e.code === undefined ? '' : `${e.code}: `
+  return `${code}${e.message ?? String(err)}`.slice(0, 1000)
 }

@@ -1,7 +1,9 @@
 // Receiver side of Part 6, exported to clients as `svc/webhooks`. Depends on node:crypto only.
 //
 //   import { verifyWebhook } from 'svc/webhooks'
-//   const result = verifyWebhook({ rawBody, signatureHeader: req.headers['svc-signature'], secrets: [current, previous] })
+//   const result = verifyWebhook({
+//     rawBody, signatureHeader: req.headers['svc-signature'], secrets: [current, previous]
+//   })
 //   if (!result.ok) return reply(400, result.reason)
 import { createHmac, timingSafeEqual } from 'node:crypto'
 

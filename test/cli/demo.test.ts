@@ -48,6 +48,7 @@ before(async () => {
 })
 
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ctx?.close()
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   for (const [env, short] of [['development', 'dev'], ['staging', 'stg'], ['production', 'prod']]) {
@@ -55,6 +56,7 @@ after(async () => {
     await admin.query(`DROP USER IF EXISTS '${prefix}_${short}_ro'@'%'`)
   }
   await admin.end()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await tdb?.drop()
   await rm(home, { recursive: true, force: true })
 })
@@ -69,8 +71,14 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.equal(doc.workspace.created, true)
   assert.equal(doc.rerun, false)
   assert.deepEqual(doc.environments.map((e: { key: string }) => e.key), ['development', 'staging', 'production'])
-  assert.deepEqual(doc.templates.map((t: { code: string, version: number, published: boolean }) => [t.code, t.version, t.published]),
-    [['invoice', 1, true], ['sales-report', 1, true], ['shipping-label', 1, true]])
+  assert.deepEqual(
+    doc.templates.map((t: { code: string, version: number, published: boolean }) => [t.code, t.version, t.published]),
+    [
+      ['invoice', 1, true],
+      ['sales-report', 1, true],
+      ['shipping-label', 1, true]
+    ]
+  )
   assert.match(doc.keys.live.key, /^svc_live_/)
   assert.match(doc.keys.test.key, /^svc_test_/)
   assert.equal(doc.baseUrl, 'https://127.0.0.1:18443')
@@ -108,19 +116,41 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
       assert.ok(c.minLines >= 5 && c.maxLines <= 40, JSON.stringify(c))
       assert.ok(c.sales >= 2000 && c.regions >= 3 && c.y0 === 2025 && c.y1 === 2026, JSON.stringify(c))
       assert.ok(c.parcels >= 20, JSON.stringify(c))
-      assert.deepEqual(e.rows, { customers: Number(c.customers), invoices: Number(c.invoices), invoice_lines: Number(c.line_count), sales: Number(c.sales), parcels: Number(c.parcels) })
+      assert.deepEqual(e.rows, {
+        customers: Number(c.customers),
+        invoices: Number(c.invoices),
+        invoice_lines: Number(c.line_count),
+        sales: Number(c.sales),
+        parcels: Number(c.parcels)
+      })
     }
   } finally { await admin.end() }
 
   // The environments use the read-only users: they read, they cannot write.
-  ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: tdb.url, SVC_MASTER_KEY: masterKey, SVC_DATASOURCE_ALLOW: testDataSourceAllow() }))
+  ctx = await createContext(
+    loadConfig(
+      {},
+      {
+        SVC_HOME: home,
+        SVC_DATABASE_URL: tdb.url,
+        SVC_MASTER_KEY: masterKey,
+        SVC_DATASOURCE_ALLOW: testDataSourceAllow()
+      }
+    )
+  )
   for (const e of doc.environments) {
     const env = (await ctx.repos.environments.get(doc.workspace.id, e.key)) as Environment
     assert.equal(env.isProduction, e.key === 'production')
     const source = ctx.services.environments.openDataSource(env)
     assert.ok(source !== null)
     assert.equal(source.user, `${e.user}`)
-    const conn = await mysql.createConnection({ host: source.host, port: source.port, user: source.user, password: source.password, database: source.database })
+    const conn = await mysql.createConnection({
+      host: source.host,
+      port: source.port,
+      user: source.user,
+      password: source.password,
+      database: source.database
+    })
     try {
       const [rows] = await conn.query('SELECT COUNT(*) AS n FROM invoices') as unknown as [Array<{ n: number }>]
       assert.ok(rows[0].n > 0)
@@ -136,7 +166,10 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.match(String((read.datasets.header as Record<string, unknown>).number), /^INV-/)
   assert.ok((read.datasets.lines as unknown[]).length >= 5)
   const label = await ctx.services.templates.resolve(doc.workspace.id, 'shipping-label')
-  assert.ok(((await ctx.dataSources.readAll(prod, label.definition, { batchId: 1 }, {}, 1000)).datasets.parcels as unknown[]).length > 0)
+  assert.ok(
+    ((await ctx.dataSources.readAll(prod, label.definition, { batchId: 1 }, {}, 1000)).datasets.parcels as unknown[])
+      .length > 0
+  )
 
   // Both keys have every scope.
   for (const k of [doc.keys.live.key, doc.keys.test.key]) {
@@ -157,8 +190,18 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   const third = JSON.parse((await svc('--json', 'demo', '--db-prefix', prefix)).stdout)
   assert.equal(third.rerun, true)
   assert.equal(third.workspace.id, doc.workspace.id)
-  assert.deepEqual(third.environments.map((e: { rows: unknown }) => e.rows), doc.environments.map((e: { rows: unknown }) => e.rows))
-  assert.deepEqual(third.templates.map((t: { version: number, published: boolean }) => [t.version, t.published]), [[1, false], [1, false], [1, false]])
+  assert.deepEqual(
+    third.environments.map((e: { rows: unknown }) => e.rows),
+    doc.environments.map((e: { rows: unknown }) => e.rows)
+  )
+  assert.deepEqual(
+    third.templates.map((t: { version: number, published: boolean }) => [t.version, t.published]),
+    [
+      [1, false],
+      [1, false],
+      [1, false]
+    ]
+  )
   assert.equal((await ctx.services.workspaces.list()).filter((w) => w.name === 'Demo').length, 1)
   assert.equal((await ctx.services.environments.list(doc.workspace.id)).length, 3)
   const keys = await ctx.services.apiKeys.list(doc.workspace.id)

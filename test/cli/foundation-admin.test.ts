@@ -31,6 +31,7 @@ before(async () => {
   env = { SVC_HOME: home, SVC_DATABASE_URL: `${serverUrl()}/${dbName}`, SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_LOG_LEVEL: 'silent' }
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await db?.end()
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   await admin.query(`DROP DATABASE IF EXISTS \`${dbName}\``)
@@ -40,6 +41,7 @@ after(async () => {
 
 const json = (...args: string[]): Promise<CliResult> => svc(['--json', ...args], env)
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 function ok (r: CliResult): any {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}${r.stdout}`)
   return r.json()

@@ -6,6 +6,7 @@ import { projectRoot } from '../../server/util/paths.js'
 
 export const svcBin = join(projectRoot, 'bin', 'svc')
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 export interface CliResult { code: number, stdout: string, stderr: string, json (): any }
 
 /** Environment for a child: the parent's, minus every SVC_* variable, plus `env`. */

@@ -23,6 +23,7 @@ before(async () => {
 })
 after(async () => {
   if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
   await rm(home, { recursive: true, force: true })
 })
@@ -35,11 +36,17 @@ test('serve prints its URL, answers /healthz over HTTPS, and exits 0 on SIGTERM'
   })
   child = proc
   let output = ''
+  // Null for other stdio settings; kept as a guard.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   proc.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString() })
+  // Null for other stdio settings; kept as a guard.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   proc.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
   const exited = new Promise<{ code: number | null, signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })))
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL within 30 s: ${output}`)), 30_000)
+    // Null for other stdio settings; kept as a guard.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     proc.stdout?.on('data', () => {
       // the URL line, then the certificate line (two writes, maybe two chunks)
       const match = /svc listening on (https:\/\/127\.0\.0\.1:\d+)\/api\/v1[^]*self-signed certificate: .*\n/.exec(output)

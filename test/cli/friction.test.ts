@@ -84,6 +84,7 @@ test('webhooks create with a loopback URL explains local development', async () 
 test('svc --help and simple commands load no database driver, HTTP server, client or engine', async () => {
   const hooks = join(home, 'hooks.mjs')
   const register = join(home, 'register.mjs')
+  // eslint-disable-next-line no-template-curly-in-string -- JavaScript source written to a file
   await writeFile(hooks, 'export async function resolve (s, c, next) { const r = await next(s, c); process.stderr.write(`LOAD ${r.url}\\n`); return r }\n')
   await writeFile(register, `import { register } from 'node:module'\nregister(${JSON.stringify('file://' + hooks)})\n`)
   for (const args of [['--help'], ['keys', '--help'], ['completion', 'bash']]) {

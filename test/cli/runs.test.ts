@@ -41,14 +41,18 @@ test('svc runs list shows every run, newest first, with key prefix and outcome',
   assert.equal(res.code, 0, res.stderr)
   const runs = res.json()
   assert.equal(runs.length, 3)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   assert.ok(runs.every((r: any) => r.apiKeyPrefix === ws.key.prefix && r.mode === 'sync'))
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   assert.deepEqual(runs.map((r: any) => r.status).sort(), ['failed', 'succeeded', 'succeeded'])
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   const times = runs.map((r: any) => Date.parse(r.startedAt))
   assert.deepEqual([...times].sort((a, b) => b - a), times)
 })
 
 test('filters: --status, --key, --limit; bad arguments exit 2', async () => {
   const failed = (await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--status', 'failed'], env)).json()
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   assert.deepEqual(failed.map((r: any) => [r.templateCode, r.errorCode]), [['nope', 'TEMPLATE_NOT_FOUND']])
   assert.equal((await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--limit', '1'], env)).json().length, 1)
   assert.equal((await svc(['--json', 'runs', 'list', '--workspace', ws.workspace.id, '--key', 'svc_live_nobodyatall1'], env)).json().length, 0)

@@ -18,14 +18,29 @@ let database: TestDatabase
 let home: string
 let workspaceId: string
 
-function svc (...args: string[]): Promise<{ code: number, json: any, stderr: string }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- CLI JSON
-  const env: Record<string, string | undefined> = { ...process.env, SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_LOG_LEVEL: 'silent' }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+function svc (...args: string[]): Promise<{ code: number, json: any, stderr: string }> {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    SVC_HOME: home,
+    SVC_DATABASE_URL: database.url,
+    SVC_LOG_LEVEL: 'silent'
+  }
   delete env.SVC_MASTER_KEY
   delete env.SVC_MASTER_KEYS
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin', 'svc'), '--json', ...args], { cwd: root, env }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : (err as { code?: number }).code ?? 1, json: stdout.trim() === '' ? undefined : JSON.parse(stdout), stderr })
-    })
+    execFile(
+      process.execPath,
+      [join(root, 'bin', 'svc'), '--json', ...args],
+      { cwd: root, env },
+      (err, stdout, stderr) => {
+        resolve({
+          code: err === null ? 0 : ((err as { code?: number }).code ?? 1),
+          json: stdout.trim() === '' ? undefined : JSON.parse(stdout),
+          stderr
+        })
+      }
+    )
   })
 }
 
@@ -33,7 +48,9 @@ before(async () => {
   database = await createTestDatabase('clisecrets')
   home = await makeHome()
   // Sealed under SVC_HOME/master.key, created on first use.
-  const ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url }, 2), { poolSize: 1 })
+  const ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url }, 2), {
+    poolSize: 1
+  })
   workspaceId = (await ctx.services.workspaces.create('secrets')).id
   await ctx.services.environments.create({ workspaceId, key: 'production', dataSourceUrl: 'mysql://reader:pw-123@db.example:3306/erp' })
   await ctx.close()
@@ -72,7 +89,9 @@ test('add-key, rotate, remove-key through the keyring file', async () => {
   const after = await svc('secrets', 'status')
   assert.deepEqual(after.json.configuredKeyIds, [newId])
   assert.equal(after.json.counts[0].configured, true)
-  const ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url }, 2), { poolSize: 1 })
+  const ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url }, 2), {
+    poolSize: 1
+  })
   try {
     const env = await ctx.repos.environments.get(workspaceId, 'production')
     assert.equal(ctx.services.environments.openDataSource(env as NonNullable<typeof env>)?.password, 'pw-123', 'opens with the key left')

@@ -28,7 +28,8 @@ after(async () => {
   await rm(home, { recursive: true, force: true })
 })
 
-interface Run { code: number, json: any, stdout: string, stderr: string } // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+interface Run { code: number, json: any, stdout: string, stderr: string }
 
 async function svc (args: string[], options: { json?: boolean } = {}): Promise<Run> {
   const argv = [join(root, 'bin', 'svc'), ...(options.json === false ? [] : ['--json']), ...args]
@@ -110,8 +111,18 @@ test('publish prints code, version and previousVersion; list, disable and enable
   assert.deepEqual(disabled.json, { code: 'invoice', disabled: true })
   const list = await svc(['templates', 'list', '--workspace', ws])
   assert.equal(list.code, 0, list.stderr)
-  assert.deepEqual(list.json.map((t: { code: string, format: string, version: number, disabled: boolean }) => [t.code, t.format, t.version, t.disabled]),
-    [['invoice', 'document', 2, true], ['shipping-label', 'label', 1, false]])
+  assert.deepEqual(
+    list.json.map((t: { code: string, format: string, version: number, disabled: boolean }) => [
+      t.code,
+      t.format,
+      t.version,
+      t.disabled
+    ]),
+    [
+      ['invoice', 'document', 2, true],
+      ['shipping-label', 'label', 1, false]
+    ]
+  )
   assert.ok(list.json.every((t: { updatedAt: string }) => !Number.isNaN(Date.parse(t.updatedAt))))
   const text = await svc(['templates', 'list', '--workspace', ws], { json: false })
   assert.match(text.stdout, /^CODE\s+FORMAT\s+VERSION\s+DISABLED\s+UPDATED/)

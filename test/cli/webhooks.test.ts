@@ -15,7 +15,8 @@ let k: Kit
 let listener: ChildProcess | undefined
 const lines: any[] = [] // eslint-disable-line @typescript-eslint/no-explicit-any
 
-interface Run { code: number, json: any, stdout: string, stderr: string } // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+interface Run { code: number, json: any, stdout: string, stderr: string }
 
 function env (extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {

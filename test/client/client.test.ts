@@ -48,6 +48,7 @@ test('render(): the PDF with the Part 4 headers as typed fields', async () => {
   assert.match(doc.runId, /^[0-9a-f-]{36}$/)
   assert.equal(doc.labelCount, null)
   assert.equal(doc.pageCount, (await pdfFacts(doc.body)).pages)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.ok((doc.pageCount ?? 0) >= 1)
 })
 
@@ -64,7 +65,11 @@ test('renderAsync() + waitForJob() + downloadDocument() to a file and to a strea
   const job = await svc.renderAsync({ template: 'invoice', parameters: { invoiceId: 2 } })
   assert.equal(job.status, 'queued')
   const polled: string[] = []
-  const done = await svc.waitForJob(job, { initialIntervalMs: 50, timeoutMs: 60_000, onPoll: (j) => polled.push(j.status) })
+  const done = await svc.waitForJob(job, {
+    initialIntervalMs: 50,
+    timeoutMs: 60_000,
+    onPoll: (j) => polled.push(j.status)
+  })
   assert.equal(done.status, 'succeeded', JSON.stringify(done))
   assert.ok(polled.length >= 1)
   assert.equal(typeof done.documentUrl, 'string')
@@ -114,7 +119,10 @@ test('every error path answers a ProblemError with the catalogue errorCode', asy
   const other = await ctx.services.workspaces.create('Other')
   await ctx.services.templates.publish(ws, { ...JSON.parse(await readFile('examples/templates/invoice.json', 'utf8')), code: 'off' }, {})
   await ctx.services.templates.setDisabled(ws, 'off', true)
-  const render = (r: RenderRequest, o: Partial<ClientOptions> = {}) => async () => await client({ retry: { maxAttempts: 1 }, ...o }).render(r)
+  const render =
+    (r: RenderRequest, o: Partial<ClientOptions> = {}) =>
+      async () =>
+        await client({ retry: { maxAttempts: 1 }, ...o }).render(r)
   const invoice = { template: 'invoice', parameters: { invoiceId: 1 } }
   const cases: Array<[ClientErrorCode, number, () => Promise<unknown>]> = [
     ['TEMPLATE_NOT_FOUND', 404, render({ template: 'INVOICE', parameters: { invoiceId: 1 } })],

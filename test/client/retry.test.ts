@@ -18,18 +18,35 @@ after(async () => {
 })
 
 /** A real server; `answer` sees the 1-based request number. Counts requests per path. */
-async function server (answer: (n: number, req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string, count: () => number }> {
+async function server (
+  answer: (n: number, req: IncomingMessage, res: ServerResponse) => void
+): Promise<{ url: string, count: () => number }> {
   let n = 0
-  const s = createServer((req, res) => { req.resume(); req.on('end', () => { answer(++n, req, res) }) })
+  const s = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      answer(++n, req, res)
+    })
+  })
   servers.push(s)
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve))
   const address = s.address()
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, count: () => n }
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
+    count: () => n
+  }
 }
 
-const problem = (res: ServerResponse, status: number, errorCode: string, headers: Record<string, string> = {}): void => {
+const problem = (
+  res: ServerResponse,
+  status: number,
+  errorCode: string,
+  headers: Record<string, string> = {}
+): void => {
   res.writeHead(status, { 'content-type': 'application/problem+json', 'x-correlation-id': 'srv', ...headers })
-  res.end(JSON.stringify({ type: 'about:blank', title: errorCode, status, detail: 'test', errorCode, correlationId: 'srv' }))
+  res.end(
+    JSON.stringify({ type: 'about:blank', title: errorCode, status, detail: 'test', errorCode, correlationId: 'srv' })
+  )
 }
 const pdf = (res: ServerResponse): void => {
   res.writeHead(200, { 'content-type': 'application/pdf', 'x-template-version': '3', 'x-page-count': '2', 'x-document-format': 'pdf', 'x-environment': 'production', 'x-run-id': 'r1', 'content-disposition': 'attachment; filename="a.pdf"' })
@@ -148,7 +165,10 @@ test('waitForJob(): transient poll failures do not end the wait', async () => {
 })
 
 test('schedules: poll intervals 1 s, 1 s, 2 s, 2 s then ×1.5 to the cap; full jitter bounds', () => {
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 20].map((n) => pollInterval(n)), [1000, 1000, 2000, 2000, 3000, 4500, 6750, 15000])
+  assert.deepEqual(
+    [0, 1, 2, 3, 4, 5, 6, 20].map((n) => pollInterval(n)),
+    [1000, 1000, 2000, 2000, 3000, 4500, 6750, 15000]
+  )
   const p = retryPolicy({ baseDelayMs: 100, maxDelayMs: 1000 })
   assert.equal(backoffDelay(p, 1, () => 0), 0)
   assert.equal(backoffDelay(p, 3, () => 0.999999), 399)

@@ -93,7 +93,9 @@ before(async () => {
     SVC_WEBHOOK_POLL: '100ms'
   }
   const ports = await Promise.all([1, 2, 3].map(async () => await freePort()))
-  const started = await Promise.allSettled(ports.map(async (port) => await startChildServer({ ...env, SVC_PORT: String(port) }, 90_000)))
+  const started = await Promise.allSettled(
+    ports.map(async (port) => await startChildServer({ ...env, SVC_PORT: String(port) }, 90_000))
+  )
   for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value)
   for (const s of started) if (s.status === 'rejected') throw s.reason
   const lbPort = await freePort()
@@ -118,9 +120,13 @@ before(async () => {
 
 after(async () => {
   for (const n of nodes) await n.kill('SIGKILL')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   haproxy?.kill('SIGKILL')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await agent?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await rx?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await db?.end()
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   await admin.query(`DROP DATABASE IF EXISTS \`${name}\``)

@@ -36,7 +36,11 @@ export async function startChildServer (env: Record<string, string>, startMs = 2
       const match = /listening on (https:\/\/\S+)\/api\/v1.*metrics: (http:\/\/\S+)\/metrics/.exec(output)
       if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
     }
+    // Null for other stdio settings; kept as a guard.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     child.stdout?.on('data', onData)
+    // Null for other stdio settings; kept as a guard.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString() })
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`svc serve exited with ${code}: ${output}`)) })
   })

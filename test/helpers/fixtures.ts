@@ -2,7 +2,10 @@
 import type { Context } from '../../server/context.js'
 import type { KeyMode, Scope } from '../../server/auth/api-key-format.js'
 
-export async function workspaceWithKey (ctx: Context, options: { mode?: KeyMode, scopes?: Scope[], expiresAt?: Date | null, name?: string } = {}) {
+export async function workspaceWithKey (
+  ctx: Context,
+  options: { mode?: KeyMode, scopes?: Scope[], expiresAt?: Date | null, name?: string } = {}
+) {
   const workspace = await ctx.services.workspaces.create(options.name ?? 'Test workspace')
   const key = await ctx.services.apiKeys.create({
     workspaceId: workspace.id,

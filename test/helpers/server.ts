@@ -23,30 +23,55 @@ export interface TestServer {
   server: Server
   agent: Agent
   ca: Buffer
-  fetch (method: string, path: string, options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }): Promise<TestResponse>
+  fetch (
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>, body?: unknown, rawBody?: string }
+  ): Promise<TestResponse>
   close (): Promise<void>
 }
 
-export interface TestResponse { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer, json (): any, text (): string }
+export interface TestResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: Buffer
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json (): any
+  text (): string
+}
 
 export async function makeHome (): Promise<string> {
   return await mkdtemp(join(tmpdir(), 'svc-test-'))
 }
 
-/** Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent one (logging tests). */
-export async function startServer (databaseUrl: string, env: Record<string, string> = {}, home?: string, extend?: (api: FastifyInstance) => void, options: { logger?: Logger } = {}): Promise<TestServer> {
+/**
+ * Starts a server on `databaseUrl`; `env` overrides config variables (SVC_RATE_LIMIT …); `logger` replaces the silent
+ * one (logging tests).
+ */
+export async function startServer (
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  home?: string,
+  extend?: (api: FastifyInstance) => void,
+  options: { logger?: Logger } = {}
+): Promise<TestServer> {
   const ownHome = home === undefined
-  const dir = home ?? await makeHome()
-  const config = loadConfig({}, {
-    SVC_HOME: dir,
-    SVC_DATABASE_URL: databaseUrl,
-    SVC_PORT: '0',
-    SVC_MASTER_KEY: process.env.SVC_TEST_MASTER_KEY ?? randomBytes(32).toString('hex'),
-    SVC_LOG_LEVEL: process.env.SVC_TEST_LOG_LEVEL ?? 'silent',
-    SVC_RENDER_THREADS: '2',
-    SVC_DATASOURCE_ALLOW: testDataSourceAllow(),
-    ...env
-  }, 2)
+  const dir = home ?? (await makeHome())
+  const config = loadConfig(
+    {},
+    {
+      SVC_HOME: dir,
+      SVC_DATABASE_URL: databaseUrl,
+      SVC_PORT: '0',
+      SVC_MASTER_KEY: process.env.SVC_TEST_MASTER_KEY ?? randomBytes(32).toString('hex'),
+      SVC_LOG_LEVEL: process.env.SVC_TEST_LOG_LEVEL ?? 'silent',
+      SVC_RENDER_THREADS: '2',
+      SVC_DATASOURCE_ALLOW: testDataSourceAllow(),
+      ...env
+    },
+    2
+  )
   const logger = options.logger ?? pino({ level: config.logLevel })
   // The same composition root as `svc serve` (the test database is migrated already).
   const server = await createServer(config, { logger, extend })

@@ -51,7 +51,9 @@ before(async () => {
 })
 
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await bData?.drop()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await fx?.close()
 })
 
@@ -91,7 +93,8 @@ test('B\'s data sources at the service database, 127.0.0.2 and 169.254.169.254 a
   const ctx = fx.server.context
   const { host, port } = suite()
   const service = parseMysqlUrl(fx.database.url)
-  const create = (key: string, url: string): Promise<unknown> => ctx.services.environments.create({ workspaceId: b.workspaceId, key, dataSourceUrl: url })
+  const create = (key: string, url: string): Promise<unknown> =>
+    ctx.services.environments.create({ workspaceId: b.workspaceId, key, dataSourceUrl: url })
   const own = await refusal(create('steal', `mysql://${service.user}:${encodeURIComponent(service.password)}@${host}:${port}/${service.database}`))
   assert.match(own, /service-database/)
   assert.match(own, new RegExp(`127\\.0\\.0\\.1 port ${port}`))

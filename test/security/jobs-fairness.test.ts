@@ -13,6 +13,7 @@ let fx: Awaited<ReturnType<typeof renderFixture>>
 before(async () => {
   fx = await renderFixture('sec_jobs', { SVC_RATE_LIMIT: '1000000', SVC_JOB_CONCURRENCY: String(CONCURRENCY), SVC_JOB_POLL: '50ms' })
 })
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
 after(async () => { await fx?.close() })
 
 test('B floods 2,000 async jobs, then A submits one: A\'s job is claimed before B\'s 2,000 are done', async () => {

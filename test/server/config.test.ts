@@ -28,11 +28,38 @@ test('defaults without any variable', () => {
   assert.equal(c.logFile, undefined)
   assert.equal(c.rateLimit.perMinute, 600)
   assert.equal(c.bodyLimitBytes, 1_048_576)
-  assert.deepEqual(c.render, { threads: 3, maxQueue: 256, workspaceRunning: 3, workspaceQueue: 64, timeoutMs: 30_000, maxPages: 2000, maxBytes: 52_428_800, maxRows: 100_000, maxLabels: 20_000 })
-  assert.deepEqual(c.jobs, { enabled: true, concurrency: 48, leaseMs: 30_000, maxAttempts: 3, pollMs: 250, maxRunningPerWorkspace: 36, maxQueuedPerWorkspace: 10_000 },
-    'job concurrency: 16 per render thread; a workspace runs at most 3/4 of it')
+  assert.deepEqual(c.render, {
+    threads: 3,
+    maxQueue: 256,
+    workspaceRunning: 3,
+    workspaceQueue: 64,
+    timeoutMs: 30_000,
+    maxPages: 2000,
+    maxBytes: 52_428_800,
+    maxRows: 100_000,
+    maxLabels: 20_000
+  })
+  assert.deepEqual(
+    c.jobs,
+    {
+      enabled: true,
+      concurrency: 48,
+      leaseMs: 30_000,
+      maxAttempts: 3,
+      pollMs: 250,
+      maxRunningPerWorkspace: 36,
+      maxQueuedPerWorkspace: 10_000
+    },
+    'job concurrency: 16 per render thread; a workspace runs at most 3/4 of it'
+  )
   assert.deepEqual(c.documents, { linkTtlMs: 15 * 60_000, ttlMs: 24 * 3_600_000, sweepMs: 60_000 })
-  assert.deepEqual(c.datasources, { connectTimeoutMs: 5000, queryTimeoutMs: 30_000, maxPools: 64, poolSize: 4, policy: { allow: [], deny: [] } })
+  assert.deepEqual(c.datasources, {
+    connectTimeoutMs: 5000,
+    queryTimeoutMs: 30_000,
+    maxPools: 64,
+    poolSize: 4,
+    policy: { allow: [], deny: [] }
+  })
   assert.deepEqual(c.webhooks.retrySchedule, [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000])
   assert.equal(c.webhooks.enabled, true)
   assert.equal(c.webhooks.allowPrivate, false)

@@ -63,7 +63,14 @@ test('dataset failures: no SQL fragment or bound value in the log, the problems 
   await fx.server.server.close().catch(() => {})
   const [runs] = await fx.database.db.query<RowDataPacket[]>('SELECT * FROM runs')
   assert.ok(runs.length >= 2, 'runs were recorded')
-  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  await new Promise<void>((resolve, reject) => {
+    logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    })
+  })
   const log = await readFile(logFile, 'utf8')
   assert.match(log, /dataset failed/, 'the failures are in the log')
   assert.match(log, /"message":"ER_[A-Z_]+ \(driver message withheld/)

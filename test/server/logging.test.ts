@@ -35,13 +35,25 @@ before(async () => {
   }, { logger })
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await server?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
   await rm(dir, { recursive: true, force: true })
 })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function lines (): Promise<Array<Record<string, any>>> {
-  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  await new Promise<void>((resolve, reject) => {
+    logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    })
+  })
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return (await readFile(logFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>)
 }
 

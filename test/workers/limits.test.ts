@@ -30,7 +30,30 @@ function png (width: number, height: number, colorType: number, idat: Buffer): s
 
 /** A JPEG of nothing but a start-of-frame header claiming width × height. */
 function jpeg (width: number, height: number): string {
-  const sof = Buffer.from([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+  const sof = Buffer.from([
+    0xff,
+    0xd8,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 255,
+    width >> 8,
+    width & 255,
+    0x03,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0
+  ])
   return sof.toString('base64')
 }
 

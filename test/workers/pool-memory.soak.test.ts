@@ -33,4 +33,3 @@ test('workers do not keep finished documents: memory stays flat over thousands o
   // A leak of the size once measured here (~50 KB per render) would add ~250 MB.
   assert.ok(grown < 100, `RSS grew by ${grown.toFixed(0)} MB over 5,000 renders`)
 })
-

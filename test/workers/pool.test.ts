@@ -42,7 +42,7 @@ test('a template error comes back as RENDER_FAILED with its message', async () =
   const bad = input({ ...def, document: { body: [{ text: '{{ row.x * }}' }] } }, {}, {}, 'pool:bad')
   const r = await pool.render(bad)
   assert.equal(r.ok, false)
-  assert.ok(!r.ok && r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
+  assert.ok(r.code === 'RENDER_FAILED' && /document.body.0.text/.test(r.message), JSON.stringify(r))
 })
 
 test('batch renders (jobs) wait behind interactive ones and never take the waiting room', async () => {
@@ -68,6 +68,8 @@ test('a batch render that waited longer than the time limit goes before interact
   const guard = setTimeout(() => { stop = true }, 8000)
   // Two clients keep an interactive render waiting at every moment (one runs, one waits).
   const load = Promise.all([0, 1].map(async () => {
+    // `stop` is changed by another async task.
+    // eslint-disable-next-line no-unmodified-loop-condition
     while (!stop) {
       const r = await pool.render(small())
       if (!r.ok) await new Promise((resolve) => setImmediate(resolve)) // never spin on microtasks
@@ -107,7 +109,11 @@ test('B keeps 8× the threads busy: the sync render of A is served within one re
   const pool = createRenderPool({ threads, maxQueue: 32, timeoutMs: 60_000 })
   pools.push(pool)
   const done: string[] = []
-  const track = (name: string, p: Promise<RenderResult>): Promise<RenderResult> => p.then((r) => { done.push(name); return r })
+  const track = (name: string, p: Promise<RenderResult>): Promise<RenderResult> =>
+    p.then((r) => {
+      done.push(name)
+      return r
+    })
   const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(huge(), { workspaceId: 'B' })))
   const a = await track('a', pool.render(small(), { workspaceId: 'A' }))
   assert.ok(a.ok, JSON.stringify(a))
@@ -177,7 +183,9 @@ test('once a version has compiled, tasks are sent without the template text', as
   assert.ok(first.ok, JSON.stringify(first))
   assert.equal(reads, 1)
   const rest = await Promise.all(Array.from({ length: 10 }, async () => await pool.render(counted())))
-  for (const r of rest) assert.ok(r.ok && Buffer.from(r.bytes).equals(first.bytes), JSON.stringify(r.ok ? r.pageCount : r))
+  for (const r of rest) {
+    assert.ok(r.ok && Buffer.from(r.bytes).equals(first.bytes), JSON.stringify(r.ok ? r.pageCount : r))
+  }
   assert.equal(reads, 1, 'the definition was not cloned again')
   assert.equal(pool.stats().definitionsResent, 0)
 })

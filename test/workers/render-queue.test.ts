@@ -4,8 +4,15 @@ import { createRenderQueue, type Admission, type RenderQueueOptions } from '../.
 
 // The waiting room alone: no threads, no renders. A "render" holds its admission until the test
 // releases it, so every assertion is about order and counts.
-const options = (o: Partial<RenderQueueOptions> = {}): RenderQueueOptions =>
-  ({ threads: 2, maxQueue: 64, workspaceRunning: 2, workspaceQueue: 64, maxWaitMs: 60_000, batchMaxWaitMs: 60_000, ...o })
+const options = (o: Partial<RenderQueueOptions> = {}): RenderQueueOptions => ({
+  threads: 2,
+  maxQueue: 64,
+  workspaceRunning: 2,
+  workspaceQueue: 64,
+  maxWaitMs: 60_000,
+  batchMaxWaitMs: 60_000,
+  ...o
+})
 
 interface Held { name: string, release: () => void }
 
@@ -16,7 +23,10 @@ function harness (o: Partial<RenderQueueOptions> = {}) {
   // Grants resolve promises: one turn of the event loop lets every granted waiter record itself.
   const settle = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
   const submit = (workspace: string, name: string, lane: 'interactive' | 'batch' = 'interactive'): Promise<void> => {
-    const take = (a: Admission): void => { if (a.ok) started.push({ name, release: a.release }); else refused.push(name) }
+    const take = (a: Admission): void => {
+      if (a.ok) started.push({ name, release: a.release })
+      else refused.push(name)
+    }
     const a = queue.acquire(workspace, lane)
     if (a instanceof Promise) return a.then(take)
     take(a)
@@ -35,8 +45,8 @@ function harness (o: Partial<RenderQueueOptions> = {}) {
 
 test('workspaces are served round-robin: B keeps 8× the threads busy, A gets the next free thread', async () => {
   const h = harness()
-  for (let i = 0; i < 16; i++) h.submit('B', `b${i}`)
-  h.submit('A', 'a0')
+  for (let i = 0; i < 16; i++) void h.submit('B', `b${i}`)
+  void h.submit('A', 'a0')
   assert.deepEqual(h.names(), ['b0', 'b1'])
   const order: string[] = []
   const served = new Set(h.names())
@@ -53,8 +63,8 @@ test('workspaces are served round-robin: B keeps 8× the threads busy, A gets th
 
 test('three workspaces waiting take turns, one render each', async () => {
   const h = harness({ threads: 1 })
-  h.submit('A', 'a0')
-  for (let i = 1; i <= 3; i++) { h.submit('A', `a${i}`); h.submit('B', `b${i}`); h.submit('C', `c${i}`) }
+  void h.submit('A', 'a0')
+  for (let i = 1; i <= 3; i++) { void h.submit('A', `a${i}`); void h.submit('B', `b${i}`); void h.submit('C', `c${i}`) }
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
   assert.deepEqual(order, ['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3'])
@@ -62,8 +72,8 @@ test('three workspaces waiting take turns, one render each', async () => {
 
 test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is still admitted', async () => {
   const h = harness({ threads: 1, workspaceQueue: 3 })
-  for (let i = 0; i < 6; i++) h.submit('B', `b${i}`)
-  h.submit('A', 'a0')
+  for (let i = 0; i < 6; i++) void h.submit('B', `b${i}`)
+  void h.submit('A', 'a0')
   // b0 runs, b1..b3 wait, b4 and b5 are over B's cap.
   assert.deepEqual(h.refused, ['b4', 'b5'])
   assert.equal(h.queue.stats().queued, 4)
@@ -76,15 +86,15 @@ test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is st
 
 test('a full waiting room: the workspace holding most of it gives up its newest render to a newcomer', async () => {
   const h = harness({ threads: 1, maxQueue: 4 })
-  for (let i = 0; i < 5; i++) h.submit('B', `b${i}`)
-  h.submit('B', 'b5')
+  for (let i = 0; i < 5; i++) void h.submit('B', `b${i}`)
+  void h.submit('B', 'b5')
   assert.deepEqual(h.refused, ['b5'], 'B alone: the room is full, B is refused')
-  h.submit('A', 'a0')
+  void h.submit('A', 'a0')
   await h.flush()
   assert.deepEqual(h.refused, ['b5', 'b4'], "A is admitted and B's newest waiter leaves")
-  h.submit('A', 'a1')
+  void h.submit('A', 'a1')
   await h.flush()
-  h.submit('A', 'a2')
+  void h.submit('A', 'a2')
   await h.flush()
   // B holds 2 after giving up b3, A 2: equal shares, nobody gives way any more.
   assert.deepEqual(h.refused, ['b5', 'b4', 'b3', 'a2'])
@@ -95,11 +105,11 @@ test('a full waiting room: the workspace holding most of it gives up its newest 
 
 test('the per-workspace running cap leaves threads to others even when that workspace waits', async () => {
   const h = harness({ threads: 3, workspaceRunning: 1 })
-  h.submit('B', 'b0')
-  h.submit('B', 'b1')
-  h.submit('A', 'a0')
+  void h.submit('B', 'b0')
+  void h.submit('B', 'b1')
+  void h.submit('A', 'a0')
   assert.deepEqual(h.names(), ['b0', 'a0'], 'b1 waits although a thread is free')
-  h.submit('C', 'c0')
+  void h.submit('C', 'c0')
   assert.deepEqual(h.names(), ['b0', 'a0', 'c0'])
   await h.finish('b0')
   assert.deepEqual(h.names(), ['a0', 'c0', 'b1'])
@@ -107,11 +117,11 @@ test('the per-workspace running cap leaves threads to others even when that work
 
 test('interactive renders go before batch ones; batch runs when no interactive render can', async () => {
   const h = harness({ threads: 1, workspaceRunning: 1 })
-  h.submit('A', 'a0')
-  h.submit('J', 'j0', 'batch')
-  h.submit('J', 'j1', 'batch')
-  h.submit('B', 'b0')
-  h.submit('A', 'a1')
+  void h.submit('A', 'a0')
+  void h.submit('J', 'j0', 'batch')
+  void h.submit('J', 'j1', 'batch')
+  void h.submit('B', 'b0')
+  void h.submit('A', 'a1')
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
   assert.deepEqual(order, ['a0', 'b0', 'a1', 'j0', 'j1'])
@@ -119,11 +129,11 @@ test('interactive renders go before batch ones; batch runs when no interactive r
 
 test('an aged batch render takes every other turn, so interactive load cannot starve jobs', async () => {
   const h = harness({ threads: 1, batchMaxWaitMs: -1 })
-  h.submit('A', 'a0')
-  h.submit('J', 'j0', 'batch')
-  h.submit('J', 'j1', 'batch')
-  h.submit('A', 'a1')
-  h.submit('B', 'b1')
+  void h.submit('A', 'a0')
+  void h.submit('J', 'j0', 'batch')
+  void h.submit('J', 'j1', 'batch')
+  void h.submit('A', 'a1')
+  void h.submit('B', 'b1')
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
   assert.deepEqual(order, ['a0', 'j0', 'a1', 'j1', 'b1'])
@@ -131,7 +141,7 @@ test('an aged batch render takes every other turn, so interactive load cannot st
 
 test('a render that waits past the time limit is refused and leaves the room', async () => {
   const h = harness({ threads: 1, maxWaitMs: 1 })
-  h.submit('A', 'a0')
+  void h.submit('A', 'a0')
   await h.submit('B', 'b0')
   assert.deepEqual(h.refused, ['b0'])
   assert.equal(h.queue.stats().queued, 0)

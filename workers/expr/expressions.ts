@@ -28,7 +28,11 @@ export interface EvalScope {
 export type CompiledExpr = (scope: EvalScope) => unknown
 export type CompiledText = (scope: EvalScope) => string
 
-export function createScope (input: { datasets: DatasetValues | Record<string, unknown>, parameters: Record<string, unknown>, context: Record<string, unknown> }): EvalScope {
+export function createScope (input: {
+  datasets: DatasetValues | Record<string, unknown>
+  parameters: Record<string, unknown>
+  context: Record<string, unknown>
+}): EvalScope {
   const language = input.context.language
   return {
     data: input.datasets,
@@ -174,7 +178,11 @@ function buildName (name: string): CompiledExpr {
 }
 
 function buildCall (name: string, argNodes: Node[]): CompiledExpr {
-  const spec = Object.hasOwn(FUNCTIONS, name) ? FUNCTIONS[name] : Object.hasOwn(SPECIAL_FORMS, name) ? SPECIAL_FORMS[name] : undefined
+  const spec = Object.hasOwn(FUNCTIONS, name)
+    ? FUNCTIONS[name]
+    : Object.hasOwn(SPECIAL_FORMS, name)
+      ? SPECIAL_FORMS[name]
+      : undefined
   if (spec === undefined) throw new ExprFault(`unknown function '${name}'`)
   if (argNodes.length < spec.min || argNodes.length > spec.max) {
     const want = spec.min === spec.max ? `${spec.min}` : spec.max >= 64 ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`

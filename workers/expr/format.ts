@@ -30,6 +30,8 @@ export function formattersFor (language: string | undefined): Formatters {
 function canonical (language: string): string {
   try {
     const [tag] = Intl.getCanonicalLocales(language)
+    // GetCanonicalLocales may return an empty list
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     return tag !== undefined && Intl.NumberFormat.supportedLocalesOf(tag).length > 0 ? tag : DEFAULT_LANGUAGE
   } catch {
     return DEFAULT_LANGUAGE
@@ -50,6 +52,8 @@ class LocaleFormatters implements Formatters {
       return this.plain.format(n)
     }
     let f = this.fixed[decimals]
+    // A cache filled on first use; index access may miss at runtime (noUncheckedIndexedAccess is off)
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (f === undefined) {
       f = new Intl.NumberFormat(this.language, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })
       this.fixed[decimals] = f

@@ -89,7 +89,11 @@ function readString (src: string, start: number): [string, number] {
         i += 6
         continue
       }
+      // The escape may be the last character of the source
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       const mapped = e === undefined ? undefined : ESCAPES[e]
+      // The escape may be the last character of the source
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (mapped === undefined) throw new SyntaxFault(`bad escape '\\${e ?? ''}'`, i)
       out += mapped
       i += 2

@@ -61,7 +61,7 @@ function equals (a: unknown, b: unknown): boolean {
 function compare (a: unknown, b: unknown, op: string): boolean {
   let x: unknown, y: unknown
   if (isNumeric(a) && isNumeric(b)) { x = Number(a); y = Number(b) } else if (typeof a === 'string' && typeof b === 'string') { x = a; y = b } else if (a instanceof Date && b instanceof Date) { x = a.getTime(); y = b.getTime() } else return false
-  const p = x as number, q = y as number
+  const p = x as number; const q = y as number
   switch (op) {
     case '<': return p < q
     case '<=': return p <= q

@@ -55,7 +55,7 @@ export function isDecimalText (s: string, meter?: Meter): boolean {
     while (isDigitCode(code())) { i++; exp++ }
     ok = exp > 0
   }
-  while (ok && isSpace(code())) i++
+  if (ok) { while (isSpace(code())) i++ }
   if (meter !== undefined) meter.steps += steps
   return ok && i === n
 }

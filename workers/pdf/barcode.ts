@@ -37,7 +37,7 @@ export function prepareBarcode (el: BarcodeEl, value: string): void {
     enc = bwipjs.raw(el.bcid, value, {}) as unknown[]
   } catch (err) {
     // bwip-js messages look like "bwipp.ean13badLength#6878: EAN-13 must be 12 or 13 digits".
-    const reason = String((err as Error).message ?? err).replace(/^bwipp\.[^:]*: /, '')
+    const reason = String((err as Partial<Error>).message ?? err).replace(/^bwipp\.[^:]*: /, '')
     throw new RenderError('RENDER_FAILED', `${el.path}.barcode.value: ${el.bcid} "${value}": ${reason}`)
   }
   const first = enc[0] as Linear & Matrix

@@ -69,7 +69,9 @@ export function visualPieces (stack: FontStack, s: string, rtl: boolean, out: Pi
 function addRuns (stack: FontStack, s: string, rtl: boolean, out: Piece[]): void {
   const runs = stack.runs(s)
   if (!rtl) { for (const r of runs) out.push({ face: r.face, text: s.slice(r.start, r.end), rtl }); return }
-  for (let i = runs.length - 1; i >= 0; i--) out.push({ face: runs[i].face, text: s.slice(runs[i].start, runs[i].end), rtl })
+  for (let i = runs.length - 1; i >= 0; i--) {
+    out.push({ face: runs[i].face, text: s.slice(runs[i].start, runs[i].end), rtl })
+  }
 }
 
 function mirror (s: string): string {

@@ -5,10 +5,21 @@ import { align, compileItems, direction, expr, num, obj, type Ctx } from './comp
 import { ALIGN_START, type TableEl } from './model.js'
 import { color, fail, resolveWidths } from './styles.js'
 
-export function compileTable (t: Record<string, unknown>, base: { path: string, when: CompiledExpr | null, visible: boolean }, path: string, width: number, ctx: Ctx): TableEl {
-  if (!Array.isArray(t.columns) || t.columns.length === 0) throw fail(`${path}.columns`, 'a table needs at least one column')
+export function compileTable (
+  t: Record<string, unknown>,
+  base: { path: string, when: CompiledExpr | null, visible: boolean },
+  path: string,
+  width: number,
+  ctx: Ctx
+): TableEl {
+  if (!Array.isArray(t.columns) || t.columns.length === 0) { throw fail(`${path}.columns`, 'a table needs at least one column') }
   const specs = t.columns.map((c, i) => obj(c, `${path}.columns[${i}]`))
-  const widths = resolveWidths(specs.map((c) => c.width), width, 0, `${path}.columns`)
+  const widths = resolveWidths(
+    specs.map((c) => c.width),
+    width,
+    0,
+    `${path}.columns`
+  )
   const style = ctx.styles.resolve(t, path)
   const headerStyle = t.headerStyle === undefined ? style : ctx.styles.resolve(t, path, 'headerStyle')
   const padding = num(t.padding, 3, `${path}.padding`)
@@ -27,7 +38,7 @@ export function compileTable (t: Record<string, unknown>, base: { path: string, 
       used: style
     }
   })
-  const opt = (k: string): string | null => t[k] === undefined || t[k] === null ? null : color(t[k], `${path}.${k}`)
+  const opt = (k: string): string | null => (t[k] === undefined || t[k] === null ? null : color(t[k], `${path}.${k}`))
   return {
     ...base,
     kind: 'table',

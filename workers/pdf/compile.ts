@@ -31,7 +31,12 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
   if (fallbackFont !== null) fonts.get(fallbackFont, 'document.fallbackFont')
   const ctx: Ctx = {
     fonts,
-    styles: new StyleBook(d.styles as Record<string, StyleSpec> | undefined, d.defaultStyle as StyleSpec | undefined, fonts, fallbackFont),
+    styles: new StyleBook(
+      d.styles as Record<string, StyleSpec> | undefined,
+      d.defaultStyle as StyleSpec | undefined,
+      fonts,
+      fallbackFont
+    ),
     images: new Map(),
     imageAssets: def.assets?.images ?? {}
   }
@@ -110,9 +115,21 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const style = ctx.styles.resolve(e, path)
     const w = e.width === undefined ? width : Math.min(width, num(e.width, width, `${path}.width`))
     return {
-      ...base, kind: 'text', text: compileText(src, `${path}.text`), constant: isConstantText(src), style,
-      align: align(e.align, `${path}.align`, ALIGN_START), direction: direction(e.direction, `${path}.direction`),
-      maxLines: num(e.maxLines, 0, `${path}.maxLines`), width: w, lines: [], rtl: [], used: style, cached: null, cachedRtl: [], cachedStyle: null
+      ...base,
+      kind: 'text',
+      text: compileText(src, `${path}.text`),
+      constant: isConstantText(src),
+      style,
+      align: align(e.align, `${path}.align`, ALIGN_START),
+      direction: direction(e.direction, `${path}.direction`),
+      maxLines: num(e.maxLines, 0, `${path}.maxLines`),
+      width: w,
+      lines: [],
+      rtl: [],
+      used: style,
+      cached: null,
+      cachedRtl: [],
+      cachedStyle: null
     }
   }
   if (Array.isArray(e.columns)) {
@@ -130,14 +147,29 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
     const b = obj(e.barcode, `${path}.barcode`)
     const p = `${path}.barcode`
     const type = BARCODE_TYPES[String(b.type)]
+    // The barcode type comes from the template; index access may miss at runtime (noUncheckedIndexedAccess is off)
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (type === undefined) throw fail(`${p}.type`, `unknown barcode type ${JSON.stringify(b.type)}: use ${Object.keys(BARCODE_TYPES).join(', ')}`)
     return {
-      ...base, kind: 'barcode', bcid: type.bcid, twoD: type.twoD, value: compileText(String(b.value ?? ''), `${p}.value`),
-      height: num(b.height, 40, `${p}.height`), moduleWidth: num(b.moduleWidth, type.twoD ? 3 : 1, `${p}.moduleWidth`),
-      width: Math.min(width, num(b.width ?? b.size, 0, `${p}.width`)), showText: b.text === true,
+      ...base,
+      kind: 'barcode',
+      bcid: type.bcid,
+      twoD: type.twoD,
+      value: compileText(String(b.value ?? ''), `${p}.value`),
+      height: num(b.height, 40, `${p}.height`),
+      moduleWidth: num(b.moduleWidth, type.twoD ? 3 : 1, `${p}.moduleWidth`),
+      width: Math.min(width, num(b.width ?? b.size, 0, `${p}.width`)),
+      showText: b.text === true,
       textStyle: ctx.styles.resolve({ style: b.textStyle, font: 'Helvetica', size: 8 }, p, 'style'),
-      color: color(b.color ?? '#000000', `${p}.color`), align: align(b.align, `${p}.align`), containerWidth: width,
-      text: '', runs: [], cols: 1, rows: 1, w: 0, h: 0
+      color: color(b.color ?? '#000000', `${p}.color`),
+      align: align(b.align, `${p}.align`),
+      containerWidth: width,
+      text: '',
+      runs: [],
+      cols: 1,
+      rows: 1,
+      w: 0,
+      h: 0
     }
   }
   if (e.line !== undefined) {
@@ -147,8 +179,13 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
   if (e.rect !== undefined) {
     const r = obj(e.rect, `${path}.rect`)
     return {
-      ...base, kind: 'rect', width: Math.min(width, num(r.width, width, `${path}.rect.width`)), height: num(r.height, 10, `${path}.rect.height`),
-      fill: r.fill === undefined ? null : color(r.fill, `${path}.rect.fill`), stroke: r.stroke === undefined ? null : color(r.stroke, `${path}.rect.stroke`), thickness: num(r.thickness, 0.5, `${path}.rect.thickness`)
+      ...base,
+      kind: 'rect',
+      width: Math.min(width, num(r.width, width, `${path}.rect.width`)),
+      height: num(r.height, 10, `${path}.rect.height`),
+      fill: r.fill === undefined ? null : color(r.fill, `${path}.rect.fill`),
+      stroke: r.stroke === undefined ? null : color(r.stroke, `${path}.rect.stroke`),
+      thickness: num(r.thickness, 0.5, `${path}.rect.thickness`)
     }
   }
   if (e.image !== undefined) return compileImage(obj(e.image, `${path}.image`), base, `${path}.image`, width, ctx)
@@ -157,9 +194,15 @@ function compileElem (e: Obj, path: string, width: number, ctx: Ctx, tablesAllow
   throw fail(path, 'unknown element: expected one of text, columns, table, barcode, line, rect, image, pageBreak, spacer')
 }
 
-function compileImage (im: Obj, base: { path: string, when: CompiledExpr | null, visible: boolean }, path: string, width: number, ctx: Ctx): Elem {
+function compileImage (
+  im: Obj,
+  base: { path: string, when: CompiledExpr | null, visible: boolean },
+  path: string,
+  width: number,
+  ctx: Ctx
+): Elem {
   const name = im.asset
-  if (typeof name !== 'string' || !Object.hasOwn(ctx.imageAssets, name)) throw fail(`${path}.asset`, `unknown image asset ${JSON.stringify(name)}`)
+  if (typeof name !== 'string' || !Object.hasOwn(ctx.imageAssets, name)) { throw fail(`${path}.asset`, `unknown image asset ${JSON.stringify(name)}`) }
   let img = ctx.images.get(name)
   if (img === undefined) {
     img = prepareImage(ctx.images.size, ctx.imageAssets[name], `assets.images.${name}`)
@@ -169,8 +212,19 @@ function compileImage (im: Obj, base: { path: string, when: CompiledExpr | null,
   let w = im.width === undefined ? undefined : num(im.width, 0, `${path}.width`)
   let h = im.height === undefined ? undefined : num(im.height, 0, `${path}.height`)
   if (w === undefined && h === undefined) w = Math.min(width, img.width)
-  if (w === undefined) w = h! * img.width / img.height
-  if (h === undefined) h = w * img.height / img.width
-  if (w > width) { h = h * width / w; w = width }
-  return { ...base, kind: 'image', image: img, width: w, height: h, align: align(im.align, `${path}.align`), containerWidth: width }
+  if (w === undefined) w = (h! * img.width) / img.height
+  if (h === undefined) h = (w * img.height) / img.width
+  if (w > width) {
+    h = (h * width) / w
+    w = width
+  }
+  return {
+    ...base,
+    kind: 'image',
+    image: img,
+    width: w,
+    height: h,
+    align: align(im.align, `${path}.align`),
+    containerWidth: width
+  }
 }

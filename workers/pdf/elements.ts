@@ -107,7 +107,16 @@ function heightOf (el: Elem): number {
 
 /** Draws lines [from, to) of a wrapped text in a box of `width` starting at (x, y). */
 export function drawLines (
-  c: Canvas, st: Style, lines: string[], rtl: boolean[], from: number, to: number, x: number, y: number, width: number, align: number
+  c: Canvas,
+  st: Style,
+  lines: string[],
+  rtl: boolean[],
+  from: number,
+  to: number,
+  x: number,
+  y: number,
+  width: number,
+  align: number
 ): void {
   const k = st.size / 1000
   for (let i = from; i < to; i++) {

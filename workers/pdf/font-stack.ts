@@ -87,7 +87,9 @@ export class FontStack {
       if (e > i) this.word(s, i, e, out)
       let sp = e
       while (sp < s.length && s.charCodeAt(sp) === 32) sp++
-      if (sp > e) push(out, out.length > 0 && out[out.length - 1].face !== null ? out[out.length - 1].face : this.primary, e, sp)
+      if (sp > e) {
+        push(out, out.length > 0 && out[out.length - 1].face !== null ? out[out.length - 1].face : this.primary, e, sp)
+      }
       i = sp
     }
     return out
@@ -137,6 +139,8 @@ export class FontStack {
 
 function push (out: Run[], face: FontFace | null, start: number, end: number): void {
   const last = out[out.length - 1]
+  // Out may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (last !== undefined && last.face === face && last.end === start) last.end = end
   else out.push({ face, start, end })
 }

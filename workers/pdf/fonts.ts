@@ -13,14 +13,22 @@ export interface Glyph { id: number, advanceWidth: number, codePoints: number[] 
 /** The part of a fontkit font we use (fontkit ships no types). */
 export interface FontkitFont {
   layout (text: string, features?: string[], script?: string, language?: string, direction?: string): {
-    advanceWidth: number, glyphs: Glyph[], positions: GlyphPosition[]
+    advanceWidth: number
+    glyphs: Glyph[]
+    positions: GlyphPosition[]
   }
   hasGlyphForCodePoint (cp: number): boolean
-  unitsPerEm: number, ascent: number, descent: number, lineGap: number
+  unitsPerEm: number
+  ascent: number
+  descent: number
+  lineGap: number
 }
 /** The part of pdfkit's EmbeddedFont we use. */
 interface EmbeddedFont {
-  id: string, scale: number, widths: number[], unicode: number[][]
+  id: string
+  scale: number
+  widths: number[]
+  unicode: number[][]
   subset: { includeGlyph (id: number): number, encode (): Uint8Array }
   ref (): unknown
 }
@@ -45,7 +53,11 @@ export class FontFace {
     this.name = name
     this.std = std
     this.fk = fk
-    if (std !== null) { this.ascender = std.ascender; this.descender = std.descender; this.lineGap = std.lineGap } else {
+    if (std !== null) {
+      this.ascender = std.ascender
+      this.descender = std.descender
+      this.lineGap = std.lineGap
+    } else {
       const k = 1000 / fk!.unitsPerEm
       this.ascender = fk!.ascent * k
       this.descender = fk!.descent * k
@@ -146,7 +158,9 @@ export function ownCodePoints (fk: FontkitFont): FontkitFont {
   const getGlyph = f.getGlyph.bind(f)
   f.getGlyph = (id, cps) => {
     const g = getGlyph(id, cps)
-    return g === null || cps === undefined || cps.length === 0 ? g : Object.create(g, { codePoints: { value: cps } }) as object
+    return g === null || cps === undefined || cps.length === 0
+      ? g
+      : (Object.create(g, { codePoints: { value: cps } }) as object)
   }
   f.ownCodePoints = true
   return fk

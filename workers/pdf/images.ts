@@ -48,8 +48,13 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
       const comps = b[pos + 9]
       checkPixels(width, height, where)
       const dict: Record<string, unknown> = {
-        Type: 'XObject', Subtype: 'Image', BitsPerComponent: 8, Width: width, Height: height,
-        ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB', Filter: 'DCTDecode'
+        Type: 'XObject',
+        Subtype: 'Image',
+        BitsPerComponent: 8,
+        Width: width,
+        Height: height,
+        ColorSpace: comps === 1 ? 'DeviceGray' : comps === 4 ? 'DeviceCMYK' : 'DeviceRGB',
+        Filter: 'DCTDecode'
       }
       if (comps === 4) dict.Decode = [1, 0, 1, 0, 1, 0, 1, 0] // Adobe CMYK JPEGs are stored inverted
       return { index, width, height, dict, data: b, palette: null, smask: null }
@@ -102,7 +107,13 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
     if (type === 3) {
       for (let i = 0; i < n; i++) alpha[i] = pixels[i] < trns!.length ? trns![pixels[i]] : 255
       Object.assign(dict, { BitsPerComponent: 8, ColorSpace: 'Indexed' })
-      return { ...base, dict: indexed(dict, palette, where), data: deflateSync(pixels), palette, smask: deflateSync(alpha) }
+      return {
+        ...base,
+        dict: indexed(dict, palette, where),
+        data: deflateSync(pixels),
+        palette,
+        smask: deflateSync(alpha)
+      }
     }
     const color = new Uint8Array(n * (channels - 1))
     for (let i = 0, p = 0, c = 0; i < n; i++) {

@@ -36,7 +36,9 @@ export interface StandardMetrics {
 }
 
 interface AfmLike {
-  ascender: number, descender: number, lineGap: number
+  ascender: number
+  descender: number
+  lineGap: number
   characterToGlyph (c: number): string
   widthOfGlyph (g: string): number
 }

@@ -93,7 +93,10 @@ export class Pager {
     const { cd, scope } = this
     const current = scope.page
     scope.page = n
-    if (cd.headerPerPage) { this.header.reset(); drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top) }
+    if (cd.headerPerPage) {
+      this.header.reset()
+      drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top)
+    }
     if (cd.footerPerPage) { this.footer.reset(); drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom) }
     scope.page = current
     this.sink.page([this.header, body, this.footer])

@@ -23,6 +23,8 @@ export function countRows (datasets: RenderInput['datasets']): number {
   for (const k in datasets) {
     const v = datasets[k]
     if (Array.isArray(v)) n += v.length
+    // Datasets come from the data source; values may be undefined
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     else if (v !== null && v !== undefined) n += 1
   }
   return n

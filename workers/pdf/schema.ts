@@ -54,11 +54,15 @@ export const documentSchema = {
     // body, reportHeader and summary may also hold tables.
     blockElement: { oneOf: [{ $ref: '#/$defs/element' }, { $ref: '#/$defs/table' }] },
     text: {
-      type: 'object', required: ['text'], additionalProperties: false,
+      type: 'object',
+      required: ['text'],
+      additionalProperties: false,
       properties: { ...common, text: { type: ['string', 'number'] }, style: { type: 'string' }, ...styleProps, align, direction, maxLines: { type: 'integer', minimum: 0 }, width: len }
     },
     columns: {
-      type: 'object', required: ['columns'], additionalProperties: false,
+      type: 'object',
+      required: ['columns'],
+      additionalProperties: false,
       properties: {
         ...common,
         gap: len,
@@ -66,17 +70,33 @@ export const documentSchema = {
       }
     },
     table: {
-      type: 'object', required: ['table'], additionalProperties: false,
+      type: 'object',
+      required: ['table'],
+      additionalProperties: false,
       properties: {
         ...common,
         table: {
-          type: 'object', required: ['rows', 'columns'], additionalProperties: false,
+          type: 'object',
+          required: ['rows', 'columns'],
+          additionalProperties: false,
           properties: {
-            rows: expr, style: { type: 'string' }, ...styleProps, headerStyle: { type: 'string' }, headerFill: color, zebra: color, lineColor: color,
-            padding: len, repeatHeader: { type: 'boolean' }, header: { type: 'boolean' },
-            groupBy: expr, groupHeader: flow('element'), groupFooter: flow('element'),
+            rows: expr,
+            style: { type: 'string' },
+            ...styleProps,
+            headerStyle: { type: 'string' },
+            headerFill: color,
+            zebra: color,
+            lineColor: color,
+            padding: len,
+            repeatHeader: { type: 'boolean' },
+            header: { type: 'boolean' },
+            groupBy: expr,
+            groupHeader: flow('element'),
+            groupFooter: flow('element'),
             columns: {
-              type: 'array', minItems: 1, maxItems: 100,
+              type: 'array',
+              minItems: 1,
+              maxItems: 100,
               items: { type: 'object', additionalProperties: false, properties: { header: text, value: text, width, align, direction, maxLines: { type: 'integer', minimum: 0 } } }
             }
           }
@@ -84,14 +104,26 @@ export const documentSchema = {
       }
     },
     barcode: {
-      type: 'object', required: ['barcode'], additionalProperties: false,
+      type: 'object',
+      required: ['barcode'],
+      additionalProperties: false,
       properties: {
         ...common,
         barcode: {
-          type: 'object', required: ['type', 'value'], additionalProperties: false,
+          type: 'object',
+          required: ['type', 'value'],
+          additionalProperties: false,
           properties: {
             type: { enum: ['code128', 'code39', 'ean13', 'ean8', 'upca', 'itf14', 'interleaved2of5', 'qr', 'qrcode', 'datamatrix', 'pdf417'] },
-            value: text, height: len, width: len, size: len, moduleWidth: { type: 'number', exclusiveMinimum: 0 }, text: { type: 'boolean' }, textStyle: { type: 'string' }, color, align
+            value: text,
+            height: len,
+            width: len,
+            size: len,
+            moduleWidth: { type: 'number', exclusiveMinimum: 0 },
+            text: { type: 'boolean' },
+            textStyle: { type: 'string' },
+            color,
+            align
           }
         }
       }

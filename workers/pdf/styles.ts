@@ -5,8 +5,13 @@ import type { FontSet } from './fonts.js'
 import type { Style } from './model.js'
 
 const SIZES: Record<string, [number, number]> = {
-  A3: [841.89, 1190.55], A4: [595.28, 841.89], A5: [419.53, 595.28], A6: [297.64, 419.53],
-  LETTER: [612, 792], LEGAL: [612, 1008], TABLOID: [792, 1224]
+  A3: [841.89, 1190.55],
+  A4: [595.28, 841.89],
+  A5: [419.53, 595.28],
+  A6: [297.64, 419.53],
+  LETTER: [612, 792],
+  LEGAL: [612, 1008],
+  TABLOID: [792, 1224]
 }
 
 export function fail (path: string, message: string): TemplateError {
@@ -62,7 +67,12 @@ export class StyleBook {
   private readonly memo = new Map<string, Style>()
   private readonly stacks = new Map<string, FontStack>()
 
-  constructor (named: Record<string, StyleSpec> | undefined, base: StyleSpec | undefined, fonts: FontSet, fallbackFont: string | null) {
+  constructor (
+    named: Record<string, StyleSpec> | undefined,
+    base: StyleSpec | undefined,
+    fonts: FontSet,
+    fallbackFont: string | null
+  ) {
     this.named = named ?? {}
     this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, ...base }
     this.fonts = fonts
@@ -74,11 +84,11 @@ export class StyleBook {
     const name = el[styleKey]
     let spec: StyleSpec = this.base
     if (name !== undefined) {
-      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`)
+      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) { throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`) }
       spec = { ...spec, ...this.named[name] }
     }
     if (styleKey === 'style') {
-      for (const k of ['font', 'size', 'color', 'lineGap'] as const) if (el[k] !== undefined) spec = { ...spec, [k]: el[k] }
+      for (const k of ['font', 'size', 'color', 'lineGap'] as const) { if (el[k] !== undefined) spec = { ...spec, [k]: el[k] } }
     }
     return this.build(spec, path)
   }
@@ -116,7 +126,14 @@ export class StyleBook {
 // without the gap Helvetica lines are 0.925 em apart and accented capitals touch the line above.
 // Half the gap goes above the text, half below, so text sits centred in its line (and cell).
 function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number): Style {
-  return { face, size, color: colorOps, lineGap, ascent: (face.ascender + face.lineGap / 2) * size / 1000, lineHeight: (face.ascender - face.descender + face.lineGap) * size / 1000 + lineGap }
+  return {
+    face,
+    size,
+    color: colorOps,
+    lineGap,
+    ascent: ((face.ascender + face.lineGap / 2) * size) / 1000,
+    lineHeight: ((face.ascender - face.descender + face.lineGap) * size) / 1000 + lineGap
+  }
 }
 
 /** Resolves width specs (points, "50%", "*", "2*") against `total`, `gap` between items. */
@@ -132,6 +149,8 @@ export function resolveWidths (specs: unknown[], total: number, gap: number, pat
       const pct = /^(\d+(?:\.\d+)?)%$/.exec(spec)
       if (pct !== null) { out[i] = avail * Number(pct[1]) / 100; used += out[i]; return }
       const star = /^(\d+(?:\.\d+)?)?\*$/.exec(spec)
+      // An optional regex group is undefined when it did not take part
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (star !== null) { weights[i] = star[1] === undefined ? 1 : Number(star[1]); stars += weights[i]; return }
     }
     throw fail(`${path}[${i}].width`, `invalid width ${JSON.stringify(spec)}: use points, "50%" or "*"`)

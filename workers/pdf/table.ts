@@ -78,7 +78,9 @@ function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): 
     const s = col.value(scope)
     const st = t.style
     col.used = st
-    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines, col.rtl, col.direction) * st.lineHeight
+    const ch =
+      wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines, col.rtl, col.direction) *
+      st.lineHeight
     if (ch > h) h = ch
   }
   return h + 2 * t.padding
@@ -120,7 +122,18 @@ function splitRow (p: Pager, t: TableEl, x: number, headerH: number): void {
       const col = cols[k]
       const lh = col.used.lineHeight
       const to = Math.min(col.lines.length, starts[k] + Math.max(1, Math.floor(avail / lh)))
-      drawLines(p.body, col.used, col.lines, col.rtl, starts[k], to, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
+      drawLines(
+        p.body,
+        col.used,
+        col.lines,
+        col.rtl,
+        starts[k],
+        to,
+        cx + pad,
+        p.y + pad,
+        col.width - 2 * pad,
+        col.align
+      )
       used = Math.max(used, (to - starts[k]) * lh)
       starts[k] = to
       if (to < col.lines.length) left = true
@@ -141,7 +154,9 @@ function measureHeader (t: TableEl, scope: EvalScope): number {
     const s = col.header(scope)
     const st = t.headerStyle
     t.headerUsed[c] = st
-    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c], t.headerRtl[c], col.direction) * st.lineHeight
+    const ch =
+      wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c], t.headerRtl[c], col.direction) *
+      st.lineHeight
     if (ch > h) h = ch
   }
   return h + 2 * t.padding
@@ -154,7 +169,18 @@ function drawHeader (p: Pager, t: TableEl, x: number, h: number): void {
   for (let k = 0; k < t.columns.length; k++) {
     const col = t.columns[k]
     const lines = t.headerLines[k]
-    drawLines(c, t.headerUsed[k], lines, t.headerRtl[k], 0, lines.length, cx + t.padding, p.y + t.padding, col.width - 2 * t.padding, col.align)
+    drawLines(
+      c,
+      t.headerUsed[k],
+      lines,
+      t.headerRtl[k],
+      0,
+      lines.length,
+      cx + t.padding,
+      p.y + t.padding,
+      col.width - 2 * t.padding,
+      col.align
+    )
     cx += col.width
   }
   p.y += h

@@ -16,12 +16,19 @@ const pieces: string[] = []
  * line i belongs to a right-to-left paragraph. Returns the number of lines (0 for "").
  */
 export function wrap (
-  stack: FontStack, size: number, s: string, width: number, maxLines: number, out: string[], rtl: boolean[], direction: Direction
+  stack: FontStack,
+  size: number,
+  s: string,
+  width: number,
+  maxLines: number,
+  out: string[],
+  rtl: boolean[],
+  direction: Direction
 ): number {
   out.length = 0
   rtl.length = 0
   if (s.length === 0) return 0
-  const units = width * 1000 / size
+  const units = (width * 1000) / size
   // Fast path, the common table cell: one line that fits.
   if (s.indexOf('\n') < 0 && stack.width(s) <= units) {
     out.push(s)

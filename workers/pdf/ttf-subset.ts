@@ -12,7 +12,10 @@
 
 interface TableRecord { offset: number, length: number }
 /** The parts of a fontkit TTFFont this reads: the file bytes and its table directory. */
-export interface RawFont { stream: { buffer: Uint8Array }, directory: { tables: Record<string, TableRecord | undefined> } }
+export interface RawFont {
+  stream: { buffer: Uint8Array }
+  directory: { tables: Record<string, TableRecord | undefined> }
+}
 
 const ARG_1_AND_2_ARE_WORDS = 0x0001
 const WE_HAVE_A_SCALE = 0x0008
@@ -23,7 +26,13 @@ const WE_HAVE_INSTRUCTIONS = 0x0100
 
 export function isGlyfFont (fk: unknown): boolean {
   const f = fk as Partial<RawFont>
-  return f.directory?.tables?.glyf !== undefined && f.directory.tables.loca !== undefined && f.stream?.buffer instanceof Uint8Array
+  return (
+    // The font object comes from fontkit over an input file; parts may be absent
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    f.directory?.tables?.glyf !== undefined &&
+    f.directory.tables.loca !== undefined &&
+    f.stream?.buffer instanceof Uint8Array
+  )
 }
 
 export class TtfSubset {
@@ -76,14 +85,18 @@ export class TtfSubset {
       offsets.push(size)
       const m = Math.min(gid, metrics - 1)
       const advance = b.readUInt16BE(hmtx + m * 4)
-      const lsb = gid < metrics ? b.readInt16BE(hmtx + gid * 4 + 2) : b.readInt16BE(hmtx + metrics * 4 + (gid - metrics) * 2)
+      const lsb =
+        gid < metrics ? b.readInt16BE(hmtx + gid * 4 + 2) : b.readInt16BE(hmtx + metrics * 4 + (gid - metrics) * 2)
       hmtxOut.push(advance, lsb)
     }
     const n = this.glyphs.length
     const locaOut = Buffer.alloc((n + 1) * 4)
     offsets.forEach((o, i) => locaOut.writeUInt32BE(o, i * 4))
     const hmtxBuf = Buffer.alloc(n * 4)
-    for (let i = 0; i < n; i++) { hmtxBuf.writeUInt16BE(hmtxOut[2 * i], i * 4); hmtxBuf.writeInt16BE(hmtxOut[2 * i + 1], i * 4 + 2) }
+    for (let i = 0; i < n; i++) {
+      hmtxBuf.writeUInt16BE(hmtxOut[2 * i], i * 4)
+      hmtxBuf.writeInt16BE(hmtxOut[2 * i + 1], i * 4 + 2)
+    }
     const headOut = Buffer.from(b.subarray(head.offset, head.offset + head.length))
     headOut.writeUInt32BE(0, 8) // checkSumAdjustment: not needed inside a PDF
     headOut.writeInt16BE(1, 50) // long loca offsets

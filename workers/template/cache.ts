@@ -34,7 +34,9 @@ export function getCompiled (versionKey: string, definitionJson: string): Compil
     const errors = err.errors.map((e) => ({ path: toPointer(e.path), message: e.message }))
     const first = errors[0] ?? { path: '/', message: err.message }
     const message = `template ${versionKey} is invalid: ${first.path} ${first.message}`
-    throw err instanceof TemplateLimitError ? new TemplateLimitError(message, errors) : new TemplateError(message, errors)
+    throw err instanceof TemplateLimitError
+      ? new TemplateLimitError(message, errors)
+      : new TemplateError(message, errors)
   }
   cache.set(versionKey, compiled)
   return compiled

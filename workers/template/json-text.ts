@@ -57,11 +57,15 @@ export function firstSyntaxError (s: string): Fault | null {
     } else if (s.startsWith('true', i)) i += 4
     else if (s.startsWith('false', i)) i += 5
     else if (s.startsWith('null', i)) i += 4
+    // The text may end here (index past the end).
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     else return at(c === undefined ? 'expected a value' : `expected a value, found ${JSON.stringify(c)}`)
     // After a value: close containers or continue with the next member.
     for (;;) {
       ws()
       const top = stack[stack.length - 1]
+      // The stack may be empty (index may miss).
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (top === undefined) return i < s.length ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`) : null
       const closer = top === '{' ? '}' : ']'
       if (s[i] === closer) { stack.pop(); i++; continue }
@@ -94,6 +98,8 @@ export function firstSyntaxError (s: string): Fault | null {
           if (!/^[0-9a-fA-F]{4}$/.test(s.slice(i + 2, i + 6))) return at('\\u must be followed by 4 hex digits')
           i += 6; continue
         }
+        // The text may end here (index past the end).
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (e === undefined || !'"\\/bfnrt'.includes(e)) return at(`invalid escape \\${e ?? ''} in a string`)
         i += 2; continue
       }

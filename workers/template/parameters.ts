@@ -114,7 +114,12 @@ export function parameterSchema (def: Pick<TemplateDefinition, 'parameters'>): S
   const properties: Record<string, Schema> = {}
   const required: string[] = []
   for (const p of def.parameters ?? []) {
-    Object.defineProperty(properties, p.name, { value: propertySchema(p), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(properties, p.name, {
+      value: propertySchema(p),
+      enumerable: true,
+      writable: true,
+      configurable: true
+    })
     if (isRequired(p)) required.push(p.name)
   }
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties, required, additionalProperties: false }
@@ -168,7 +173,11 @@ function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Recor
     const [, rawName, item] = e.instancePath.split('/')
     const name = rawName.replace(/~1/g, '/').replace(/~0/g, '~')
     const p = params.get(name) as ParameterDef
+    // The instance path of a top-level parameter has no item segment
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const message = messageOf(p, e, item !== undefined)
+    // The instance path of a top-level parameter has no item segment
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     add(name, item === undefined ? message : `item ${item} ${message}`)
   }
   // A value of the wrong kind also fails its range or enum: report only the kind, as ever.
@@ -191,7 +200,9 @@ export function compileParameterCheck (def: Pick<TemplateDefinition, 'parameters
   // Ajv keeps every compiled schema; the function is all we need, so its cache stays small.
   ajv.removeSchema(schema)
   // defineProperty: a caller-sent "__proto__" key must stay a plain key, never a prototype.
-  const set = (o: object, k: string, v: unknown): void => { Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true }) }
+  const set = (o: object, k: string, v: unknown): void => {
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  }
   return (values) => {
     if (values === undefined || values === null) values = {}
     if (!validate(values)) return { ok: false, errors: errorsOf(byName, validate.errors ?? []) }

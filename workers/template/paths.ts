@@ -60,6 +60,8 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
         case 'call': {
           const args = n.args.map(resolve)
           const field = n.args[1]
+          // The call may have no argument (index may miss).
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           if (AGGREGATES.has(n.name) && field?.t === 'lit' && typeof field.value === 'string') {
             const rows = args[0]
             const row = rows.k === 'list' ? rows.of : null
@@ -208,7 +210,9 @@ function distance (a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+      }
     }
   }
   return d[a.length][b.length]

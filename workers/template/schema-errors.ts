@@ -21,7 +21,11 @@ function kindsOf (union: ReadonlyArray<{ $ref?: string }>): string[] | null {
     const name = branch.$ref?.replace(/^#\/\$defs\//, '')
     if (name === undefined || !Object.hasOwn(DEFS, name)) return null
     const inner = DEFS[name].oneOf
-    if (inner !== undefined) { const k = kindsOf(inner); if (k === null) return null; kinds.push(...k) } else kinds.push(name)
+    if (inner !== undefined) {
+      const k = kindsOf(inner)
+      if (k === null) return null
+      kinds.push(...k)
+    } else kinds.push(name)
   }
   return kinds
 }

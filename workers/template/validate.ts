@@ -14,7 +14,8 @@ import { schemaErrors } from './schema-errors.js'
 
 export interface ValidationIssue { path: string, message: string }
 /** `warnings`: the template is valid but a check was skipped (a dataset without fields). */
-export type ValidationResult = { ok: true, template: TemplateDefinition, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] }
+export type ValidationResult =
+  { ok: true, template: TemplateDefinition, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] }
 
 // Compiled once per worker. Ajv's default strict mode still rejects unknown keywords in our schemas.
 // verbose: errors carry their schema and data, which schema-errors.ts needs to collapse unions.
@@ -31,12 +32,22 @@ export function validateTemplate (json: unknown): ValidationResult {
 
 /**
  * The one validation of a template, at publish: size, schema, semantic rules, a full compile
- * (kept, so the caller need not compile again), then the expression paths (paths.ts). `bytes`: the file's UTF-8 size when the caller
- * has the text; measured from the value otherwise.
+ * (kept, so the caller need not compile again), then the expression paths (paths.ts). `bytes`: the file's UTF-8
+ * size when the caller has the text; measured from the value otherwise.
  */
-export function validateAndCompile (json: unknown, bytes?: number): { ok: true, template: TemplateDefinition, compiled: CompiledTemplate, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] } {
-  const size = bytes ?? Buffer.byteLength(JSON.stringify(json) ?? '')
-  if (size > MAX_TEMPLATE_BYTES) return { ok: false, errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }] }
+export function validateAndCompile (
+  json: unknown,
+  bytes?: number
+):
+  | { ok: true, template: TemplateDefinition, compiled: CompiledTemplate, warnings: ValidationIssue[] }
+  | { ok: false, errors: ValidationIssue[] } {
+  const size = bytes ?? Buffer.byteLength((JSON.stringify(json) as string | undefined) ?? '')
+  if (size > MAX_TEMPLATE_BYTES) {
+    return {
+      ok: false,
+      errors: [{ path: '/', message: `template is ${size} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }]
+    }
+  }
   if (!schemaCheck(json)) return { ok: false, errors: schemaErrors(ajv, schemaCheck.errors ?? []) }
   const def = json as unknown as TemplateDefinition
   const errors = semanticErrors(def)
@@ -47,7 +58,7 @@ export function validateAndCompile (json: unknown, bytes?: number): { ok: true, 
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err
     const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]
-    return { ok: false, errors: issues.map(e => ({ path: toPointer(e.path), message: e.message })) }
+    return { ok: false, errors: issues.map((e) => ({ path: toPointer(e.path), message: e.message })) }
   }
   // Last: every path of every expression against the names the runtime scope will hold.
   const paths = pathIssues(def)

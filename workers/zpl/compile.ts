@@ -86,6 +86,8 @@ function authorIndicator (text: string, fdAt: number): string | undefined {
   const fh = text.slice(fieldStart, fdAt).search(/\^FH/i)
   if (fh < 0) return undefined
   const c = text[fieldStart + fh + 3]
+  // The field may end the text; index access may miss at runtime (noUncheckedIndexedAccess is off)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return c === '^' || c === '~' || c === undefined ? '_' : c
 }
 

@@ -9,7 +9,7 @@
 // The order of answers stays the spec's: an error raised before the route's handler (body
 // unparsable, too large, invalid) is answered only after the key has been checked in full, so a
 // bad key is still a 401 whatever the body.
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { Authenticator, AuthHooks, RenderTarget } from '../../auth/authenticate.js'
 
 function hooksFor (request: FastifyRequest, reply: FastifyReply): AuthHooks {
@@ -34,6 +34,8 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
     if (key === null || scope === undefined) throw new Error('authenticateForRender on a route without deferred auth')
     this.apiKey = null // checked now: the error handler must not check it again
     // request.auth is set only once the key's own check passed (AuthHooks.identified): early, in full.
+    // request.auth is decorated null until the key is checked; its type omits null
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const early = this.auth === null ? undefined : this.auth
     return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply), early)
   })
@@ -41,23 +43,27 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator })
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope
     if (scope === undefined) return
-    const existing = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
+    const existing =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
     if (route.config?.deferAuth !== true) {
       // onRequest runs before the body is parsed: a bad key is answered without reading a large body.
-      const authenticate: onRequestHookHandler = async function authenticate (request, reply) {
+      const authenticate: onRequestAsyncHookHandler = async function authenticate (request, reply) {
         await deps.auth.authenticate(request, { scope }, hooksFor(request, reply))
       }
       route.onRequest = [...existing, authenticate]
       return
     }
-    const checkKeyForm: onRequestHookHandler = async function checkKeyForm (request, reply) {
+    const checkKeyForm: onRequestAsyncHookHandler = async function checkKeyForm (request, reply) {
       request.apiKey = (await deps.auth.beforeBody(request, { scope }, hooksFor(request, reply))).key
     }
     route.onRequest = [...existing, checkKeyForm]
     // Errors before the handler (body, validation) fall through to here with the key unchecked:
     // check it first, so its problem (401/429/403) wins. Throwing hands over to the app's handler.
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- fastify awaits an async error handler
     route.errorHandler = async function deferredAuthFirst (error, request, reply) {
       const key = request.apiKey
+      // request.auth is decorated null until the key is checked; its type omits null
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (request.auth === null && key !== null) {
         request.apiKey = null
         await deps.auth.authenticate(request, { scope }, hooksFor(request, reply), key)

@@ -34,6 +34,8 @@ function toProblem (err: FastifyError): Problem {
     const where = err.validationContext ?? 'body'
     const errors = validationErrors(err.validation as ValidationItem[], where)
     const first = Object.entries(errors)[0]
+    // No entries when the validator gave no field errors
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     return problem('VALIDATION_FAILED', first === undefined ? 'The request is invalid' : `${first[0]}: ${first[1][0]}`, { errors })
   }
   switch (err.code) {

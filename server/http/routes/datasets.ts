@@ -54,10 +54,20 @@ export const executeSchema = {
 } as const
 
 export function datasetsRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline }): void {
-  api.withTypeProvider<SchemaTypes>().post('/datasets/:template/:dataset/execute', {
-    schema: executeSchema,
-    config: { scope: 'datasets.execute' },
-    // Every member is optional, so an absent body means "all defaults" rather than a 400.
-    preValidation: async (request) => { if ((request.body as unknown) === undefined || (request.body as unknown) === null) request.body = {} as typeof request.body }
-  }, async (request) => await deps.pipeline.executeDataset(request.auth, request.params, request.body ?? {}))
+  api.withTypeProvider<SchemaTypes>().post(
+    '/datasets/:template/:dataset/execute',
+    {
+      schema: executeSchema,
+      config: { scope: 'datasets.execute' },
+      // Every member is optional, so an absent body means "all defaults" rather than a 400.
+      preValidation: async (request) => {
+        if ((request.body as unknown) === undefined || (request.body as unknown) === null) {
+          request.body = {} as typeof request.body
+        }
+      }
+    },
+    // The body is optional on the wire; its schema type says otherwise
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    async (request) => await deps.pipeline.executeDataset(request.auth, request.params, request.body ?? {})
+  )
 }

@@ -32,47 +32,55 @@ export function contentDisposition (fileName: string): string {
     : `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName.toWellFormed())}`
 }
 
-export function renderRoute (api: FastifyInstance, deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }): void {
+export function renderRoute (
+  api: FastifyInstance,
+  deps: { pipeline: RenderPipeline, sync: SyncRenders, jobs: JobsService }
+): void {
   // The request's type is derived from renderBodySchema (the type provider): one source of truth.
-  api.withTypeProvider<SchemaTypes>().post('/render', {
-    config: { scope: 'render', deferAuth: true },
-    schema: {
-      tags: ['render'],
-      summary: 'Render a published template (sync: the document; async: a job)',
-      body: renderBodySchema,
-      response: {
-        200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
-        202: jobSchema,
-        '4xx': { $ref: 'problem#' },
-        '5xx': { $ref: 'problem#' }
+  api.withTypeProvider<SchemaTypes>().post(
+    '/render',
+    {
+      config: { scope: 'render', deferAuth: true },
+      schema: {
+        tags: ['render'],
+        summary: 'Render a published template (sync: the document; async: a job)',
+        body: renderBodySchema,
+        response: {
+          200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
+          202: jobSchema,
+          '4xx': { $ref: 'problem#' },
+          '5xx': { $ref: 'problem#' }
+        }
       }
+    },
+    async (request, reply) => {
+      const started = Date.now()
+      // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
+      const { auth, found } = await request.authenticateForRender(reply, request.body)
+      let prepared
+      try {
+        prepared = await deps.pipeline.check(auth, request.body, found)
+      } catch (err) {
+        if (err instanceof Problem) deps.sync.recordRejected(auth, request.body, err, request.id, started)
+        throw err
+      }
+      if (request.body.async === true) {
+        const job = await deps.jobs.enqueue(prepared, request.id)
+        return await reply.code(202).header('Location', job.statusUrl).send(job)
+      }
+      const result = await deps.sync.render(prepared, request.id)
+      reply
+        .code(200)
+        .header('Content-Type', result.contentType)
+        .header('Content-Length', result.bytes.length)
+        .header('Content-Disposition', contentDisposition(prepared.fileName))
+        .header('X-Template-Version', prepared.resolved.version)
+        .header('X-Document-Format', prepared.format)
+        .header('X-Environment', prepared.env.key)
+        .header('X-Run-ID', result.runId)
+      if (prepared.format === 'pdf') reply.header('X-Page-Count', result.pageCount)
+      else reply.header('X-Label-Count', result.labelCount)
+      return await reply.send(result.bytes)
     }
-  }, async (request, reply) => {
-    const started = Date.now()
-    // Deferred auth (see plugins/auth.ts): the key's row comes with template and environment.
-    const { auth, found } = await request.authenticateForRender(reply, request.body)
-    let prepared
-    try {
-      prepared = await deps.pipeline.check(auth, request.body, found)
-    } catch (err) {
-      if (err instanceof Problem) deps.sync.recordRejected(auth, request.body, err, request.id, started)
-      throw err
-    }
-    if (request.body.async === true) {
-      const job = await deps.jobs.enqueue(prepared, request.id)
-      return await reply.code(202).header('Location', job.statusUrl).send(job)
-    }
-    const result = await deps.sync.render(prepared, request.id)
-    reply.code(200)
-      .header('Content-Type', result.contentType)
-      .header('Content-Length', result.bytes.length)
-      .header('Content-Disposition', contentDisposition(prepared.fileName))
-      .header('X-Template-Version', prepared.resolved.version)
-      .header('X-Document-Format', prepared.format)
-      .header('X-Environment', prepared.env.key)
-      .header('X-Run-ID', result.runId)
-    if (prepared.format === 'pdf') reply.header('X-Page-Count', result.pageCount)
-    else reply.header('X-Label-Count', result.labelCount)
-    return await reply.send(result.bytes)
-  })
+  )
 }

@@ -88,6 +88,7 @@ export function templatesRoutes (api: FastifyInstance, deps: { templates: Templa
   const templates = deps.templates
   const typed = api.withTypeProvider<SchemaTypes>()
   typed.get('/templates', { schema: listSchema, config: { scope: 'templates.read' } }, async (request) => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- limit is optional in the query string
     return await templates.list(request.auth.workspaceId, { limit: Number(request.query.limit ?? '50'), cursor: request.query.cursor })
   })
   typed.get('/templates/:code', { schema: getSchema, config: { scope: 'templates.read' } }, async (request) => {

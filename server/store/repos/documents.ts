@@ -10,8 +10,23 @@ import type { Conn, Db } from '../db.js'
 
 export const DOCUMENT_CHUNK_BYTES = 4 * 1024 * 1024
 
-export interface NewDocument { id: string, workspaceId: string, jobId: string | null, contentType: string, fileName: string, content: Buffer, expiresAt: Date }
-export interface DocumentMeta { id: string, workspaceId: string, contentType: string, fileName: string, bytes: number, expiresAt: Date }
+export interface NewDocument {
+  id: string
+  workspaceId: string
+  jobId: string | null
+  contentType: string
+  fileName: string
+  content: Buffer
+  expiresAt: Date
+}
+export interface DocumentMeta {
+  id: string
+  workspaceId: string
+  contentType: string
+  fileName: string
+  bytes: number
+  expiresAt: Date
+}
 export interface StoredDocument extends DocumentMeta { content: Buffer }
 /** A document to send: its metadata and its bytes as a stream (read one chunk at a time). */
 export interface OpenDocument extends DocumentMeta { stream: Readable }
@@ -46,8 +61,19 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   async function insertMany (conn: Conn | Db, docs: NewDocument[]): Promise<void> {
     const head = (d: NewDocument): Buffer => d.content.subarray(0, chunkBytes)
     for (const group of groups(docs, (d) => head(d).length, chunkBytes)) {
-      await conn.execute(`INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        group.flatMap((d) => [d.id, d.workspaceId, d.jobId, d.contentType, d.fileName, d.content.length, head(d), d.expiresAt]))
+      await conn.execute(
+        `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        group.flatMap((d) => [
+          d.id,
+          d.workspaceId,
+          d.jobId,
+          d.contentType,
+          d.fileName,
+          d.content.length,
+          head(d),
+          d.expiresAt
+        ])
+      )
     }
     for (const d of docs) {
       for (let seq = 1; seq * chunkBytes < d.content.length; seq++) {
@@ -62,7 +88,17 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
       WHERE id = ? AND expires_at > UTC_TIMESTAMP(3)`, [id])
     if (rows.length === 0) return undefined
     const r = rows[0]
-    return { meta: { id: r.id, workspaceId: r.workspace_id, contentType: r.content_type, fileName: r.file_name, bytes: r.bytes, expiresAt: r.expires_at }, first: r.content }
+    return {
+      meta: {
+        id: r.id,
+        workspaceId: r.workspace_id,
+        contentType: r.content_type,
+        fileName: r.file_name,
+        bytes: r.bytes,
+        expiresAt: r.expires_at
+      },
+      first: r.content
+    }
   }
 
   async function * chunks ({ meta, first }: { meta: DocumentMeta, first: Buffer }): AsyncGenerator<Buffer> {

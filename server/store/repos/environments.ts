@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../db.js'
 
-export interface DataSourceRow { host: string, port: number, user: string, passwordEnc: Buffer | null, database: string }
+export interface DataSourceRow {
+  host: string
+  port: number
+  user: string
+  passwordEnc: Buffer | null
+  database: string
+}
 export interface Environment {
   id: string
   workspaceId: string
@@ -47,23 +53,49 @@ const COLUMNS = `${COLUMN_NAMES.join(', ')}, ${webhooksVersionOf('environments')
 export function environmentsRepo (db: Db) {
   return {
     /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
-    async create (workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null, id: string = randomUUID()): Promise<Environment> {
-      await db.execute(`INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
+    async create (
+      workspaceId: string,
+      key: string,
+      isProduction: boolean,
+      ds: DataSourceRow | null,
+      id: string = randomUUID()
+    ): Promise<Environment> {
+      await db.execute(
+        `INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [id, workspaceId, key, isProduction ? 1 : 0, ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null])
+        [
+          id,
+          workspaceId,
+          key,
+          isProduction ? 1 : 0,
+          ds?.host ?? null,
+          ds?.port ?? null,
+          ds?.user ?? null,
+          ds?.passwordEnc ?? null,
+          ds?.database ?? null
+        ]
+      )
       return (await this.get(workspaceId, key)) as Environment
     },
     async setDataSource (id: string, ds: DataSourceRow | null): Promise<void> {
-      await db.execute(`UPDATE environments SET ds_host = ?, ds_port = ?, ds_user = ?, ds_password_enc = ?, ds_database = ?,
+      await db.execute(
+        `UPDATE environments SET ds_host = ?, ds_port = ?, ds_user = ?, ds_password_enc = ?, ds_database = ?,
         ds_version = ds_version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = ?`,
-      [ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null, id])
+        [ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null, id]
+      )
     },
     async get (workspaceId: string, key: string): Promise<Environment | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? AND env_key = ?`, [workspaceId, key])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? AND env_key = ?`,
+        [workspaceId, key]
+      )
       return rows.length === 0 ? undefined : toEnvironment(rows[0])
     },
     async list (workspaceId: string): Promise<Environment[]> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? ORDER BY env_key`, [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? ORDER BY env_key`,
+        [workspaceId]
+      )
       return rows.map((r) => toEnvironment(r))
     }
   }

@@ -6,22 +6,42 @@ export interface EventRow { seq: number, id: string, workspaceId: string, type: 
 
 export function eventsRepo () {
   return {
-    async insert (conn: Conn | Db, e: { id: string, workspaceId: string, type: string, payload: string, createdAt: Date, fannedOut?: boolean }): Promise<void> {
-      await conn.execute('INSERT INTO events (id, workspace_id, type, payload, fanned_out, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [e.id, e.workspaceId, e.type, e.payload, e.fannedOut === true ? 1 : 0, e.createdAt])
+    async insert (
+      conn: Conn | Db,
+      e: { id: string, workspaceId: string, type: string, payload: string, createdAt: Date, fannedOut?: boolean }
+    ): Promise<void> {
+      await conn.execute(
+        'INSERT INTO events (id, workspace_id, type, payload, fanned_out, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [e.id, e.workspaceId, e.type, e.payload, e.fannedOut === true ? 1 : 0, e.createdAt]
+      )
     },
-    /** Locks up to `limit` un-fanned events in arrival order (ix_events_fanout), skipping ones another process holds. */
+    /**
+     * Locks up to `limit` un-fanned events in arrival order (ix_events_fanout), skipping ones another process holds.
+     */
     async claimUnfanned (conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>> {
       const [rows] = await conn.query<RowDataPacket[]>(
-        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED', [limit])
+        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED',
+        [limit]
+      )
       return rows.map((r) => ({ seq: Number(r.seq), id: r.id, workspaceId: r.workspace_id, type: r.type }))
     },
     async markFanned (conn: Conn, seqs: number[]): Promise<void> {
       if (seqs.length > 0) await conn.query('UPDATE events SET fanned_out = 1 WHERE seq IN (?)', [seqs])
     },
     async get (conn: Conn | Db, id: string): Promise<EventRow | undefined> {
-      const [rows] = await conn.execute<RowDataPacket[]>('SELECT seq, id, workspace_id, type, payload FROM events WHERE id = ?', [id])
-      return rows.length === 0 ? undefined : { seq: Number(rows[0].seq), id: rows[0].id, workspaceId: rows[0].workspace_id, type: rows[0].type, payload: rows[0].payload }
+      const [rows] = await conn.execute<RowDataPacket[]>(
+        'SELECT seq, id, workspace_id, type, payload FROM events WHERE id = ?',
+        [id]
+      )
+      return rows.length === 0
+        ? undefined
+        : {
+            seq: Number(rows[0].seq),
+            id: rows[0].id,
+            workspaceId: rows[0].workspace_id,
+            type: rows[0].type,
+            payload: rows[0].payload
+          }
     }
   }
 }

@@ -58,7 +58,12 @@ async function lockParts (conn: Conn, turn: FairTurn, wanted: Wanted[]): Promise
  * claimers hold are skipped, so a round may come back short), then one top-up round for the
  * workspaces that filled their share and may have more. Runs inside the claim's transaction.
  */
-export async function fairPick (conn: Conn, turn: FairTurn, limit: number, maxRunning: number): Promise<RowDataPacket[]> {
+export async function fairPick (
+  conn: Conn,
+  turn: FairTurn,
+  limit: number,
+  maxRunning: number
+): Promise<RowDataPacket[]> {
   const picked: RowDataPacket[] = []
   const seen = new Set<string>()
   const room = new Map<string, number>()
@@ -72,16 +77,34 @@ export async function fairPick (conn: Conn, turn: FairTurn, limit: number, maxRu
     after = list[list.length - 1]
     const running = maxRunning === Number.MAX_SAFE_INTEGER ? new Map<string, number>() : await runningOf(conn, list)
     for (const w of list) room.set(w, Math.max(0, maxRunning - (running.get(w) ?? 0)))
-    const shares = fairShares(list.map((w) => room.get(w) as number), limit - picked.length)
-    const rows = await lockParts(conn, turn, list.map((w, i) => ({ workspace: w, afterSeq: 0, share: shares[i] })))
+    const shares = fairShares(
+      list.map((w) => room.get(w) as number),
+      limit - picked.length
+    )
+    const rows = await lockParts(
+      conn,
+      turn,
+      list.map((w, i) => ({ workspace: w, afterSeq: 0, share: shares[i] }))
+    )
     took(rows)
-    list.forEach((w, i) => { if (shares[i] > 0 && rows.filter((r) => r.workspace_id === w).length === shares[i]) filled.push(w) })
+    list.forEach((w, i) => {
+      if (shares[i] > 0 && rows.filter((r) => r.workspace_id === w).length === shares[i]) filled.push(w)
+    })
     const servedLast = [...list].reverse().find((_, i) => shares[list.length - 1 - i] > 0)
     if (servedLast !== undefined) turn.cursor = servedLast
   }
   if (picked.length < limit && filled.length > 0) {
-    const shares = fairShares(filled.map((w) => room.get(w) as number), limit - picked.length)
-    took(await lockParts(conn, turn, filled.map((w, i) => ({ workspace: w, afterSeq: last.get(w) ?? 0, share: shares[i] }))))
+    const shares = fairShares(
+      filled.map((w) => room.get(w) as number),
+      limit - picked.length
+    )
+    took(
+      await lockParts(
+        conn,
+        turn,
+        filled.map((w, i) => ({ workspace: w, afterSeq: last.get(w) ?? 0, share: shares[i] }))
+      )
+    )
   }
   return picked
 

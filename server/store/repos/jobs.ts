@@ -98,11 +98,28 @@ export function jobsRepo (db: Db) {
 
   return {
     async insert (conn: Conn | Db, job: NewJob, createdAt = new Date()): Promise<void> {
-      await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+      await conn.execute(
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
-      [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
-        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId, createdAt])
+        [
+          job.id,
+          job.workspaceId,
+          job.apiKeyId,
+          job.apiKeyPrefix,
+          job.apiKeyName,
+          job.templateId,
+          job.templateCode,
+          job.version,
+          job.environment,
+          job.format,
+          JSON.stringify(job.parameters),
+          JSON.stringify(job.context),
+          job.fileName,
+          job.correlationId,
+          createdAt
+        ]
+      )
     },
 
     /**
@@ -110,34 +127,87 @@ export function jobsRepo (db: Db) {
      * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
      */
     async insertFinished (conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void> {
-      await conn.execute(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+      await conn.execute(
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts, started_at, completed_at,
         run_id, document_id, page_count, label_count, output_bytes, error_code, error_message)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(3), ?, ?, ?, ?, ?, ?, ?)`,
-      [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode, job.version,
-        job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context), job.fileName, job.correlationId,
-        outcome.status, startedAt, startedAt, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
-        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null])
+        [
+          job.id,
+          job.workspaceId,
+          job.apiKeyId,
+          job.apiKeyPrefix,
+          job.apiKeyName,
+          job.templateId,
+          job.templateCode,
+          job.version,
+          job.environment,
+          job.format,
+          JSON.stringify(job.parameters),
+          JSON.stringify(job.context),
+          job.fileName,
+          job.correlationId,
+          outcome.status,
+          startedAt,
+          startedAt,
+          outcome.runId,
+          outcome.documentId,
+          outcome.pageCount,
+          outcome.labelCount,
+          outcome.outputBytes,
+          outcome.errorCode,
+          outcome.errorMessage?.slice(0, 2000) ?? null
+        ]
+      )
     },
 
     /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
-    async insertMany (conn: Conn | Db, jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>): Promise<void> {
+    async insertMany (
+      conn: Conn | Db,
+      jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>
+    ): Promise<void> {
       if (jobs.length === 0) return
-      await conn.query(`INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+      await conn.query(
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at) VALUES ?`,
-      [jobs.map(({ job, createdAt, parameters, context }) => [job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId,
-        job.templateCode, job.version, job.environment, job.format, parameters, context, job.fileName, job.correlationId, 'queued', createdAt])])
+        [
+          jobs.map(({ job, createdAt, parameters, context }) => [
+            job.id,
+            job.workspaceId,
+            job.apiKeyId,
+            job.apiKeyPrefix,
+            job.apiKeyName,
+            job.templateId,
+            job.templateCode,
+            job.version,
+            job.environment,
+            job.format,
+            parameters,
+            context,
+            job.fileName,
+            job.correlationId,
+            'queued',
+            createdAt
+          ])
+        ]
+      )
     },
 
     /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
     async countQueued (workspaceId: string, max: number): Promise<number> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair)
-        WHERE status = 'queued' AND workspace_id = ? LIMIT ${Math.max(1, Math.floor(max))}) t`, [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair)
+        WHERE status = 'queued' AND workspace_id = ? LIMIT ${Math.max(1, Math.floor(max))}) t`,
+        [workspaceId]
+      )
       return Number(rows[0].n)
     },
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`, [id, workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`,
+        [id, workspaceId]
+      )
       return rows.length === 0 ? undefined : toJob(rows[0])
     },
 
@@ -147,29 +217,43 @@ export function jobsRepo (db: Db) {
      * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
      * backlog never holds another's first job behind it.
      */
-    async claim (owner: string, limit: number, leaseMs: number, maxRunningPerWorkspace = Number.MAX_SAFE_INTEGER): Promise<JobRow[]> {
-      return await transaction(db, async (conn) => {
-        // Queued jobs have no document yet, so the row alone is the whole job: read it in the
-        // locking SELECT and apply the claim's changes in memory (one round trip fewer).
-        const picked = await fairPick(conn, turn, limit, maxRunningPerWorkspace)
-        if (picked.length === 0) return []
-        const now = new Date()
-        await conn.query(`UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?,
+    async claim (
+      owner: string,
+      limit: number,
+      leaseMs: number,
+      maxRunningPerWorkspace = Number.MAX_SAFE_INTEGER
+    ): Promise<JobRow[]> {
+      return await transaction(
+        db,
+        async (conn) => {
+          // Queued jobs have no document yet, so the row alone is the whole job: read it in the
+          // locking SELECT and apply the claim's changes in memory (one round trip fewer).
+          const picked = await fairPick(conn, turn, limit, maxRunningPerWorkspace)
+          if (picked.length === 0) return []
+          const now = new Date()
+          await conn.query(
+            `UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_owner = ?,
           lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, started_at = COALESCE(started_at, ?)
-          WHERE seq IN (?)`, [owner, leaseMs * 1000, now, picked.map((r) => r.seq)])
-        return picked.map((r) => {
-          const job = toJob(r)
-          return { ...job, status: 'running' as const, attempts: job.attempts + 1, startedAt: job.startedAt ?? now }
-        })
-      }, 'READ COMMITTED')
+          WHERE seq IN (?)`,
+            [owner, leaseMs * 1000, now, picked.map((r) => r.seq)]
+          )
+          return picked.map((r) => {
+            const job = toJob(r)
+            return { ...job, status: 'running' as const, attempts: job.attempts + 1, startedAt: job.startedAt ?? now }
+          })
+        },
+        'READ COMMITTED'
+      )
     },
 
     /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
     async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
       if (held.length === 0) return
-      await db.query(`UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
+      await db.query(
+        `UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND
         WHERE id IN (?) AND (id, attempts) IN (?) AND lease_owner = ? AND status = 'running'`,
-      [leaseMs * 1000, held.map((h) => h.id), held.map((h) => [h.id, h.attempts]), owner])
+        [leaseMs * 1000, held.map((h) => h.id), held.map((h) => [h.id, h.attempts]), owner]
+      )
     },
 
     /**
@@ -177,12 +261,31 @@ export function jobsRepo (db: Db) {
      * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
      * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
      */
-    async finish (conn: Conn, id: string, owner: string | null, attempts: number, outcome: JobOutcome): Promise<boolean> {
-      const [res] = await conn.execute<ResultSetHeader>(`UPDATE render_jobs SET status = ?, run_id = ?, document_id = ?, page_count = ?,
+    async finish (
+      conn: Conn,
+      id: string,
+      owner: string | null,
+      attempts: number,
+      outcome: JobOutcome
+    ): Promise<boolean> {
+      const [res] = await conn.execute<ResultSetHeader>(
+        `UPDATE render_jobs SET status = ?, run_id = ?, document_id = ?, page_count = ?,
         label_count = ?, output_bytes = ?, error_code = ?, error_message = ?, completed_at = UTC_TIMESTAMP(3), lease_owner = NULL,
         lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?) AND attempts = ?`,
-      [outcome.status, outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
-        outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null, id, owner, attempts])
+        [
+          outcome.status,
+          outcome.runId,
+          outcome.documentId,
+          outcome.pageCount,
+          outcome.labelCount,
+          outcome.outputBytes,
+          outcome.errorCode,
+          outcome.errorMessage?.slice(0, 2000) ?? null,
+          id,
+          owner,
+          attempts
+        ]
+      )
       return res.affectedRows === 1
     },
 
@@ -191,21 +294,43 @@ export function jobsRepo (db: Db) {
      * a derived table on the same fencing token (id, lease owner, attempts, still running).
      * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
      */
-    async finishMany (conn: Conn, unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>): Promise<boolean[]> {
+    async finishMany (
+      conn: Conn,
+      unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>
+    ): Promise<boolean[]> {
       if (unordered.length === 0) return []
       // Rows are locked in id order, as renewLeases (id IN …) locks them: no deadlock between the two.
-      const claims = [...unordered].sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : a.attempts - b.attempts)
-      const rows = claims.map(() => 'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message')
-      const args = claims.flatMap(({ id, owner, attempts, outcome: o }) => [id, owner, attempts, o.status, o.runId, o.documentId, o.pageCount, o.labelCount,
-        o.outputBytes, o.errorCode, o.errorMessage?.slice(0, 2000) ?? null])
-      const [res] = await conn.query<ResultSetHeader>(`UPDATE render_jobs j JOIN (${rows.join(' UNION ALL ')}) v
+      const claims = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.attempts - b.attempts))
+      const rows = claims.map(
+        () =>
+          'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message'
+      )
+      const args = claims.flatMap(({ id, owner, attempts, outcome: o }) => [
+        id,
+        owner,
+        attempts,
+        o.status,
+        o.runId,
+        o.documentId,
+        o.pageCount,
+        o.labelCount,
+        o.outputBytes,
+        o.errorCode,
+        o.errorMessage?.slice(0, 2000) ?? null
+      ])
+      const [res] = await conn.query<ResultSetHeader>(
+        `UPDATE render_jobs j JOIN (${rows.join(' UNION ALL ')}) v
         ON j.id = v.id AND j.attempts = v.attempts AND (j.lease_owner <=> v.owner) AND j.status = 'running'
         SET j.status = v.status, j.run_id = v.run_id, j.document_id = v.document_id, j.page_count = v.page_count, j.label_count = v.label_count,
         j.output_bytes = v.output_bytes, j.error_code = v.error_code, j.error_message = v.error_message, j.completed_at = UTC_TIMESTAMP(3),
-        j.lease_owner = NULL, j.lease_expires_at = NULL`, args)
+        j.lease_owner = NULL, j.lease_expires_at = NULL`,
+        args
+      )
       if (res.affectedRows === claims.length) return unordered.map(() => true)
       // Some lost their lease (rare): the run id each claim wrote tells which ones won.
-      const [won] = await conn.query<RowDataPacket[]>('SELECT run_id FROM render_jobs WHERE id IN (?)', [claims.map((c) => c.id)])
+      const [won] = await conn.query<RowDataPacket[]>('SELECT run_id FROM render_jobs WHERE id IN (?)', [
+        claims.map((c) => c.id)
+      ])
       const runs = new Set(won.map((r) => r.run_id as string | null))
       return unordered.map((c) => runs.has(c.outcome.runId))
     },
@@ -215,10 +340,12 @@ export function jobsRepo (db: Db) {
      * left, not before `delayMs` from now (the claim skips it until then).
      */
     async release (id: string, owner: string, attempts: number, delayMs = 0): Promise<boolean> {
-      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
+      const [res] = await db.execute<ResultSetHeader>(
+        `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
         not_before = IF(? > 0, UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND, NULL)
         WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'running'`,
-      [delayMs, delayMs * 1000, id, owner, attempts])
+        [delayMs, delayMs * 1000, id, owner, attempts]
+      )
       return res.affectedRows === 1
     },
 
@@ -227,30 +354,45 @@ export function jobsRepo (db: Db) {
      * with its attempt refunded, since no render was tried.
      */
     async unclaim (id: string, owner: string, attempts: number): Promise<boolean> {
-      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
+      const [res] = await db.execute<ResultSetHeader>(
+        `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
         started_at = IF(attempts = 1, NULL, started_at), attempts = attempts - 1 WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'running'`,
-      [id, owner, attempts])
+        [id, owner, attempts]
+      )
       return res.affectedRows === 1
     },
 
     /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
     async requeueExpired (maxAttempts: number): Promise<number> {
-      const [res] = await db.execute<ResultSetHeader>(`UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
-        WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3) AND attempts < ?`, [maxAttempts])
+      const [res] = await db.execute<ResultSetHeader>(
+        `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
+        WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3) AND attempts < ?`,
+        [maxAttempts]
+      )
       return res.affectedRows
     },
 
     /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
     async claimAbandoned (owner: string, maxAttempts: number, limit: number): Promise<JobRow[]> {
-      return await transaction(db, async (conn) => {
-        const [picked] = await conn.query<RowDataPacket[]>(`SELECT seq FROM render_jobs WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3)
-          AND attempts >= ? ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED`, [maxAttempts, limit])
-        if (picked.length === 0) return []
-        const seqs = picked.map((r) => r.seq)
-        await conn.query('UPDATE render_jobs SET lease_owner = ?, lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 60 SECOND WHERE seq IN (?)', [owner, seqs])
-        const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?)`, [seqs])
-        return rows.map(toJob)
-      }, 'READ COMMITTED')
+      return await transaction(
+        db,
+        async (conn) => {
+          const [picked] = await conn.query<RowDataPacket[]>(
+            `SELECT seq FROM render_jobs WHERE status = 'running' AND lease_expires_at < UTC_TIMESTAMP(3)
+          AND attempts >= ? ORDER BY lease_expires_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+            [maxAttempts, limit]
+          )
+          if (picked.length === 0) return []
+          const seqs = picked.map((r) => r.seq)
+          await conn.query(
+            'UPDATE render_jobs SET lease_owner = ?, lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 60 SECOND WHERE seq IN (?)',
+            [owner, seqs]
+          )
+          const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?)`, [seqs])
+          return rows.map(toJob)
+        },
+        'READ COMMITTED'
+      )
     }
   }
 }

@@ -31,18 +31,54 @@ const COLUMNS = ['id', 'workspace_id', 'api_key_id', 'api_key_prefix', 'api_key_
   'started_at', 'completed_at']
 
 function values (r: RunRecord): unknown[] {
-  return [r.id, r.workspaceId, r.apiKeyId, r.apiKeyPrefix, r.apiKeyName, r.correlationId, r.mode, r.jobId, r.templateCode, r.version,
-    r.environment, r.format, r.status, r.errorCode, r.errorMessage?.slice(0, 2000) ?? null, r.durationMs, r.pageCount, r.labelCount,
-    r.outputBytes, r.startedAt, r.completedAt]
+  return [
+    r.id,
+    r.workspaceId,
+    r.apiKeyId,
+    r.apiKeyPrefix,
+    r.apiKeyName,
+    r.correlationId,
+    r.mode,
+    r.jobId,
+    r.templateCode,
+    r.version,
+    r.environment,
+    r.format,
+    r.status,
+    r.errorCode,
+    r.errorMessage?.slice(0, 2000) ?? null,
+    r.durationMs,
+    r.pageCount,
+    r.labelCount,
+    r.outputBytes,
+    r.startedAt,
+    r.completedAt
+  ]
 }
 
 function toRun (r: RowDataPacket): RunRecord {
   return {
-    id: r.id, workspaceId: r.workspace_id, apiKeyId: r.api_key_id, apiKeyPrefix: r.api_key_prefix, apiKeyName: r.api_key_name,
-    correlationId: r.correlation_id, mode: r.mode, jobId: r.job_id, templateCode: r.template_code, version: r.version,
-    environment: r.environment, format: r.format, status: r.status, errorCode: r.error_code, errorMessage: r.error_message,
-    durationMs: r.duration_ms, pageCount: r.page_count, labelCount: r.label_count, outputBytes: r.output_bytes,
-    startedAt: r.started_at, completedAt: r.completed_at
+    id: r.id,
+    workspaceId: r.workspace_id,
+    apiKeyId: r.api_key_id,
+    apiKeyPrefix: r.api_key_prefix,
+    apiKeyName: r.api_key_name,
+    correlationId: r.correlation_id,
+    mode: r.mode,
+    jobId: r.job_id,
+    templateCode: r.template_code,
+    version: r.version,
+    environment: r.environment,
+    format: r.format,
+    status: r.status,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    durationMs: r.duration_ms,
+    pageCount: r.page_count,
+    labelCount: r.label_count,
+    outputBytes: r.output_bytes,
+    startedAt: r.started_at,
+    completedAt: r.completed_at
   }
 }
 

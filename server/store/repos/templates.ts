@@ -11,7 +11,12 @@ import type { Environment } from './environments.js'
 export type TemplateFormat = 'document' | 'label'
 
 /** The template row locked for a publish, with the highest stored version. */
-export interface LockedTemplate { id: string, format: TemplateFormat, currentVersion: number | null, maxVersion: number }
+export interface LockedTemplate {
+  id: string
+  format: TemplateFormat
+  currentVersion: number | null
+  maxVersion: number
+}
 
 /** What a resolve needs: ids, state and (only when asked for) the definition text. */
 /**
@@ -103,21 +108,36 @@ export function templatesRepo (db: Db) {
      * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
      * gap locks followed by two inserts deadlock.
      */
-    async lockForPublish (conn: Conn, workspaceId: string, code: string, format: TemplateFormat): Promise<LockedTemplate> {
-      await conn.execute('INSERT INTO templates (id, workspace_id, code, format) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id',
-        [randomUUID(), workspaceId, code, format])
-      const [rows] = await conn.execute<RowDataPacket[]>(`SELECT t.id, t.format, t.current_version,
+    async lockForPublish (
+      conn: Conn,
+      workspaceId: string,
+      code: string,
+      format: TemplateFormat
+    ): Promise<LockedTemplate> {
+      await conn.execute(
+        'INSERT INTO templates (id, workspace_id, code, format) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id',
+        [randomUUID(), workspaceId, code, format]
+      )
+      const [rows] = await conn.execute<RowDataPacket[]>(
+        `SELECT t.id, t.format, t.current_version,
           (SELECT COALESCE(MAX(v.version), 0) FROM template_versions v WHERE v.template_id = t.id) AS max_version
-        FROM templates t WHERE t.workspace_id = ? AND t.code = ? FOR UPDATE`, [workspaceId, code])
+        FROM templates t WHERE t.workspace_id = ? AND t.code = ? FOR UPDATE`,
+        [workspaceId, code]
+      )
       const r = rows[0]
       return { id: r.id, format: r.format, currentVersion: r.current_version, maxVersion: Number(r.max_version) }
     },
 
     async insertVersion (conn: Conn, v: NewVersion): Promise<void> {
-      await conn.execute(`INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view, note, published_by)
+      await conn.execute(
+        `INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view, note, published_by)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [v.templateId, v.version, v.description, v.documentType, v.definition, v.publicView, v.note, v.publishedBy])
-      await conn.execute('UPDATE templates SET current_version = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [v.version, v.templateId])
+        [v.templateId, v.version, v.description, v.documentType, v.definition, v.publicView, v.note, v.publishedBy]
+      )
+      await conn.execute('UPDATE templates SET current_version = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [
+        v.version,
+        v.templateId
+      ])
     },
 
     /**
@@ -125,18 +145,27 @@ export function templatesRepo (db: Db) {
      * The definition text is sent only when it is not the version the caller already holds
      * (`known`), so the hot path does not move a large LONGTEXT for every render.
      */
-    async resolve (workspaceId: string, code: string, version: number | undefined, known?: { templateId: string, version: number }, envKey?: string): Promise<ResolveRow | undefined> {
+    async resolve (
+      workspaceId: string,
+      code: string,
+      version: number | undefined,
+      known?: { templateId: string, version: number },
+      envKey?: string
+    ): Promise<ResolveRow | undefined> {
       // With envKey, the render's environment rides along (the same workspace, LEFT JOINed, so a
       // missing environment is a row without it): one round trip instead of two per render.
       const env = envKey === undefined ? '' : `, ${environmentColumns('e', 'env_')}`
-      const join = envKey === undefined ? '' : ' LEFT JOIN environments e ON e.workspace_id = t.workspace_id AND e.env_key = ?'
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT t.id, t.format, t.disabled, t.current_version, v.version,
+      const join =
+        envKey === undefined ? '' : ' LEFT JOIN environments e ON e.workspace_id = t.workspace_id AND e.env_key = ?'
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT t.id, t.format, t.disabled, t.current_version, v.version,
           IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition${env}
         FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)${join}
         WHERE t.workspace_id = ? AND t.code = ?`,
-      envKey === undefined
-        ? [known?.templateId ?? '', known?.version ?? 0, version ?? null, workspaceId, code]
-        : [known?.templateId ?? '', known?.version ?? 0, version ?? null, envKey, workspaceId, code])
+        envKey === undefined
+          ? [known?.templateId ?? '', known?.version ?? 0, version ?? null, workspaceId, code]
+          : [known?.templateId ?? '', known?.version ?? 0, version ?? null, envKey, workspaceId, code]
+      )
       return rows.length === 0 ? undefined : toResolveRow(rows[0], envKey !== undefined)
     },
 
@@ -146,9 +175,23 @@ export function templatesRepo (db: Db) {
      * row comes back whatever the template; the caller checks the key first (401 before 404).
      * undefined: no key of that id.
      */
-    async resolveForKey (key: { keyId: string, mode: string, secretHash: Buffer }, code: string, version: number | undefined, known: { templateId: string, version: number } | undefined, envKey: string): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY,
-      [known?.templateId ?? '', known?.version ?? 0, code, key.secretHash, key.mode, version ?? null, envKey, key.keyId])
+    async resolveForKey (
+      key: { keyId: string, mode: string, secretHash: Buffer },
+      code: string,
+      version: number | undefined,
+      known: { templateId: string, version: number } | undefined,
+      envKey: string
+    ): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
+      const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY, [
+        known?.templateId ?? '',
+        known?.version ?? 0,
+        code,
+        key.secretHash,
+        key.mode,
+        version ?? null,
+        envKey,
+        key.keyId
+      ])
       if (rows.length === 0) return undefined
       const r = rows[0]
       return { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }
@@ -156,12 +199,18 @@ export function templatesRepo (db: Db) {
 
     /** The definition of one version (after a cache eviction raced the resolve query). */
     async definition (templateId: string, version: number): Promise<string | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT definition FROM template_versions WHERE template_id = ? AND version = ?', [templateId, version])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        'SELECT definition FROM template_versions WHERE template_id = ? AND version = ?',
+        [templateId, version]
+      )
       return rows.length === 0 ? undefined : rows[0].definition
     },
 
     async record (workspaceId: string, code: string): Promise<RecordRow | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(`${RECORD} WHERE t.workspace_id = ? AND t.code = ?`, [workspaceId, code])
+      const [rows] = await db.execute<RowDataPacket[]>(`${RECORD} WHERE t.workspace_id = ? AND t.code = ?`, [
+        workspaceId,
+        code
+      ])
       return rows.length === 0 ? undefined : toRecord(rows[0])
     },
 
@@ -169,16 +218,23 @@ export function templatesRepo (db: Db) {
      * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
      * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
      */
-    async page (workspaceId: string, options: { afterCode: string | null, limit: number, activeOnly: boolean }): Promise<RecordRow[]> {
+    async page (
+      workspaceId: string,
+      options: { afterCode: string | null, limit: number, activeOnly: boolean }
+    ): Promise<RecordRow[]> {
       const filter = options.activeOnly ? ' AND t.disabled = 0 AND t.current_version IS NOT NULL' : ''
-      const [rows] = await db.query<RowDataPacket[]>(`${RECORD} WHERE t.workspace_id = ? AND t.code > ?${filter} ORDER BY t.code LIMIT ?`,
-        [workspaceId, options.afterCode ?? '', options.limit])
+      const [rows] = await db.query<RowDataPacket[]>(
+        `${RECORD} WHERE t.workspace_id = ? AND t.code > ?${filter} ORDER BY t.code LIMIT ?`,
+        [workspaceId, options.afterCode ?? '', options.limit]
+      )
       return rows.map(toRecord)
     },
 
     async setDisabled (workspaceId: string, code: string, disabled: boolean): Promise<boolean> {
-      const [res] = await db.execute<ResultSetHeader>('UPDATE templates SET disabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE workspace_id = ? AND code = ?',
-        [disabled ? 1 : 0, workspaceId, code])
+      const [res] = await db.execute<ResultSetHeader>(
+        'UPDATE templates SET disabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE workspace_id = ? AND code = ?',
+        [disabled ? 1 : 0, workspaceId, code]
+      )
       return res.affectedRows > 0
     }
   }

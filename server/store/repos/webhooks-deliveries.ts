@@ -82,24 +82,56 @@ function toDelivery (r: RowDataPacket): DeliveryRow {
 export function deliveriesRepo (db: Db) {
   return {
     /** New deliveries, due at once. */
-    async insertMany (conn: Conn | Db, rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>): Promise<void> {
+    async insertMany (
+      conn: Conn | Db,
+      rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>
+    ): Promise<void> {
       if (rows.length === 0) return
-      await conn.query('INSERT INTO webhook_deliveries (id, event_id, endpoint_id, workspace_id, next_attempt_at) VALUES ?',
-        [rows.map((r) => [r.id, r.eventId, r.endpointId, r.workspaceId, { toSqlString: () => 'UTC_TIMESTAMP(3)' }])])
+      await conn.query(
+        'INSERT INTO webhook_deliveries (id, event_id, endpoint_id, workspace_id, next_attempt_at) VALUES ?',
+        [rows.map((r) => [r.id, r.eventId, r.endpointId, r.workspaceId, { toSqlString: () => 'UTC_TIMESTAMP(3)' }])]
+      )
     },
     async get (id: string): Promise<DeliveryRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`${VIEW} WHERE d.id = ?`, [id])
       return rows.length === 0 ? undefined : toDelivery(rows[0])
     },
-    async listByEndpoint (endpointId: string, options: { status?: DeliveryStatus, limit: number }): Promise<DeliveryRow[]> {
+    async listByEndpoint (
+      endpointId: string,
+      options: { status?: DeliveryStatus, limit: number }
+    ): Promise<DeliveryRow[]> {
       const where = options.status === undefined ? '' : ' AND d.status = ?'
       const params: unknown[] = options.status === undefined ? [endpointId] : [endpointId, options.status]
-      const [rows] = await db.query<RowDataPacket[]>(`${VIEW} WHERE d.endpoint_id = ?${where} ORDER BY d.seq DESC LIMIT ?`, [...params, options.limit])
+      const [rows] = await db.query<RowDataPacket[]>(
+        `${VIEW} WHERE d.endpoint_id = ?${where} ORDER BY d.seq DESC LIMIT ?`,
+        [...params, options.limit]
+      )
       return rows.map(toDelivery)
     },
-    async attempts (deliveryId: string): Promise<Array<{ attempt: number, startedAt: Date, durationMs: number, httpStatus: number | null, excerpt: string | null, error: string | null }>> {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT attempt, started_at, duration_ms, http_status, response_excerpt, error FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id', [deliveryId])
-      return rows.map((r) => ({ attempt: r.attempt, startedAt: r.started_at, durationMs: r.duration_ms, httpStatus: r.http_status, excerpt: r.response_excerpt, error: r.error }))
+    async attempts (
+      deliveryId: string
+    ): Promise<
+      Array<{
+        attempt: number
+        startedAt: Date
+        durationMs: number
+        httpStatus: number | null
+        excerpt: string | null
+        error: string | null
+      }>
+    > {
+      const [rows] = await db.execute<RowDataPacket[]>(
+        'SELECT attempt, started_at, duration_ms, http_status, response_excerpt, error FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id',
+        [deliveryId]
+      )
+      return rows.map((r) => ({
+        attempt: r.attempt,
+        startedAt: r.started_at,
+        durationMs: r.duration_ms,
+        httpStatus: r.http_status,
+        excerpt: r.response_excerpt,
+        error: r.error
+      }))
     },
 
     /**
@@ -107,7 +139,12 @@ export function deliveriesRepo (db: Db) {
      * other processes hold), then move next_attempt_at to the lease expiry so they are not due
      * again unless this process dies. Times are the database's clock, shared by every process.
      */
-    async claimDue (conn: Conn, limit: number, leaseMs: number, slots?: EndpointSlots): Promise<Array<{ seq: number, lease: Date }>> {
+    async claimDue (
+      conn: Conn,
+      limit: number,
+      leaseMs: number,
+      slots?: EndpointSlots
+    ): Promise<Array<{ seq: number, lease: Date }>> {
       // Endpoints at their in-flight cap are skipped (a filter on the rows read: the ORDER BY stays
       // index-ordered), and no more of one endpoint is taken than it has room for; when that leaves
       // the claim short, up to two more rounds look past the endpoints that filled up.
@@ -115,19 +152,33 @@ export function deliveriesRepo (db: Db) {
       const kept: RowDataPacket[] = []
       let now: Date | undefined
       for (let round = 0; round < 3 && kept.length < limit; round++) {
-        const full = [...(slots?.full() ?? []), ...[...taken].filter(([id, n]) => n >= (slots?.room(id) ?? Infinity)).map(([id]) => id)]
+        const full = [
+          ...(slots?.full() ?? []),
+          ...[...taken].filter(([id, n]) => n >= (slots?.room(id) ?? Infinity)).map(([id]) => id)
+        ]
         const where = ['next_attempt_at <= UTC_TIMESTAMP(3)']
         const args: unknown[] = []
-        if (full.length > 0) { where.push('endpoint_id NOT IN (?)'); args.push(full) }
-        if (kept.length > 0) { where.push('seq NOT IN (?)'); args.push(kept.map((r) => r.seq)) }
-        const [rows] = await conn.query<RowDataPacket[]>(`SELECT seq, endpoint_id, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries
+        if (full.length > 0) {
+          where.push('endpoint_id NOT IN (?)')
+          args.push(full)
+        }
+        if (kept.length > 0) {
+          where.push('seq NOT IN (?)')
+          args.push(kept.map((r) => r.seq))
+        }
+        const [rows] = await conn.query<RowDataPacket[]>(
+          `SELECT seq, endpoint_id, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries
           FORCE INDEX (ix_deliveries_next) WHERE ${where.join(' AND ')} ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`,
-        [...args, limit - kept.length])
+          [...args, limit - kept.length]
+        )
         now ??= rows[0]?.now as Date | undefined
         let trimmed = false
         for (const r of rows) {
           const n = taken.get(r.endpoint_id) ?? 0
-          if (slots !== undefined && n >= slots.room(r.endpoint_id)) { trimmed = true; continue }
+          if (slots !== undefined && n >= slots.room(r.endpoint_id)) {
+            trimmed = true
+            continue
+          }
           taken.set(r.endpoint_id, n + 1)
           kept.push(r)
         }
@@ -136,7 +187,10 @@ export function deliveriesRepo (db: Db) {
       if (kept.length === 0 || now === undefined) return []
       const lease = new Date(now.getTime() + leaseMs)
       const seqs = kept.map((r) => Number(r.seq))
-      await conn.query('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ?, claims = claims + 1 WHERE seq IN (?)', [lease, lease, seqs])
+      await conn.query(
+        'UPDATE webhook_deliveries SET next_attempt_at = ?, lease_expires_at = ?, claims = claims + 1 WHERE seq IN (?)',
+        [lease, lease, seqs]
+      )
       return seqs.map((seq) => ({ seq, lease }))
     },
     /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
@@ -146,7 +200,9 @@ export function deliveriesRepo (db: Db) {
       const [rows] = await db.query<RowDataPacket[]>(
         `SELECT d.seq, d.id, d.attempts, d.claims, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url, w.secret_enc, w.enabled
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         WHERE d.seq IN (?)`, [claims.map((c) => c.seq)])
+         WHERE d.seq IN (?)`,
+        [claims.map((c) => c.seq)]
+      )
       return rows.map((r) => ({
         seq: Number(r.seq),
         id: r.id,
@@ -165,10 +221,21 @@ export function deliveriesRepo (db: Db) {
     /** Records attempts and outcomes of many deliveries in one transaction. */
     async complete (conn: Conn, done: Completion[]): Promise<void> {
       if (done.length === 0) return
-      await conn.query('INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, response_excerpt, error) VALUES ?',
-        [done.map((c) => [c.id, c.attempt, c.startedAt, c.durationMs, c.httpStatus, c.excerpt, c.error])])
-      const rows = done.map((c) => conn.format('SELECT ? AS seq, ? AS lease, ? AS status, ? AS delay_ms, ? AS http, ? AS excerpt, ? AS err',
-        [c.seq, c.lease, c.status, c.retryDelayMs, c.httpStatus, c.excerpt, c.error]))
+      await conn.query(
+        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, response_excerpt, error) VALUES ?',
+        [done.map((c) => [c.id, c.attempt, c.startedAt, c.durationMs, c.httpStatus, c.excerpt, c.error])]
+      )
+      const rows = done.map((c) =>
+        conn.format('SELECT ? AS seq, ? AS lease, ? AS status, ? AS delay_ms, ? AS http, ? AS excerpt, ? AS err', [
+          c.seq,
+          c.lease,
+          c.status,
+          c.retryDelayMs,
+          c.httpStatus,
+          c.excerpt,
+          c.error
+        ])
+      )
       await conn.query(`UPDATE webhook_deliveries d JOIN (${rows.join(' UNION ALL ')}) r ON d.seq = r.seq AND d.lease_expires_at = r.lease
         SET d.status = r.status, d.attempts = d.attempts + 1, d.next_attempt_at = IF(r.delay_ms IS NULL, NULL, UTC_TIMESTAMP(3) + INTERVAL r.delay_ms * 1000 MICROSECOND), d.lease_expires_at = NULL,
             d.last_http_status = r.http, d.last_response_excerpt = r.excerpt, d.last_error = r.err, d.updated_at = UTC_TIMESTAMP(3)`)
@@ -176,18 +243,27 @@ export function deliveriesRepo (db: Db) {
     /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
     async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
       for (const c of claims) {
-        await conn.execute('UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND lease_expires_at = ?', [c.seq, c.lease])
+        await conn.execute(
+          'UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND lease_expires_at = ?',
+          [c.seq, c.lease]
+        )
       }
     },
     /** Disable: open deliveries that are not in flight stop being due. */
     async parkEndpoint (conn: Conn, endpointId: string): Promise<void> {
-      await conn.execute(`UPDATE webhook_deliveries SET next_attempt_at = NULL
-        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND lease_expires_at IS NULL`, [endpointId])
+      await conn.execute(
+        `UPDATE webhook_deliveries SET next_attempt_at = NULL
+        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND lease_expires_at IS NULL`,
+        [endpointId]
+      )
     },
     /** Enable: parked open deliveries are due at once. */
     async resumeEndpoint (conn: Conn, endpointId: string): Promise<number> {
-      const [res] = await conn.execute<ResultSetHeader>(`UPDATE webhook_deliveries SET next_attempt_at = UTC_TIMESTAMP(3)
-        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND next_attempt_at IS NULL`, [endpointId])
+      const [res] = await conn.execute<ResultSetHeader>(
+        `UPDATE webhook_deliveries SET next_attempt_at = UTC_TIMESTAMP(3)
+        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND next_attempt_at IS NULL`,
+        [endpointId]
+      )
       return res.affectedRows
     }
   }

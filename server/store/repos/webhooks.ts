@@ -39,33 +39,53 @@ function toEndpoint (r: RowDataPacket): EndpointRow {
 export function webhooksRepo (db: Db) {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
-      await conn.execute('INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
-        [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc])
+      await conn.execute(
+        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
+        [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc]
+      )
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
       const [rows] = await conn.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id])
       return rows.length === 0 ? undefined : toEndpoint(rows[0])
     },
     async list (workspaceId: string): Promise<EndpointRow[]> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = ? ORDER BY created_at, id`,
+        [workspaceId]
+      )
       return rows.map(toEndpoint)
     },
     /** Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. */
-    async enabledIn (conn: Conn | Db, workspaceIds: string[]): Promise<Array<{ id: string, workspaceId: string, events: string[] }>> {
+    async enabledIn (
+      conn: Conn | Db,
+      workspaceIds: string[]
+    ): Promise<Array<{ id: string, workspaceId: string, events: string[] }>> {
       if (workspaceIds.length === 0) return []
-      const [rows] = await conn.query<RowDataPacket[]>('SELECT id, workspace_id, events FROM webhook_endpoints WHERE workspace_id IN (?) AND enabled = 1', [workspaceIds])
+      const [rows] = await conn.query<RowDataPacket[]>(
+        'SELECT id, workspace_id, events FROM webhook_endpoints WHERE workspace_id IN (?) AND enabled = 1',
+        [workspaceIds]
+      )
       return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, events: (r.events as string).split(',') }))
     },
     async setEnabled (conn: Conn | Db, id: string, enabled: boolean): Promise<boolean> {
-      const [res] = await conn.execute<ResultSetHeader>('UPDATE webhook_endpoints SET enabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [enabled ? 1 : 0, id])
+      const [res] = await conn.execute<ResultSetHeader>(
+        'UPDATE webhook_endpoints SET enabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?',
+        [enabled ? 1 : 0, id]
+      )
       return res.affectedRows === 1
     },
     async setSecret (id: string, secretEnc: Buffer): Promise<boolean> {
-      const [res] = await db.execute<ResultSetHeader>('UPDATE webhook_endpoints SET secret_enc = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [secretEnc, id])
+      const [res] = await db.execute<ResultSetHeader>(
+        'UPDATE webhook_endpoints SET secret_enc = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?',
+        [secretEnc, id]
+      )
       return res.affectedRows === 1
     },
     async delete (conn: Conn, id: string): Promise<boolean> {
-      await conn.execute('DELETE a FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?', [id])
+      await conn.execute(
+        'DELETE a FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.endpoint_id = ?',
+        [id]
+      )
       await conn.execute('DELETE FROM webhook_deliveries WHERE endpoint_id = ?', [id])
       const [res] = await conn.execute<ResultSetHeader>('DELETE FROM webhook_endpoints WHERE id = ?', [id])
       return res.affectedRows === 1
@@ -76,12 +96,17 @@ export function webhooksRepo (db: Db) {
     },
     /** workspaces.webhooks_version (0 for an unknown workspace). */
     async subscriptionVersion (workspaceId: string): Promise<number> {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [
+        workspaceId
+      ])
       return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
     },
     /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT events FROM webhook_endpoints WHERE workspace_id = ? AND enabled = 1', [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(
+        'SELECT events FROM webhook_endpoints WHERE workspace_id = ? AND enabled = 1',
+        [workspaceId]
+      )
       return new Set(rows.flatMap((r) => (r.events as string).split(',')))
     }
   }

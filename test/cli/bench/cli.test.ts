@@ -113,9 +113,23 @@ test('flag parsing: defaults, connections for --rate, and each bad value named',
   const ca = Buffer.from('dev-cert')
   const o = benchOptions(flags({}), { url: 'https://127.0.0.1:8443', key: 'k', ca })
   assert.deepEqual({ ...o, ca: o.ca?.toString() }, {
-    url: 'https://127.0.0.1:8443', key: 'k', template: 'T', parameters: [], environment: undefined, format: undefined, async: false,
-    connections: 32, rate: undefined, durationMs: 30_000, warmupMs: 5000, timeoutMs: 30_000, jobTimeoutMs: 60_000,
-    ca: 'dev-cert', insecure: false, maxErrorRate: 0.01, abortAfter: 20
+    url: 'https://127.0.0.1:8443',
+    key: 'k',
+    template: 'T',
+    parameters: [],
+    environment: undefined,
+    format: undefined,
+    async: false,
+    connections: 32,
+    rate: undefined,
+    durationMs: 30_000,
+    warmupMs: 5000,
+    timeoutMs: 30_000,
+    jobTimeoutMs: 60_000,
+    ca: 'dev-cert',
+    insecure: false,
+    maxErrorRate: 0.01,
+    abortAfter: 20
   })
   // The dev certificate is only trusted for the default (local) URL.
   assert.equal(benchOptions(flags({ url: 'https://example.test' }), { url: 'https://example.test', ca }).ca, undefined)

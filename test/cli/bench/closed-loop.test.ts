@@ -7,12 +7,20 @@ import { assertOrdered, benchAgainst, sum } from './options.js'
 
 const servers: FakeServer[] = []
 after(async () => { for (const s of servers) await s.close() })
-const fake = async (...args: Parameters<typeof startFake>): Promise<FakeServer> => { const s = await startFake(...args); servers.push(s); return s }
+const fake = async (...args: Parameters<typeof startFake>): Promise<FakeServer> => {
+  const s = await startFake(...args)
+  servers.push(s)
+  return s
+}
 
 test('closed loop: counts add up, RENDER_BUSY is counted by errorCode, latencies are ordered and include the delay', async () => {
   const server = await fake({ delayMs: 5, busyEvery: 5 })
   const progress: number[] = []
-  const r = await runBench(benchAgainst(server, { connections: 4, durationMs: 1500 }), { onProgress: (p) => { progress.push(p.requests) } })
+  const r = await runBench(benchAgainst(server, { connections: 4, durationMs: 1500 }), {
+    onProgress: (p) => {
+      progress.push(p.requests)
+    }
+  })
   assert.equal(r.mode, 'closed')
   assert.equal(r.connections, 4)
   assert.ok(r.total > 50, `only ${r.total} requests`)
@@ -74,7 +82,9 @@ test('the certificate is verified: without the CA every request is a network err
   assert.match(codes[0], /SELF_SIGNED|CERT/)
   assert.equal(refused.errorRate, 1)
   assert.equal(refused.passed, false)
-  const insecure = await runBench(benchAgainst(server, { ca: undefined, insecure: true, connections: 1, durationMs: 200 }))
+  const insecure = await runBench(
+    benchAgainst(server, { ca: undefined, insecure: true, connections: 1, durationMs: 200 })
+  )
   assert.equal(insecure.errors, 0)
   assert.equal(insecure.statuses['200'], insecure.total)
 })

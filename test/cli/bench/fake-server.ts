@@ -70,7 +70,10 @@ export async function startFake (options: FakeOptions = {}): Promise<FakeServer>
       if (body.async === true) {
         const jobId = randomUUID()
         fake.submits++
-        jobs.set(jobId, { polls: 0, fail: options.failEvery !== undefined && options.failEvery > 0 && fake.submits % options.failEvery === 0 })
+        jobs.set(jobId, {
+          polls: 0,
+          fail: options.failEvery !== undefined && options.failEvery > 0 && fake.submits % options.failEvery === 0
+        })
         res.writeHead(202, { 'content-type': 'application/json', location: `${fake.url}/api/v1/jobs/${jobId}` })
         res.end(JSON.stringify({ jobId, status: 'queued', statusUrl: `${fake.url}/api/v1/jobs/${jobId}` }))
         return

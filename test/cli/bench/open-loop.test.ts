@@ -7,7 +7,11 @@ import { assertOrdered, benchAgainst, sum } from './options.js'
 
 const servers: FakeServer[] = []
 after(async () => { for (const s of servers) await s.close() })
-const fake = async (...args: Parameters<typeof startFake>): Promise<FakeServer> => { const s = await startFake(...args); servers.push(s); return s }
+const fake = async (...args: Parameters<typeof startFake>): Promise<FakeServer> => {
+  const s = await startFake(...args)
+  servers.push(s)
+  return s
+}
 
 test('open loop at --rate 200 for 2 s sends ~400 requests, whatever the latency', async () => {
   const server = await fake({ delayMs: 5 })
@@ -33,11 +37,19 @@ test('open loop at --rate 200 for 2 s sends ~400 requests, whatever the latency'
 const STALL_MS = 600
 const SLOW_US = 500_000
 
-async function stalled (overrides: Parameters<typeof benchAgainst>[1]): Promise<{ slow: number, p99: number, total: number }> {
+async function stalled (
+  overrides: Parameters<typeof benchAgainst>[1]
+): Promise<{ slow: number, p99: number, total: number }> {
   const server = await fake({ delayMs: 5 })
   let slow = 0
-  const timer = setTimeout(() => { server.stall(STALL_MS) }, 1000)
-  const r = await runBench(benchAgainst(server, { durationMs: 2000, ...overrides }), { onSample: (us) => { if (us >= SLOW_US) slow++ } })
+  const timer = setTimeout(() => {
+    server.stall(STALL_MS)
+  }, 1000)
+  const r = await runBench(benchAgainst(server, { durationMs: 2000, ...overrides }), {
+    onSample: (us) => {
+      if (us >= SLOW_US) slow++
+    }
+  })
   clearTimeout(timer)
   assert.equal(r.errors, 0)
   assert.ok(r.latency.max >= STALL_MS - 10, `the stall is visible in max (${r.latency.max} ms)`)
@@ -59,7 +71,11 @@ test('coordinated-omission correction: requests our own stalled loop sent late c
   // Block this process (the bench and the fake server alike) for 400 ms: nothing due in that
   // time can be sent; once it is, its latency must include the wait since it was due.
   const timer = setTimeout(() => { const until = Date.now() + 400; while (Date.now() < until); }, 800)
-  const r = await runBench(benchAgainst(server, { rate: 200, durationMs: 1600, connections: 8 }), { onSample: (us) => { if (us >= 300_000) slow++ } })
+  const r = await runBench(benchAgainst(server, { rate: 200, durationMs: 1600, connections: 8 }), {
+    onSample: (us) => {
+      if (us >= 300_000) slow++
+    }
+  })
   clearTimeout(timer)
   assert.ok(r.total >= 272 && r.total <= 368, `${r.total} requests, expected 320 ±15%: late requests are sent, not skipped`)
   assert.ok(r.sendLagMaxMs !== null && r.sendLagMaxMs >= 350, `send lag ${r.sendLagMaxMs} ms`)

@@ -22,7 +22,14 @@ export function benchAgainst (fake: FakeServer, overrides: Partial<BenchOptions>
   }
 }
 
-export function assertOrdered (l: { min: number, p50: number, p90: number, p99: number, p999: number, max: number }): boolean {
+export function assertOrdered (l: {
+  min: number
+  p50: number
+  p90: number
+  p99: number
+  p999: number
+  max: number
+}): boolean {
   return l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max
 }
 

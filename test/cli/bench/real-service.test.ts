@@ -35,8 +35,20 @@ after(async () => {
 })
 
 const options = (o: Partial<BenchOptions>): BenchOptions => ({
-  url: server.url, key: ws.key.key, template: 'invoice', parameters: [{ invoiceId: 1 }, { invoiceId: 2 }], async: false,
-  connections: 4, durationMs: 1000, warmupMs: 200, timeoutMs: 30_000, jobTimeoutMs: 30_000, ca: server.ca, insecure: false, maxErrorRate: 0, ...o
+  url: server.url,
+  key: ws.key.key,
+  template: 'invoice',
+  parameters: [{ invoiceId: 1 }, { invoiceId: 2 }],
+  async: false,
+  connections: 4,
+  durationMs: 1000,
+  warmupMs: 200,
+  timeoutMs: 30_000,
+  jobTimeoutMs: 30_000,
+  ca: server.ca,
+  insecure: false,
+  maxErrorRate: 0,
+  ...o
 })
 
 test('sync renders of the invoice example: all 200, PDF bytes counted', async () => {
@@ -53,7 +65,9 @@ test('async renders: every job is polled to succeeded; unknown templates count a
   assert.equal(r.passed, true, JSON.stringify(r))
   assert.deepEqual(r.statuses, { 202: r.total })
   assert.equal(r.asyncResult?.outcomes.succeeded, r.total)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(r.asyncResult?.completion.count, r.total)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.ok((r.asyncResult?.polls ?? 0) >= r.total)
   const missing = await runBench(options({ template: 'no-such-template', connections: 1, durationMs: 300, warmupMs: 0 }))
   assert.equal(missing.passed, false)

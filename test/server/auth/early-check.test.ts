@@ -15,8 +15,17 @@ import { Problem } from '../../../server/errors.js'
 function setup (failuresPerMinute = 30) {
   const made = generateApiKey('live')
   const row: ApiKeyRow = {
-    id: made.keyId, workspaceId: '0b6c1f3e-8f1d-4c1e-9a51-5d7f3c2a9e10', name: 'k', mode: 'live', scopes: ['render'],
-    secretHash: made.secretHash, expiresAt: null, revokedAt: null, lastUsedAt: null, createdAt: new Date(), rateLimit: null
+    id: made.keyId,
+    workspaceId: '0b6c1f3e-8f1d-4c1e-9a51-5d7f3c2a9e10',
+    name: 'k',
+    mode: 'live',
+    scopes: ['render'],
+    secretHash: made.secretHash,
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    createdAt: new Date(),
+    rateLimit: null
   }
   const calls = { get: 0, resolve: 0, admit: 0, used: 0 }
   let stored: ApiKeyRow | undefined = row

@@ -11,6 +11,7 @@ import type { TestDatabase } from '../../helpers/db.js'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('limiter') })
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
 after(async () => { await database?.drop() })
 
 let seq = 0
@@ -30,6 +31,8 @@ function counting (db: Db): { db: Db, count: () => number } {
   const proxy = new Proxy(db, {
     get (target, prop, receiver) {
       if (prop === 'query' || prop === 'execute') {
+        // Forwards whatever method of the wrapped object is called.
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
         return (...args: unknown[]) => { n++; return (target as any)[prop](...args) }
       }
       return Reflect.get(target, prop, receiver)

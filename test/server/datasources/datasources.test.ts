@@ -19,7 +19,7 @@ import type { DataDatabase } from './helpers.js'
 
 const INJECTION = 'O\'Brien "; DROP TABLE items; --'
 const ITEMS = [
-  "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)",
+  'CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)',
   `INSERT INTO items VALUES
     (1, 'Alpha', 10.50, '2025-01-02 10:30:00', '2025-01-02', 1, 'acme'),
     (2, 'Beta', 20.00, '2025-02-03 11:00:00', '2025-02-03', 0, 'acme'),
@@ -39,8 +39,16 @@ let ds: DataSources
 
 const config = (env: Record<string, string> = {}) => loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_QUERY_TIMEOUT: '5s', SVC_DATASOURCE_ALLOW: testDataSourceAllow(), ...env })
 
-function template (datasets: Array<Partial<DatasetDef> & { code: string, query: string }>, parameters: ParameterDef[] = []): TemplateDefinition {
-  return { code: 'tpl', format: 'document', parameters, datasets: datasets.map((d) => ({ cardinality: 'multiple' as const, fields: [], ...d })) }
+function template (
+  datasets: Array<Partial<DatasetDef> & { code: string, query: string }>,
+  parameters: ParameterDef[] = []
+): TemplateDefinition {
+  return {
+    code: 'tpl',
+    format: 'document',
+    parameters,
+    datasets: datasets.map((d) => ({ cardinality: 'multiple' as const, fields: [], ...d }))
+  }
 }
 
 async function environment (key: string, url?: string): Promise<Environment> {
@@ -66,14 +74,22 @@ before(async () => {
     'CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)',
     "INSERT INTO items VALUES (1, 'Only in B', 1.00, '2026-01-01 00:00:00', '2026-01-01', 1, 'acme')"
   ])
-  ds = dataSources(ctx.config, ctx.services.environments, { guard: dataSourceGuard(ctx.config, undefined), onError: (f) => failures.push(f) })
+  ds = dataSources(ctx.config, ctx.services.environments, {
+    guard: dataSourceGuard(ctx.config, undefined),
+    onError: (f) => failures.push(f)
+  })
 })
 
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ds?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ctx?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await dataA?.drop()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await dataB?.drop()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await tdb?.drop()
 })
 

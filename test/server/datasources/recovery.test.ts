@@ -46,11 +46,21 @@ test('stopped data source → 503; back up → the same pool recovers', async ()
   const { base } = await dataInstance()
   const data = await createDataDatabase(['CREATE TABLE t (id INT PRIMARY KEY)', 'INSERT INTO t VALUES (1), (2), (3)'], base)
   const url = new URL(data.url)
-  const source = { host: url.hostname, port: Number(url.port), user: url.username, password: decodeURIComponent(url.password), database: data.name }
+  const source = {
+    host: url.hostname,
+    port: Number(url.port),
+    user: url.username,
+    password: decodeURIComponent(url.password),
+    database: data.name
+  }
   const env: Environment = { id: 'env-recovery', workspaceId: 'w', key: 'recovery', isProduction: false, dataSource: { host: source.host, port: source.port, user: source.user, passwordEnc: null, database: source.database }, dsVersion: 1, createdAt: new Date() }
   const failures: DatasetFailure[] = []
   const config = loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_CONNECT_TIMEOUT: '2s', SVC_DATASOURCE_POOL_SIZE: '2', SVC_DATASOURCE_ALLOW: testDataSourceAllow() })
-  const ds = dataSources(config, { openDataSource: () => source }, { guard: dataSourceGuard(config, undefined), onError: (f) => failures.push(f) })
+  const ds = dataSources(
+    config,
+    { openDataSource: () => source },
+    { guard: dataSourceGuard(config, undefined), onError: (f) => failures.push(f) }
+  )
   const def: TemplateDefinition = { code: 'r', format: 'document', datasets: [{ code: 'rows', cardinality: 'multiple', query: 'SELECT id FROM t ORDER BY id', fields: [] }] }
   try {
     // Warm the pool with two idle connections, which the stop will kill.

@@ -30,7 +30,11 @@ let child: ChildServer
 let childAgent: Agent
 
 // The child and the CLI share the in-process server's database, master key and home (so its TLS certificate).
-const sharedEnv = (): Record<string, string> => ({ SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey })
+const sharedEnv = (): Record<string, string> => ({
+  SVC_HOME: home,
+  SVC_DATABASE_URL: database.url,
+  SVC_MASTER_KEY: masterKey
+})
 
 before(async () => {
   database = await createTestDatabase('auth')
@@ -53,7 +57,14 @@ async function childFetch (path: string, headers: Record<string, string>): Promi
   return { status: res.statusCode, headers: res.headers, body, json: () => JSON.parse(body.toString('utf8')), text: () => body.toString('utf8') }
 }
 
-function assertProblem (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function assertProblem (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  res: { status: number, headers: Record<string, unknown>, json(): any },
+  status: number,
+  code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+): any {
   assert.equal(res.status, status)
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()
@@ -275,13 +286,23 @@ test('the render lookup reads template and environment only for a valid key (no 
   const parsed = parseApiKey(key.key)
   assert.ok(parsed !== undefined)
   const repo = templatesRepo(server.context.db)
-  const lookup = async (over: Partial<{ mode: string, secretHash: Buffer }> = {}): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
-    await repo.resolveForKey({ keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over }, 'inv-o', undefined, undefined, 'production')
+  const lookup = async (
+    over: Partial<{ mode: string, secretHash: Buffer }> = {}
+  ): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>
+    await repo.resolveForKey(
+      { keyId: parsed.keyId, mode: parsed.mode, secretHash: sha256(parsed.secret), ...over },
+      'inv-o',
+      undefined,
+      undefined,
+      'production'
+    )
   const good = await lookup()
   assert.equal(good?.key.id, key.id)
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.ok(good?.template !== undefined && good.template.environment !== undefined, 'a valid key gets template and environment')
   const wrong = await lookup({ secretHash: sha256('x'.repeat(40)) })
   assert.equal(wrong?.key.id, key.id, 'the key row comes back (verifyKey answers 401)')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(wrong?.template, undefined, 'but nothing about the template')
   assert.equal((await lookup({ mode: 'test' }))?.template, undefined, 'nor for the other mode')
   await server.context.db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 1000), key.id])

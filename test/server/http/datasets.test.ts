@@ -38,7 +38,14 @@ const SKU_LABEL = {
 const exec = (key: string, template: string, dataset: string, body?: unknown, headers: Record<string, string> = {}) =>
   server.fetch('POST', `/api/v1/datasets/${template}/${dataset}/execute`, { headers: { ...bearer(key), ...headers }, body })
 
-function assertProblem (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+function assertProblem (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  res: { status: number, headers: Record<string, unknown>, json(): any },
+  status: number,
+  code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+): any {
   const body = res.json()
   assert.equal(res.status, status, JSON.stringify(body))
   assert.equal(body.errorCode, code)
@@ -49,8 +56,10 @@ function assertProblem (res: { status: number, headers: Record<string, unknown>,
 }
 
 /** What the data database says, read directly, to compare answers with. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of an ad-hoc query under test
 async function direct (sql: string, values: unknown[] = []): Promise<any[]> {
   const db = createDb(`${serverUrl()}/${data.name}`, { connectionLimit: 1 })
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows of an ad-hoc query under test
   try { return (await db.query(sql, values))[0] as any[] } finally { await db.end() }
 }
 
@@ -81,8 +90,11 @@ before(async () => {
 })
 
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await server?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await data?.drop()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await tdb?.drop()
 })
 
@@ -118,6 +130,7 @@ test('single dataset: one row, dates as YYYY-MM-DD; the test key reads developme
   assert.equal(body.rows[0].number, row.number)
   assert.equal(body.rows[0].issued_on, row.issued_on)
   assert.equal(body.rows[0].total, row.total)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   assert.deepEqual(body.columns.find((c: any) => c.name === 'issued_on'), { name: 'issued_on', type: 'date' })
 })
 
@@ -126,6 +139,7 @@ test('maxRows: default 1000, truncated when more rows exist, 1..10000 enforced',
   assert.equal(cut.rowCount, 10)
   assert.equal(cut.rows.length, 10)
   assert.equal(cut.truncated, true)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
   assert.deepEqual(cut.rows.map((r: any) => r.line_no), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
   const exact = (await exec(live, 'invoice', 'lines', { parameters: { invoiceId: 2 }, maxRows: 40 })).json()
   assert.equal(exact.truncated, false)

@@ -63,14 +63,32 @@ const NASTY = ['\ud800', '\udfff', '\udc00\ud800', '\u202e', '\u2066', '\u200f',
   '\u001b', '\t', '\n', '\ufeff', '\uffff', 'é', '😀', '/', '\\', '"', '../', '%00', '{{', '}}']
 
 const hostileString = fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...NASTY)), { maxLength: 10 }).map((parts) => parts.join(''))
-const hugeNumber = fc.oneof(fc.integer(), fc.integer({ min: 1, max: 3 }),
-  fc.constantFrom(0, -1, 2147483647, 2147483648, -2147483649, 4294967296, 9007199254740992, 1e21, 1e300, -1e300, 0.5, 1.0000001))
+const hugeNumber = fc.oneof(
+  fc.integer(),
+  fc.integer({ min: 1, max: 3 }),
+  fc.constantFrom(
+    0,
+    -1,
+    2147483647,
+    2147483648,
+    -2147483649,
+    4294967296,
+    9007199254740992,
+    1e21,
+    1e300,
+    -1e300,
+    0.5,
+    1.0000001
+  )
+)
 const memberName = fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.constantFrom('invoiceId', 'batchId', 'region', 'a'), hostileString)
 
 /** An object built from entries with defineProperty: "__proto__" stays an own member. */
 function objectOf (entries: Array<[string, unknown]>): Record<string, unknown> {
   const o: Record<string, unknown> = {}
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  for (const [k, v] of entries) {
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true })
+  }
   return o
 }
 
@@ -123,10 +141,17 @@ const post = (path: string, rawBody: string, key = fx.ws.key.key, contentType = 
   server.fetch('POST', path, { headers: { ...bearer(key), 'content-type': contentType }, rawBody })
 
 test('POST /v1/render: generated and mutated bodies get a success or a problem, never a 5xx other than 503', async () => {
-  await fc.assert(fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: renderBody }, { weight: 1, arbitrary: validRender }), mutation, async (body, mutate) => {
-    const text = mutate(JSON.stringify(body))
-    checkResponse(await post('/api/v1/render', text), `render ${text.slice(0, 200)}`)
-  }), { seed: 0x5eed12, numRuns: 400 })
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof({ weight: 3, arbitrary: renderBody }, { weight: 1, arbitrary: validRender }),
+      mutation,
+      async (body, mutate) => {
+        const text = mutate(JSON.stringify(body))
+        checkResponse(await post('/api/v1/render', text), `render ${text.slice(0, 200)}`)
+      }
+    ),
+    { seed: 0x5eed12, numRuns: 400 }
+  )
 })
 
 test('datasets, templates and jobs: generated names and bodies get a success or a problem', async () => {

@@ -20,7 +20,14 @@ after(async () => { await fx.close() })
 const post = (path: string, rawBody: string) =>
   server.fetch('POST', path, { headers: { ...bearer(fx.ws.key.key), 'content-type': 'application/json' }, rawBody })
 
-function problemOf (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function problemOf (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  res: { status: number, headers: Record<string, unknown>, json(): any },
+  status: number,
+  code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+): any {
   assert.equal(res.status, status, JSON.stringify(res.json()))
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()

@@ -7,6 +7,7 @@ import { bearer, workspaceWithKey } from '../../helpers/fixtures.js'
 import { renderFixture, renderWorkspace } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 import { retryDelayMs } from '../../../server/jobs/retry.js'
+import type { RowDataPacket } from 'mysql2'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -19,6 +20,7 @@ before(async () => {
 })
 after(async () => { await fx.close() })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function poll (statusUrl: string, key = ws.key.key): Promise<any> {
   const path = new URL(statusUrl).pathname
   for (let i = 0; i < 200; i++) {
@@ -60,7 +62,7 @@ test('async: 202 with the job and Location, then polling to a downloadable docum
   assert.equal(pdf.pages, done.pageCount)
   assert.match(pdf.text, /INV-2026-0001/)
   // No endpoint subscribes in this workspace: the outbox gets no event for the job.
-  const [events] = await server.context.db.query<any[]>('SELECT COUNT(*) AS n FROM events WHERE payload LIKE ?', [`%${done.jobId}%`])
+  const [events] = await server.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM events WHERE payload LIKE ?', [`%${done.jobId}%`])
   assert.equal(Number(events[0].n), 0)
 })
 
@@ -108,7 +110,7 @@ test('an async render whose data source is missing is retried, then fails with t
   for (let n = 1; n < done.attempts; n++) backoff += retryDelayMs(n)
   assert.ok(Date.parse(done.completedAt) - Date.parse(done.startedAt) >= backoff, `attempts spaced by at least ${backoff} ms: ${done.startedAt} .. ${done.completedAt}`)
   assert.equal(done.documentUrl, null)
-  const [runs] = await server.context.db.query<any[]>('SELECT status, error_code FROM runs WHERE job_id = ?', [done.jobId])
+  const [runs] = await server.context.db.query<RowDataPacket[]>('SELECT status, error_code FROM runs WHERE job_id = ?', [done.jobId])
   assert.deepEqual(runs.map((r) => [r.status, r.error_code]), [['failed', 'DATA_SOURCE_UNAVAILABLE']])
 })
 
@@ -119,7 +121,7 @@ test('a sync render with a subscribed endpoint writes its job as one attempt sta
   await server.context.services.webhooks.create({ workspaceId: sub.workspace.id, url: 'https://127.0.0.1:9/hook', events: ['document.generated'] })
   const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(sub.key.key), body: { template: 'invoice', parameters: { invoiceId: 1 } } })
   assert.equal(res.status, 200)
-  const [runs] = await server.context.db.query<any[]>('SELECT job_id, started_at, completed_at FROM runs WHERE id = ?', [res.headers['x-run-id']])
+  const [runs] = await server.context.db.query<RowDataPacket[]>('SELECT job_id, started_at, completed_at FROM runs WHERE id = ?', [res.headers['x-run-id']])
   assert.equal(runs.length, 1)
   assert.match(String(runs[0].job_id), /^[0-9a-f-]{36}$/)
   const job = (await server.fetch('GET', `/api/v1/jobs/${runs[0].job_id as string}`, { headers: bearer(sub.key.key) })).json()

@@ -29,6 +29,7 @@ before(async () => {
 })
 after(async () => { await fx.close() })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function poll (statusUrl: string): Promise<any> {
   for (let i = 0; i < 1200; i++) {
     const job = (await server.fetch('GET', new URL(statusUrl).pathname, { headers: bearer(fx.ws.key.key) })).json()
@@ -66,6 +67,8 @@ test('over SVC_RENDER_MAX_BYTES an async render fails once with RENDER_LIMIT_EXC
     await data.end()
     const res = await small.server.fetch('POST', '/api/v1/render', { headers: bearer(small.ws.key.key), body: { template: 'shipping-label', parameters: { batchId: 9 }, async: true } })
     assert.equal(res.status, 202)
+    // Parsed JSON under test: the assertions check its shape.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     let job: any
     for (let i = 0; i < 600; i++) {
       job = (await small.server.fetch('GET', new URL(res.json().statusUrl).pathname, { headers: bearer(small.ws.key.key) })).json()

@@ -25,6 +25,7 @@ after(async () => {
   await database.drop()
 })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 function problemOf (res: RawResponse, status: number, code: string): any {
   assert.equal(res.status, status, res.body)
   assert.match(res.headers['content-type'], /^application\/problem\+json/)

@@ -16,7 +16,9 @@ before(async () => {
   server = await startServer(database.url, { SVC_RATE_LIMIT: '5' })
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await server?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
 })
 

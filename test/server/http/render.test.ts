@@ -5,6 +5,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture, readExample } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
+import type { RowDataPacket } from 'mysql2'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -20,7 +21,14 @@ after(async () => { await fx.close() })
 const render = (body: unknown, key = ws.key.key, headers: Record<string, string> = {}) =>
   server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key), ...headers }, body })
 
-function problemOf (res: { status: number, headers: Record<string, unknown>, json (): any }, status: number, code: string): any {
+function problemOf (
+  // Parsed JSON under test: the assertions check its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  res: { status: number, headers: Record<string, unknown>, json(): any },
+  status: number,
+  code: string
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+): any {
   assert.equal(res.status, status, JSON.stringify(res.json()))
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()
@@ -68,8 +76,9 @@ test('the run is recorded with the key, correlation id and X-Run-ID', async () =
   const runId = String(res.headers['x-run-id'])
   let run
   for (let i = 0; i < 40 && run === undefined; i++) {
-    const [rows] = await server.context.db.query<any[]>('SELECT * FROM runs WHERE id = ?', [runId])
+    const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [runId])
     run = rows[0]
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.ok(run !== undefined, 'run written by the batched recorder')
@@ -86,13 +95,17 @@ test('a refused render is a failed run with its error code', async () => {
   assert.equal(res.status, 404)
   let run
   for (let i = 0; i < 40 && run === undefined; i++) {
-    const [rows] = await server.context.db.query<any[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
+    const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
     run = rows[0]
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.equal(run?.status, 'failed')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.error_code, 'TEMPLATE_NOT_FOUND')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.template_code, 'nope')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(run?.version, null)
 })
 
@@ -140,6 +153,7 @@ test('format mismatch and parameter errors come before any query', async () => {
 })
 
 test('data and engine failures: DATASET_FAILED, RENDER_FAILED, DATA_SOURCE_UNAVAILABLE', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   const badSql = structuredClone(invoice)
   badSql.code = 'bad-sql'
@@ -161,6 +175,7 @@ test('data and engine failures: DATASET_FAILED, RENDER_FAILED, DATA_SOURCE_UNAVA
 })
 
 test('a publish is visible to the very next render', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   const v2 = structuredClone(invoice)
   v2.document.body.unshift({ text: 'Second edition' })

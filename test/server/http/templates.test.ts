@@ -22,7 +22,8 @@ after(async () => {
   await database.drop()
 })
 
-function assertProblem (res: TestResponse, status: number, code: string): Record<string, any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
+function assertProblem (res: TestResponse, status: number, code: string): Record<string, any> {
   assert.equal(res.status, status, res.text())
   assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
   const body = res.json()

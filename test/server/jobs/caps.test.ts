@@ -14,6 +14,7 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
+import type { RowDataPacket } from 'mysql2'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
@@ -26,14 +27,34 @@ test('the job loop claims at most the running cap of one workspace; another work
   const other = randomUUID()
   for (const workspaceId of [busy, busy, busy, busy, busy, other]) {
     await real.insert(database.db, {
-      id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-      templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+      id: randomUUID(),
+      workspaceId,
+      apiKeyId: 'k',
+      apiKeyPrefix: 'svc_live_k',
+      apiKeyName: 'k',
+      templateId: randomUUID(),
+      templateCode: 'invoice',
+      version: 1,
+      environment: 'production',
+      format: 'pdf',
+      parameters: {},
+      context: {},
+      fileName: 'f.pdf',
+      correlationId: 'c'
     })
   }
   // Each claim's answer is announced, so the test waits for claims, not for time.
   const answers: number[] = []
   let announce: () => void = () => {}
-  const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); answers.push(r.length); announce(); return r } }
+  const jobs: JobsRepo = {
+    ...real,
+    claim: async (...args) => {
+      const r = await real.claim(...args)
+      answers.push(r.length)
+      announce()
+      return r
+    }
+  }
   const claimed = (n: number): Promise<void> => new Promise((resolve) => {
     announce = () => { if (answers.length >= n) resolve() }
     announce()
@@ -47,8 +68,12 @@ test('the job loop claims at most the running cap of one workspace; another work
     abandon: async () => {}
   }
   const config = loadConfig({}, {
-    SVC_HOME: '/tmp/svc-loop-cap-test', SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: 'a'.repeat(64),
-    SVC_JOB_POLL: '1h', SVC_JOB_CONCURRENCY: '8', SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '2'
+    SVC_HOME: '/tmp/svc-loop-cap-test',
+    SVC_DATABASE_URL: database.url,
+    SVC_MASTER_KEY: 'a'.repeat(64),
+    SVC_JOB_POLL: '1h',
+    SVC_JOB_CONCURRENCY: '8',
+    SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '2'
   }, 2)
   const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), run, log: pino({ level: 'silent' }) })
   loop.start()
@@ -59,7 +84,7 @@ test('the job loop claims at most the running cap of one workspace; another work
   assert.equal(answers[1], 0, 'the busy workspace at its cap gets nothing more while slots are free')
   assert.deepEqual(started.filter((w) => w === busy).length, 2)
   assert.deepEqual(started.filter((w) => w === other).length, 1)
-  const [rows] = await database.db.query<any[]>('SELECT status, COUNT(*) AS n FROM render_jobs WHERE workspace_id = ? GROUP BY status ORDER BY status', [busy])
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT status, COUNT(*) AS n FROM render_jobs WHERE workspace_id = ? GROUP BY status ORDER BY status', [busy])
   assert.deepEqual(rows.map((r) => [r.status, Number(r.n)]), [['queued', 3], ['running', 2]])
   release()
   await loop.close()
@@ -77,7 +102,7 @@ test('an async render over the workspace\'s queued cap is 429 RATE_LIMITED with 
   assert.equal(refused.headers['retry-after'], '5')
   assert.equal(refused.json().errorCode, 'RATE_LIMITED')
   assert.equal(refused.json().correlationId, refused.headers['x-correlation-id'])
-  const [rows] = await fx.database.db.query<any[]>('SELECT COUNT(*) AS n FROM render_jobs WHERE workspace_id = ?', [fx.ws.workspace.id])
+  const [rows] = await fx.database.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM render_jobs WHERE workspace_id = ?', [fx.ws.workspace.id])
   assert.equal(Number(rows[0].n), 3, 'the refused job was not inserted')
   const other = await renderWorkspace(fx.server.context, fx.dataUrl)
   assert.equal((await submit(other.key.key)).status, 202, 'another workspace still enqueues')

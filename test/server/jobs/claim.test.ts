@@ -9,6 +9,7 @@ import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import { retryDelayMs } from '../../../server/jobs/retry.js'
 import { fairPartSql, FAIR_WORKSPACES_SQL, fairShares } from '../../../server/store/repos/jobs-fair.js'
 import { createDb } from '../../../server/store/db.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 
@@ -21,8 +22,20 @@ async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     ids.push(randomUUID())
     await jobs.insert(database.db, {
-      id: ids[i], workspaceId: workspaceId ?? randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-      templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: { i }, context: {}, fileName: 'f.pdf', correlationId: 'c'
+      id: ids[i],
+      workspaceId: workspaceId ?? randomUUID(),
+      apiKeyId: 'k',
+      apiKeyPrefix: 'svc_live_k',
+      apiKeyName: 'k',
+      templateId: randomUUID(),
+      templateCode: 'invoice',
+      version: 1,
+      environment: 'production',
+      format: 'pdf',
+      parameters: { i },
+      context: {},
+      fileName: 'f.pdf',
+      correlationId: 'c'
     })
   }
   return ids
@@ -30,14 +43,14 @@ async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
 
 test('the claim queries use ix_jobs_fair and no filesort: the workspaces with queued jobs, then each one\'s oldest', async () => {
   await enqueue(50)
-  const [wsPlan] = await database.db.query<any[]>(`EXPLAIN ${FAIR_WORKSPACES_SQL}`, ['', 10])
+  const [wsPlan] = await database.db.query<RowDataPacket[]>(`EXPLAIN ${FAIR_WORKSPACES_SQL}`, ['', 10])
   assert.equal(wsPlan[0].key, 'ix_jobs_fair')
   assert.doesNotMatch(String(wsPlan[0].Extra), /filesort|temporary/i)
-  const [first, second] = (await database.db.query<any[]>('SELECT DISTINCT workspace_id FROM render_jobs LIMIT 2'))[0].map((r) => r.workspace_id)
+  const [first, second] = (await database.db.query<RowDataPacket[]>('SELECT DISTINCT workspace_id FROM render_jobs LIMIT 2'))[0].map((r) => r.workspace_id)
   const part = fairPartSql('j.seq, j.id, j.workspace_id')
   const union = [part, part].join(' UNION ALL ').replaceAll('FOR UPDATE SKIP LOCKED', '')
-  const [plan] = await database.db.query<any[]>(`EXPLAIN ${union}`, [first, 0, 3, second, 0, 3])
-  for (const row of plan.filter((r: any) => r.table === 'j')) {
+  const [plan] = await database.db.query<RowDataPacket[]>(`EXPLAIN ${union}`, [first, 0, 3, second, 0, 3])
+  for (const row of plan.filter((r) => r.table === 'j')) {
     assert.equal(row.key, 'ix_jobs_fair')
     assert.doesNotMatch(String(row.Extra), /filesort|temporary/i)
   }
@@ -71,7 +84,7 @@ test('two claimers on separate connections get disjoint jobs; claimed rows are r
     }))
     assert.equal(claimed.length, 250)
     assert.equal(new Set(claimed).size, 250, 'no job claimed twice')
-    const [rows] = await database.db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'running' AND attempts = 1 AND lease_owner IS NOT NULL")
+    const [rows] = await database.db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'running' AND attempts = 1 AND lease_owner IS NOT NULL")
     assert.equal(Number(rows[0].n), 250)
   } finally {
     await other.end()
@@ -84,7 +97,7 @@ test('a released job waits out its backoff: the claim skips it until not_before,
   const jobs = jobsRepo(database.db)
   const [first] = await jobs.claim('owner-a', 1, 30_000)
   assert.ok(await jobs.release(first.id, 'owner-a', first.attempts, retryDelayMs(first.attempts)))
-  const [row] = await database.db.query<any[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
+  const [row] = await database.db.query<RowDataPacket[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
   assert.equal(row[0].status, 'queued')
   assert.ok(Number(row[0].wait) > 900_000 && Number(row[0].wait) <= 1_000_000, `not_before ~1 s ahead: ${row[0].wait} µs`)
   const others = await jobs.claim('owner-b', 5, 30_000)

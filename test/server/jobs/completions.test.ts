@@ -17,6 +17,7 @@ import { documentLinks } from '../../../server/documents/links.js'
 import { completions } from '../../../server/jobs/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
 import type { Outcome } from '../../../server/render/outcome.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('completions') })
@@ -24,13 +25,43 @@ after(async () => { await database.drop() })
 
 const workspaceId = randomUUID()
 const newJob = (): NewJob => ({
-  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+  id: randomUUID(),
+  workspaceId,
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  templateId: randomUUID(),
+  templateCode: 'invoice',
+  version: 1,
+  environment: 'production',
+  format: 'pdf',
+  parameters: {},
+  context: {},
+  fileName: 'f.pdf',
+  correlationId: 'c'
 })
 const runOf = (job: JobRow): RunRecord => ({
-  id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', correlationId: 'c', mode: 'async', jobId: job.id,
-  templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', status: 'succeeded', errorCode: null, errorMessage: null,
-  durationMs: 1, pageCount: 1, labelCount: null, outputBytes: 4, startedAt: new Date(), completedAt: new Date()
+  id: randomUUID(),
+  workspaceId,
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  correlationId: 'c',
+  mode: 'async',
+  jobId: job.id,
+  templateCode: 'invoice',
+  version: 1,
+  environment: 'production',
+  format: 'pdf',
+  status: 'succeeded',
+  errorCode: null,
+  errorMessage: null,
+  durationMs: 1,
+  pageCount: 1,
+  labelCount: null,
+  outputBytes: 4,
+  startedAt: new Date(),
+  completedAt: new Date()
 })
 const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
 
@@ -39,7 +70,14 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
   const jobs = jobsRepo(db)
   // Counts the transactions the writer opens (each takes a pool connection).
   let transactions = 0
-  const counted = Object.create(db, { getConnection: { value: async () => { transactions++; return await db.getConnection() } } })
+  const counted = Object.create(db, {
+    getConnection: {
+      value: async () => {
+        transactions++
+        return await db.getConnection()
+      }
+    }
+  })
   const deps = {
     config: { documents: { ttlMs: 3_600_000 } },
     db: counted,
@@ -64,10 +102,10 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
   assert.deepEqual(results, [true, true, false, true, true])
   assert.equal(transactions, 3, 'the first two jobs were written at once (two writers), the three that came during those writes in one more transaction')
 
-  const [rows] = await db.query<any[]>(`SELECT j.id, j.status, j.run_id, j.document_id, d.content FROM render_jobs j LEFT JOIN documents d ON d.id = j.document_id
+  const [rows] = await db.query<RowDataPacket[]>(`SELECT j.id, j.status, j.run_id, j.document_id, d.content FROM render_jobs j LEFT JOIN documents d ON d.id = j.document_id
     WHERE j.id IN (?)`, [claimed.map((j) => j.id)])
   for (const [i, job] of claimed.entries()) {
-    const r = rows.find((x) => x.id === job.id)
+    const r = rows.find((x) => x.id === job.id) as RowDataPacket
     if (i === 2) {
       assert.equal(r.status, 'running', 'the lost claim did not finish the job')
       assert.equal(r.document_id, null)
@@ -77,12 +115,12 @@ test('jobs finishing while the writes are in flight commit together; a claim tha
     assert.equal(r.run_id, runs[i].id)
     assert.equal(Buffer.from(r.content).toString(), `pdf${i}`, 'each job got its own document')
   }
-  const [runRows] = await db.query<any[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
+  const [runRows] = await db.query<RowDataPacket[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
   assert.deepEqual(new Set(runRows.map((r) => r.id)), new Set(runs.filter((_, i) => i !== 2).map((r) => r.id)), 'no run for the lost claim')
-  const [events] = await db.query<any[]>('SELECT payload FROM events WHERE workspace_id = ?', [workspaceId])
+  const [events] = await db.query<RowDataPacket[]>('SELECT payload FROM events WHERE workspace_id = ?', [workspaceId])
   assert.equal(events.length, 1, 'only the winning claim that asked for an event wrote one')
   assert.equal(JSON.parse(events[0].payload).data.jobId, claimed[0].id)
-  const [docs] = await db.query<any[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id IN (?)', [claimed.map((j) => j.id)])
+  const [docs] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id IN (?)', [claimed.map((j) => j.id)])
   assert.equal(Number(docs[0].n), 4)
 })
 
@@ -108,10 +146,10 @@ test('a completion the database refuses (run version above the INT column) fails
   runs[2].version = 2147483648
   const results = await Promise.allSettled(claimed.map((job, i) => writer.commit({ job, owner: 'poison', run: runs[i], outcome: ok(`p${i}`), event: false })))
   assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
-  const [rows] = await db.query<any[]>('SELECT id, status FROM render_jobs WHERE id IN (?)', [claimed.map((j) => j.id)])
+  const [rows] = await db.query<RowDataPacket[]>('SELECT id, status FROM render_jobs WHERE id IN (?)', [claimed.map((j) => j.id)])
   for (const [i, job] of claimed.entries()) {
-    assert.equal(rows.find((r) => r.id === job.id).status, i === 2 ? 'running' : 'succeeded', `job ${i}`)
+    assert.equal((rows.find((r) => r.id === job.id) as RowDataPacket).status, i === 2 ? 'running' : 'succeeded', `job ${i}`)
   }
-  const [runRows] = await db.query<any[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
+  const [runRows] = await db.query<RowDataPacket[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
   assert.equal(runRows.length, 3, 'the good runs are written; the refused one is not')
 })

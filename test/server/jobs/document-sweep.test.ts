@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { documentsRepo } from '../../../server/store/repos/documents.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 
@@ -21,7 +22,7 @@ async function addDocuments (n: number, expired: boolean): Promise<void> {
 }
 
 async function count (): Promise<{ expired: number, live: number }> {
-  const [rows] = await database.db.query<any[]>('SELECT SUM(expires_at <= UTC_TIMESTAMP(3)) AS expired, SUM(expires_at > UTC_TIMESTAMP(3)) AS live FROM documents')
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT SUM(expires_at <= UTC_TIMESTAMP(3)) AS expired, SUM(expires_at > UTC_TIMESTAMP(3)) AS live FROM documents')
   return { expired: Number(rows[0].expired ?? 0), live: Number(rows[0].live ?? 0) }
 }
 

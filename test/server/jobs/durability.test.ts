@@ -12,6 +12,7 @@ import { bearer } from '../../helpers/fixtures.js'
 import { createDataDatabase, dropDataDatabase, renderWorkspace, readExample } from '../../helpers/render-data.js'
 import { startChildServer } from '../../helpers/child-server.js'
 import type { ChildServer } from '../../helpers/child-server.js'
+import type { RowDataPacket } from 'mysql2'
 
 const masterKey = randomBytes(32).toString('hex')
 let database: TestDatabase
@@ -29,6 +30,7 @@ before(async () => {
   // The front server only accepts requests: its job loop is off, so children do all rendering.
   front = await startServer(database.url, { SVC_JOBS: 'false', SVC_RATE_LIMIT: '1000000', SVC_MASTER_KEY: masterKey }, home)
   ws = await renderWorkspace(front.context, dataUrl)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(4) AS pause, ')
@@ -62,8 +64,9 @@ async function waitFor<T> (what: string, fn: () => Promise<T | undefined>, timeo
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function jobRow (id: string): Promise<any> {
-  const [rows] = await front.context.db.query<any[]>('SELECT status, attempts, error_code, lease_owner FROM render_jobs WHERE id = ?', [id])
+  const [rows] = await front.context.db.query<RowDataPacket[]>('SELECT status, attempts, error_code, lease_owner FROM render_jobs WHERE id = ?', [id])
   return rows[0]
 }
 
@@ -76,16 +79,16 @@ test('1,000 async jobs over two server processes: each rendered exactly once', a
   const b = await startChildServer(childEnv())
   children.push(a, b)
   await waitFor('all jobs to finish', async () => {
-    const [rows] = await front.context.db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status IN ('succeeded', 'failed') AND template_code = 'shipping-label'")
+    const [rows] = await front.context.db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status IN ('succeeded', 'failed') AND template_code = 'shipping-label'")
     return rows[0].n === 1000 ? true : undefined
   }, 240_000)
-  const [jobs] = await front.context.db.query<any[]>("SELECT status, attempts, COUNT(*) AS n FROM render_jobs WHERE template_code = 'shipping-label' GROUP BY status, attempts")
+  const [jobs] = await front.context.db.query<RowDataPacket[]>("SELECT status, attempts, COUNT(*) AS n FROM render_jobs WHERE template_code = 'shipping-label' GROUP BY status, attempts")
   assert.deepEqual(jobs.map((r) => [r.status, r.attempts, Number(r.n)]), [['succeeded', 1, 1000]])
-  const [runs] = await front.context.db.query<any[]>("SELECT job_id, COUNT(*) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label' GROUP BY job_id HAVING n <> 1")
+  const [runs] = await front.context.db.query<RowDataPacket[]>("SELECT job_id, COUNT(*) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label' GROUP BY job_id HAVING n <> 1")
   assert.equal(runs.length, 0, 'no job has more or fewer than one run')
-  const [count] = await front.context.db.query<any[]>("SELECT COUNT(DISTINCT job_id) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label'")
+  const [count] = await front.context.db.query<RowDataPacket[]>("SELECT COUNT(DISTINCT job_id) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label'")
   assert.equal(Number(count[0].n), 1000)
-  const [docs] = await front.context.db.query<any[]>('SELECT COUNT(*) AS n FROM documents d JOIN render_jobs j ON j.document_id = d.id WHERE j.template_code = ?', ['shipping-label'])
+  const [docs] = await front.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents d JOIN render_jobs j ON j.document_id = d.id WHERE j.template_code = ?', ['shipping-label'])
   assert.equal(Number(docs[0].n), 1000)
   await a.kill('SIGTERM')
   await b.kill('SIGTERM')

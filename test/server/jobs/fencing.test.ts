@@ -9,6 +9,7 @@ import type { TestDatabase } from '../../helpers/db.js'
 import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobOutcome } from '../../../server/store/repos/jobs.js'
 import { transaction } from '../../../server/store/db.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 
@@ -17,17 +18,40 @@ after(async () => { await database.drop() })
 
 const outcome = (): JobOutcome => ({ status: 'succeeded', runId: randomUUID(), documentId: null, pageCount: 1, labelCount: null, outputBytes: 10, errorCode: null, errorMessage: null })
 
-async function row (id: string): Promise<{ status: string, attempts: number, run_id: string | null, lease_owner: string | null, lease_expires_at: Date | null }> {
-  const [rows] = await database.db.query<any[]>('SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?', [id])
-  return rows[0]
+async function row (
+  id: string
+): Promise<{
+  status: string
+  attempts: number
+  run_id: string | null
+  lease_owner: string | null
+  lease_expires_at: Date | null
+}> {
+  const [rows] = await database.db.query<RowDataPacket[]>(
+    'SELECT status, attempts, run_id, lease_owner, lease_expires_at FROM render_jobs WHERE id = ?',
+    [id]
+  )
+  return rows[0] as Awaited<ReturnType<typeof row>>
 }
 
 test('a stale claim of the same process (lease expired, job reclaimed) cannot finish, renew or release it', async () => {
   const jobs = jobsRepo(database.db)
   const id = randomUUID()
   await jobs.insert(database.db, {
-    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id,
+    workspaceId: randomUUID(),
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   const [first] = await jobs.claim('proc', 1, 30_000)
   assert.equal(first.id, id)
@@ -65,8 +89,20 @@ test('finishMany fences each claim of a batch on its own: stale and foreign clai
   // One workspace: claims serve workspaces in turn, and a workspace's jobs in queue order.
   const workspaceId = randomUUID()
   const newJob = (): Parameters<typeof jobs.insert>[1] => ({
-    id: randomUUID(), workspaceId, apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id: randomUUID(),
+    workspaceId,
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   // Claims are taken in queue order: drain whatever earlier tests left queued first.
   while ((await jobs.claim('sweeper', 100, 30_000)).length > 0);

@@ -7,14 +7,27 @@ import type { TestDatabase } from '../../helpers/db.js'
 import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { NewJob } from '../../../server/store/repos/jobs.js'
 import { jobInserts } from '../../../server/jobs/inserts.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('inserts') })
 after(async () => { await database.drop() })
 
 const newJob = (version = 1): NewJob => ({
-  id: randomUUID(), workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-  templateCode: 'invoice', version, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: randomUUID()
+  id: randomUUID(),
+  workspaceId: randomUUID(),
+  apiKeyId: 'k',
+  apiKeyPrefix: 'svc_live_k',
+  apiKeyName: 'k',
+  templateId: randomUUID(),
+  templateCode: 'invoice',
+  version,
+  environment: 'production',
+  format: 'pdf',
+  parameters: {},
+  context: {},
+  fileName: 'f.pdf',
+  correlationId: randomUUID()
 })
 
 test('a job row the database refuses (version above the INT column) fails alone; the jobs batched with it are inserted', async () => {
@@ -24,7 +37,7 @@ test('a job row the database refuses (version above the INT column) fails alone;
   const batch = [newJob(), newJob(), newJob(2147483648), newJob()]
   const results = await Promise.allSettled(batch.map((j) => writer.insert(j, new Date())))
   assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
-  const [rows] = await database.db.query<any[]>('SELECT id FROM render_jobs WHERE id IN (?)', [batch.map((j) => j.id)])
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT id FROM render_jobs WHERE id IN (?)', [batch.map((j) => j.id)])
   assert.deepEqual(new Set(rows.map((r) => r.id)), new Set([batch[0].id, batch[1].id, batch[3].id]))
   // The writer goes on: nothing is left waiting for a retry of the refused row.
   const later = newJob()

@@ -15,12 +15,14 @@ import { documentsRepo } from '../../../server/store/repos/documents.js'
 import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
+import type { RowDataPacket } from 'mysql2'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 async function jobRows (db: TestDatabase['db'], ids: string[]): Promise<Map<string, any>> {
-  const [rows] = await db.query<any[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
+  const [rows] = await db.query<RowDataPacket[]>('SELECT id, status, attempts, error_code, lease_owner, started_at FROM render_jobs WHERE id IN (?)', [ids])
   return new Map(rows.map((r) => [r.id, r]))
 }
 
@@ -30,15 +32,35 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   const real = jobsRepo(database.db)
   const id = randomUUID()
   await real.insert(database.db, {
-    id, workspaceId: randomUUID(), apiKeyId: 'k', apiKeyPrefix: 'svc_live_k', apiKeyName: 'k', templateId: randomUUID(),
-    templateCode: 'invoice', version: 1, environment: 'production', format: 'pdf', parameters: {}, context: {}, fileName: 'f.pdf', correlationId: 'c'
+    id,
+    workspaceId: randomUUID(),
+    apiKeyId: 'k',
+    apiKeyPrefix: 'svc_live_k',
+    apiKeyName: 'k',
+    templateId: randomUUID(),
+    templateCode: 'invoice',
+    version: 1,
+    environment: 'production',
+    format: 'pdf',
+    parameters: {},
+    context: {},
+    fileName: 'f.pdf',
+    correlationId: 'c'
   })
   let claimed!: () => void
   const inFlight = new Promise<void>((resolve) => { claimed = resolve })
   let open!: () => void
   const gate = new Promise<void>((resolve) => { open = resolve })
   // The claim has taken the job in the database but not yet answered when close() comes.
-  const jobs: JobsRepo = { ...real, claim: async (...args) => { const r = await real.claim(...args); claimed(); await gate; return r } }
+  const jobs: JobsRepo = {
+    ...real,
+    claim: async (...args) => {
+      const r = await real.claim(...args)
+      claimed()
+      await gate
+      return r
+    }
+  }
   let executed = 0
   const run: Pick<JobsService, 'execute' | 'abandon'> = { execute: async () => { executed++ }, abandon: async () => { executed++ } }
   const config = loadConfig({}, { SVC_HOME: '/tmp/svc-loop-close-test', SVC_DATABASE_URL: database.url, SVC_JOB_POLL: '1h', SVC_MASTER_KEY: 'a'.repeat(64) }, 2)
@@ -59,6 +81,7 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
 test('closing a server mid-job: the running job finishes (lease kept), queued jobs stay queued, nothing fails', async () => {
   const fx = await renderFixture('shutdown', { SVC_JOB_CONCURRENCY: '1', SVC_JOB_LEASE: '1s', SVC_JOB_POLL: '50ms' })
   cleanups.push(() => fx.close())
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(2.5) AS pause, ')
@@ -89,7 +112,7 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
     assert.equal(rows.get(id).status, 'queued', 'jobs not started stay queued')
     assert.equal(rows.get(id).attempts, 0)
   }
-  const [failed] = await db.query<any[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
+  const [failed] = await db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'failed'")
   assert.equal(Number(failed[0].n), 0, 'no job failed (RENDER_FAILED from a closed pool)')
 })
 
@@ -101,6 +124,7 @@ test('closing a server with more jobs claimed than may read data at once: those 
     SVC_JOB_CONCURRENCY: '8', SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '5', SVC_RENDER_THREADS: '1', SVC_JOB_LEASE: '5s', SVC_JOB_POLL: '50ms'
   })
   cleanups.push(() => fx.close())
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
   slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(1) AS pause, ')

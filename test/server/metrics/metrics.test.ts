@@ -19,7 +19,9 @@ before(async () => {
   metrics = server.server.metrics
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await server?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
 })
 
@@ -46,4 +48,3 @@ test('HTTP requests are counted by route template, status and errorCode; refusal
   assert.equal(line(text, 'svc_render_waiting', 'lane="batch"'), 0)
   assert.equal(line(text, 'svc_jobs', 'status="queued"'), 0)
 })
-

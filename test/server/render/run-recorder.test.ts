@@ -8,9 +8,27 @@ import type { RunRecord, RunsRepo } from '../../../server/store/repos/runs.js'
 import { createTestDatabase } from '../../helpers/db.js'
 
 const run = (id: string): RunRecord => ({
-  id, workspaceId: 'w', apiKeyId: 'k', apiKeyPrefix: 'p', apiKeyName: 'n', correlationId: 'c', mode: 'sync', jobId: null,
-  templateCode: 't', version: 1, environment: 'e', format: 'pdf', status: 'succeeded', errorCode: null, errorMessage: null,
-  durationMs: 1, pageCount: 1, labelCount: null, outputBytes: 1, startedAt: new Date(), completedAt: new Date()
+  id,
+  workspaceId: 'w',
+  apiKeyId: 'k',
+  apiKeyPrefix: 'p',
+  apiKeyName: 'n',
+  correlationId: 'c',
+  mode: 'sync',
+  jobId: null,
+  templateCode: 't',
+  version: 1,
+  environment: 'e',
+  format: 'pdf',
+  status: 'succeeded',
+  errorCode: null,
+  errorMessage: null,
+  durationMs: 1,
+  pageCount: 1,
+  labelCount: null,
+  outputBytes: 1,
+  startedAt: new Date(),
+  completedAt: new Date()
 })
 
 test('a failed batch write is kept and written by the next flush', async () => {
@@ -38,7 +56,10 @@ test('a run the database refuses (version above the INT column) is dropped alone
   const database = await createTestDatabase('runrec')
   try {
     const dropped: Array<{ id: string, correlationId: string }> = []
-    const recorder = runRecorder(runsRepo(database.db), database.db, { flushMs: 60_000, onDrop: (r) => dropped.push({ id: r.id, correlationId: r.correlationId }) })
+    const recorder = runRecorder(runsRepo(database.db), database.db, {
+      flushMs: 60_000,
+      onDrop: (r) => dropped.push({ id: r.id, correlationId: r.correlationId })
+    })
     const good = (n: number): RunRecord => ({ ...run(randomUUID()), correlationId: `good-${n}` })
     const first = [good(1), { ...run(randomUUID()), version: 2147483648, correlationId: 'poisoned' }, good(2)]
     for (const r of first) recorder.record(r)

@@ -98,7 +98,8 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
   server = await startServer(database.url, { ...both, ...webhookEnv() }, home)
   const before = await svc(['secrets', 'status'], both)
   assert.equal(before.code, 0, before.stderr)
-  const count = (s: any, keyId: string): number => s.counts.filter((c: any) => c.keyId === keyId).reduce((n: number, c: any) => n + c.values, 0)
+  const count = (s: any, keyId: string): number =>
+    s.counts.filter((c: any) => c.keyId === keyId).reduce((n: number, c: any) => n + c.values, 0)
   assert.equal(count(before.json, hex(keyIdOf(oldKey))), 3, 'two environments and the endpoint under the old key')
   assert.equal(count(before.json, 'legacy'), 1)
 
@@ -106,6 +107,8 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
   const statuses: number[] = []
   const ids: string[] = []
   const load = (async () => {
+    // `rotating` is changed by another async task.
+    // eslint-disable-next-line no-unmodified-loop-condition, @typescript-eslint/no-unnecessary-condition
     for (let i = 0; rotating || i < 6; i++) {
       const id = `during-${i}`
       ids.push(id)
@@ -116,7 +119,10 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
   rotating = false
   await load
   assert.equal(rotated.code, 0, rotated.stderr)
-  assert.deepEqual({ resealed: rotated.json.resealed, unreadable: rotated.json.unreadable }, { resealed: 4, unreadable: [] })
+  assert.deepEqual(
+    { resealed: rotated.json.resealed, unreadable: rotated.json.unreadable },
+    { resealed: 4, unreadable: [] }
+  )
   assert.deepEqual(new Set(statuses), new Set([200]), 'every render during the rotation succeeded')
   await deliveredAndSigned(ids)
   const after = await svc(['secrets', 'status'], both)
@@ -137,8 +143,10 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
 test('a sealed value copied to another row does not open: 503 for that environment, a clear log line, no crash', async () => {
   const logFile = join(home, 'moved.log')
   const logger = createLogger({ logLevel: 'info', logFile })
-  server = await startServer(database.url, { SVC_MASTER_KEY: hex(newKey), ...webhookEnv() }, home, undefined, { logger })
-  const [rows] = await database.db.query<RowDataPacket[]>("SELECT id, env_key, ds_password_enc FROM environments WHERE workspace_id = ?", [ws.workspace.id])
+  server = await startServer(database.url, { SVC_MASTER_KEY: hex(newKey), ...webhookEnv() }, home, undefined, {
+    logger
+  })
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT id, env_key, ds_password_enc FROM environments WHERE workspace_id = ?', [ws.workspace.id])
   const byKey = Object.fromEntries(rows.map((r) => [r.env_key, r]))
   await database.db.execute('UPDATE environments SET ds_password_enc = ?, ds_version = ds_version + 1 WHERE id = ?',
     [byKey.production.ds_password_enc, byKey.development.id])
@@ -148,7 +156,14 @@ test('a sealed value copied to another row does not open: 503 for that environme
   assert.equal(await render('production', 'still-fine'), 200, 'the process and the other environments carry on')
   // Its event reaches the receiver before the count below is taken (it would land inside it otherwise).
   await deliveredAndSigned(['still-fine'])
-  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  await new Promise<void>((resolve, reject) => {
+    logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    })
+  })
   const lines = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
   const line = lines.find((l) => typeof l.msg === 'string' && l.msg.startsWith('sealed environments.ds_password_enc'))
   assert.ok(line !== undefined, 'a log line says which sealed value failed')
@@ -170,7 +185,14 @@ test('a sealed value copied to another row does not open: 503 for that environme
   assert.equal(attempt.status, 'failed')
   assert.equal(attempt.lastError, 'signing secret cannot be opened (see the server log)')
   assert.equal(receiver.received.length, received, 'nothing was sent unsigned or wrongly signed')
-  await new Promise<void>((resolve, reject) => { logger.flush((err) => { if (err !== undefined && err !== null) reject(err); else resolve() }) })
+  await new Promise<void>((resolve, reject) => {
+    logger.flush((err) => {
+      // The callback passes null or undefined for no error.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (err !== undefined && err !== null) reject(err)
+      else resolve()
+    })
+  })
   const after = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
   assert.ok(after.some((l) => l.endpoint === second.id && String(l.msg).startsWith(`sealed webhook_endpoints.secret_enc of row ${second.id} cannot be opened`)))
 })

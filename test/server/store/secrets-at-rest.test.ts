@@ -22,10 +22,15 @@ const masterKey = randomBytes(32).toString('hex')
 before(async () => {
   database = await createTestDatabase('secrets')
   home = await mkdtemp(join(tmpdir(), 'svc-secrets-'))
-  ctx = await createContext(loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey }, 2), { poolSize: 2 })
+  ctx = await createContext(
+    loadConfig({}, { SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey }, 2),
+    { poolSize: 2 }
+  )
 })
 after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await ctx?.close()
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
   await database?.drop()
   await rm(home, { recursive: true, force: true })
 })
@@ -36,7 +41,9 @@ function contains (rows: RowDataPacket[], needle: string): string[] {
   for (const row of rows) {
     for (const [column, value] of Object.entries(row)) {
       if (value === null || value === undefined) continue
-      const bytes = Buffer.isBuffer(value) ? value : Buffer.from(value instanceof Date ? value.toISOString() : String(value))
+      const bytes = Buffer.isBuffer(value)
+        ? value
+        : Buffer.from(value instanceof Date ? value.toISOString() : String(value))
       if (bytes.includes(Buffer.from(needle)) || bytes.toString('hex').includes(Buffer.from(needle).toString('hex'))) hits.push(column)
     }
   }

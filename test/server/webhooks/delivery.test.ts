@@ -196,8 +196,14 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       await d.close()
 
       await k.ctx.services.webhooks.disable(k.workspaceId, ep.id)
-      for (const call of [() => k.ctx.services.webhooks.test(k.workspaceId, ep.id), () => k.ctx.services.webhooks.redeliver(k.workspaceId, t.deliveryId)]) {
-        await assert.rejects(call(), (err: unknown) => isProblem(err) && err.code === 'WEBHOOK_DISABLED' && err.status === 409)
+      for (const call of [
+        () => k.ctx.services.webhooks.test(k.workspaceId, ep.id),
+        () => k.ctx.services.webhooks.redeliver(k.workspaceId, t.deliveryId)
+      ]) {
+        await assert.rejects(
+          call(),
+          (err: unknown) => isProblem(err) && err.code === 'WEBHOOK_DISABLED' && err.status === 409
+        )
       }
       // Made before the disable but not yet sent: it waits.
       const pendingId = (await rows(k, "SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.status = 'succeeded'", [ep.id]))[0].id

@@ -8,6 +8,7 @@ import type { TestDatabase } from '../../helpers/db.js'
 import { transaction } from '../../../server/store/db.js'
 import { deliveriesRepo } from '../../../server/store/repos/webhooks-deliveries.js'
 import { endpointSlots } from '../../../server/webhooks/endpoint-slots.js'
+import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('whslots') })
@@ -24,7 +25,7 @@ async function due (n: number, ageMs: number): Promise<string> {
 }
 
 async function endpointsOf (seqs: number[]): Promise<string[]> {
-  const [rows] = await database.db.query<any[]>('SELECT endpoint_id FROM webhook_deliveries WHERE seq IN (?) ORDER BY seq', [seqs])
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT endpoint_id FROM webhook_deliveries WHERE seq IN (?) ORDER BY seq', [seqs])
   return rows.map((r) => r.endpoint_id)
 }
 

@@ -32,7 +32,9 @@ export async function makeCert (): Promise<Cert> {
   return { dir, certFile, keyFile, cert: await readFile(certFile), key: await readFile(keyFile) }
 }
 
-export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any } // eslint-disable-line @typescript-eslint/no-explicit-any -- parsed JSON under test
+// Parsed JSON under test.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface Received { headers: IncomingHttpHeaders, raw: Buffer, at: number, json: any }
 type Answer = { status: number, body?: string } | 'hang'
 
 export interface Receiver {
@@ -87,7 +89,12 @@ export function parseSignature (header: string | string[] | undefined): { t: str
   return { t: m[1], v1: m[2] }
 }
 
-export async function waitFor<T> (what: string, fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function waitFor<T> (
+  what: string,
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 50
+): Promise<T> {
   const until = Date.now() + timeoutMs
   for (;;) {
     const v = await fn()

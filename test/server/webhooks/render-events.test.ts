@@ -8,6 +8,7 @@ import { renderFixture, renderWorkspace, readExample } from '../../helpers/rende
 import { pdfFacts } from '../../helpers/poppler.js'
 import { makeCert, startReceiver, expectedSignature, parseSignature, waitFor } from './helpers.js'
 import type { Cert, Receiver } from './helpers.js'
+import type { RowDataPacket } from 'mysql2'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -30,6 +31,7 @@ after(async () => {
   await receiver.close()
 })
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- items of a parsed JSON body under test
 function eventFor (type: string, predicate: (data: any) => boolean) {
   return waitFor(`${type} event`, () => receiver.received.find((r) => r.json?.type === type && predicate(r.json.data)))
 }
@@ -77,6 +79,7 @@ test('an async render emits document.generated whose link serves the PDF', async
 })
 
 test('a failed render emits document.failed with the error code', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const invoice = await readExample('invoice') as any
   invoice.code = 'broken-invoice'
   invoice.datasets[1].query = 'SELECT * FROM missing_table WHERE id = :invoiceId'
@@ -94,9 +97,9 @@ test('a failed render emits document.failed with the error code', async () => {
 
 test('without a subscriber, a sync render stores no document', async () => {
   const other = await renderWorkspace(server.context, fx.dataUrl)
-  const [before] = await server.context.db.query<any[]>('SELECT COUNT(*) AS n FROM documents')
+  const [before] = await server.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents')
   const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(other.key.key), body: { template: 'invoice', parameters: { invoiceId: 1 } } })
   assert.equal(res.status, 200)
-  const [afterRows] = await server.context.db.query<any[]>('SELECT COUNT(*) AS n FROM documents')
+  const [afterRows] = await server.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents')
   assert.equal(Number(afterRows[0].n), Number(before[0].n))
 })

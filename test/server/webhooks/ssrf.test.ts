@@ -19,6 +19,7 @@ function tableResolver (table: Record<string, ResolvedAddress[]>): Resolver & { 
   const fn = async (name: string): Promise<ResolvedAddress[]> => {
     calls.push(name)
     const answer = table[name]
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the lookup misses for an unknown name
     if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' })
     return answer
   }
@@ -79,7 +80,10 @@ describe('registration and send-time checks', () => {
   })
 
   test('≥ 20 refused targets: reserved v4/v6 literals, localhost, names resolving inside, non-https', async () => {
-    const svc = webhooksService({ db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox }, { resolver })
+    const svc = webhooksService(
+      { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+      { resolver }
+    )
     const systemSvc = k.ctx.services.webhooks // the real resolver: localhost comes from /etc/hosts
     const targets = [...REFUSED_LITERALS.map((h) => `https://${h}/hook`), 'https://internal.test/hook', 'https://metadata.test/x', 'https://dual.test/x']
     let refused = 0
@@ -114,7 +118,10 @@ describe('registration and send-time checks', () => {
         calls.push(`${phase}:${name}`)
         return phase === 'register' ? [v4('93.184.216.34')] : [v4('127.0.0.1')]
       }
-      const svc = webhooksService({ db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox }, { resolver: rebinding })
+      const svc = webhooksService(
+        { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+        { resolver: rebinding }
+      )
       const ep = await svc.create({ workspaceId: k.workspaceId, url: `https://localhost:${rx.port}/hooks`, events: ['document.generated'] })
       phase = 'send'
       const d = k.dispatcher({ resolver: rebinding })
@@ -133,7 +140,13 @@ describe('registration and send-time checks', () => {
   test('an IP literal endpoint stored earlier is refused at send time too', async () => {
     const rx = await startReceiver(cert)
     try {
-      const lax = webhooksService({ db: k.tdb.db, box: k.ctx.box, config: { ...k.config, webhooks: { ...k.config.webhooks, allowPrivate: true } }, repos: k.ctx.repos, outbox: k.ctx.services.outbox })
+      const lax = webhooksService({
+        db: k.tdb.db,
+        box: k.ctx.box,
+        config: { ...k.config, webhooks: { ...k.config.webhooks, allowPrivate: true } },
+        repos: k.ctx.repos,
+        outbox: k.ctx.services.outbox
+      })
       const ep = await lax.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.failed'] })
       const d = k.dispatcher()
       d.start()

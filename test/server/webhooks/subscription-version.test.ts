@@ -23,7 +23,19 @@ before(async () => {
   const env = { SVC_WEBHOOKS_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_CA_FILE: cert.certFile, SVC_WEBHOOK_POLL: '100ms' }
   fx = await renderFixture('whver', env)
   // Another process's view of the same database: its own services, its own caches.
-  admin = await createContext(loadConfig({}, { ...env, SVC_HOME: fx.server.config.home, SVC_DATABASE_URL: fx.database.url, SVC_MASTER_KEY: fx.server.config.masterKey as string }, 2), { poolSize: 2 })
+  admin = await createContext(
+    loadConfig(
+      {},
+      {
+        ...env,
+        SVC_HOME: fx.server.config.home,
+        SVC_DATABASE_URL: fx.database.url,
+        SVC_MASTER_KEY: fx.server.config.masterKey as string
+      },
+      2
+    ),
+    { poolSize: 2 }
+  )
 })
 after(async () => {
   await admin.close()

@@ -12,7 +12,10 @@ const sign = (key: string, ts: number, raw: Buffer): string => createHmac('sha25
 
 test('a correct signature verifies, Buffer or string body', () => {
   const header = `t=${t}, v1=${sign(secret, t, body)}`
-  assert.deepEqual(verifyWebhook({ rawBody: body, signatureHeader: header, secrets: [secret], now }), { ok: true, timestamp: t })
+  assert.deepEqual(verifyWebhook({ rawBody: body, signatureHeader: header, secrets: [secret], now }), {
+    ok: true,
+    timestamp: t
+  })
   assert.equal(verifyWebhook({ rawBody: body.toString('utf8'), signatureHeader: header, secrets: [secret], now }).ok, true)
 })
 
@@ -46,7 +49,13 @@ test('missing or malformed headers', () => {
     [`t=${t}`, 'malformed-header'], [`t=abc, v1=${v1}`, 'malformed-header'], [`t=${t}, v1=${v1.toUpperCase()}`, 'malformed-header'],
     [`t=${t}, v1=${v1.slice(2)}`, 'malformed-header']
   ]
-  for (const [header, reason] of cases) assert.deepEqual(verifyWebhook({ rawBody: body, signatureHeader: header, secrets: [secret], now }), { ok: false, reason }, String(header))
+  for (const [header, reason] of cases) {
+    assert.deepEqual(
+      verifyWebhook({ rawBody: body, signatureHeader: header, secrets: [secret], now }),
+      { ok: false, reason },
+      String(header)
+    )
+  }
   assert.deepEqual(verifyWebhook({ rawBody: body, signatureHeader: `t=${t}, v1=${v1}`, secrets: [], now }), { ok: false, reason: 'no-secrets' })
   // An extra unknown scheme is ignored; a second v1 may carry the match.
   assert.equal(verifyWebhook({ rawBody: body, signatureHeader: `t=${t}, v0=abc, v1=${'0'.repeat(64)}, v1=${v1}`, secrets: [secret], now }).ok, true)

@@ -8,7 +8,11 @@ import { compileDocument } from '../../../workers/pdf/compile.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import { decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf } from './fixtures.js'
 
-function render (document: unknown, datasets: Record<string, unknown>, assets: Record<string, unknown> = {}): { bytes: Uint8Array, pageCount: number } {
+function render (
+  document: unknown,
+  datasets: Record<string, unknown>,
+  assets: Record<string, unknown> = {}
+): { bytes: Uint8Array, pageCount: number } {
   const def = invoiceDefinition(document, assets)
   return renderPdf(compileDocument(def.document, def as never), input(def, datasets))
 }
@@ -152,8 +156,16 @@ test('PNG (opaque and with alpha) and JPEG image assets are embedded with their 
 })
 
 function pngRgba (): string {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0 })
-  const crc = (b: Buffer): number => { let c = 0xffffffff; for (const x of b) c = crcTable[(c ^ x) & 255] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0 }
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (b: Buffer): number => {
+    let c = 0xffffffff
+    for (const x of b) c = crcTable[(c ^ x) & 255] ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
   const chunk = (type: string, data: Buffer): Buffer => {
     const len = Buffer.alloc(4); len.writeUInt32BE(data.length)
     const td = Buffer.concat([Buffer.from(type, 'latin1'), data])

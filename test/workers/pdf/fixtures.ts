@@ -52,7 +52,10 @@ export const invoiceDocument = {
   pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center', style: 'small' }]
 }
 
-export function invoiceDefinition (document: unknown = invoiceDocument, assets: Record<string, unknown> = {}): Record<string, unknown> {
+export function invoiceDefinition (
+  document: unknown = invoiceDocument,
+  assets: Record<string, unknown> = {}
+): Record<string, unknown> {
   return { code: 'invoice', format: 'document', parameters: [], datasets: [], document, assets }
 }
 
@@ -65,8 +68,13 @@ export function invoiceLines (n: number): Array<Record<string, unknown>> {
 }
 
 export const invoiceHeader = {
-  number: 'INV-2026-0042', company: 'ACME Tools Ltd', customer_name: 'Globex Corporation',
-  customer_address: '12 Industrial Way, Springfield', date: '2026-11-21', due: '2026-12-21', currency: 'EUR'
+  number: 'INV-2026-0042',
+  company: 'ACME Tools Ltd',
+  customer_name: 'Globex Corporation',
+  customer_address: '12 Industrial Way, Springfield',
+  date: '2026-11-21',
+  due: '2026-12-21',
+  currency: 'EUR'
 }
 
 export function input (definition: unknown, datasets: Record<string, unknown>, limits: Partial<RenderLimits> = {}, versionKey = 'test:1'): RenderInput {

@@ -47,7 +47,13 @@ export function decodeGrayPng (png: Buffer): Gray {
       if (f === 1) v += a
       else if (f === 2) v += b
       else if (f === 3) v += (a + b) >> 1
-      else if (f === 4) { const p = a + b - c; const pa = Math.abs(p - a); const pb = Math.abs(p - b); const pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c }
+      else if (f === 4) {
+        const p = a + b - c
+        const pa = Math.abs(p - a)
+        const pb = Math.abs(p - b)
+        const pc = Math.abs(p - c)
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+      }
       out[i] = v & 255
     }
   }

@@ -65,7 +65,11 @@ test('layout errors are TemplateErrors naming the path', () => {
   ]
   for (const [doc, re] of cases) {
     const def = invoiceDefinition(doc)
-    assert.throws(() => compileDocument(def.document, def as never), (err: unknown) => err instanceof TemplateError && re.test(err.message), String(re))
+    assert.throws(
+      () => compileDocument(def.document, def as never),
+      (err: unknown) => err instanceof TemplateError && re.test(err.message),
+      String(re)
+    )
   }
 })
 

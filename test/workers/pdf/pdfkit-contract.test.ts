@@ -10,7 +10,12 @@ import PDFDocument from 'pdfkit'
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
 type Doc = PDFKit.PDFDocument & Record<string, unknown>
 const newDoc = (options: Record<string, unknown> = {}): Doc =>
-  new PDFDocument({ autoFirstPage: false, font: null, compress: false, ...options } as unknown as PDFKit.PDFDocumentOptions) as Doc
+  new PDFDocument({
+    autoFirstPage: false,
+    font: null,
+    compress: false,
+    ...options
+  } as unknown as PDFKit.PDFDocumentOptions) as Doc
 
 interface Ref { end (b?: Buffer): void, data: Record<string, unknown>, id: number }
 const refOf = (doc: Doc, data?: unknown): Ref => (doc as unknown as { ref (d?: unknown): Ref }).ref(data)
@@ -88,7 +93,11 @@ test('images, fonts: doc.ref(dict) makes an indirect object; end(bytes) writes i
 test('metrics: after font(<standard name>), doc._font.font is the AFM with widths and vertical metrics', () => {
   const doc = newDoc({ font: 'Helvetica' })
   const afm = (doc._font as { font: Record<string, unknown> }).font as {
-    characterToGlyph (c: number): string, widthOfGlyph (g: string): number, ascender: number, descender: number, lineGap: number
+    characterToGlyph (c: number): string
+    widthOfGlyph (g: string): number
+    ascender: number
+    descender: number
+    lineGap: number
   }
   assert.equal(afm.characterToGlyph(65), 'A')
   assert.equal(afm.widthOfGlyph('A'), 667)
@@ -102,7 +111,9 @@ test('fonts: after font(<TTF bytes>), doc._font is an embedded font: fontkit fon
   const out = capture(doc)
   doc.font(readFileSync(DEJAVU))
   const ef = doc._font as {
-    id: string, font: { layout (s: string): unknown, unitsPerEm: number }, ref (): unknown,
+    id: string
+    font: { layout (s: string): unknown, unitsPerEm: number }
+    ref (): unknown
     encode (s: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>]
   }
   assert.equal(typeof ef.font.layout, 'function')

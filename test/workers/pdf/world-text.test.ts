@@ -137,7 +137,10 @@ test('the example invoice with an Arabic customer (examples/data/invoice-arabic.
   const root = join(import.meta.dirname, '..', '..', '..', '..', 'examples')
   const def = JSON.parse(readFileSync(join(root, 'templates', 'invoice.json'), 'utf8')) as { document: unknown }
   const data = JSON.parse(readFileSync(join(root, 'data', 'invoice-arabic.json'), 'utf8')) as Record<string, unknown>
-  const r = renderPdf(compileDocument(def.document, def as never), { ...input(def, data), parameters: { invoiceId: 1 } })
+  const r = renderPdf(compileDocument(def.document, def as never), {
+    ...input(def, data),
+    parameters: { invoiceId: 1 }
+  })
   assert.equal(r.warnings, undefined)
   const text = plain(pdfText(r.bytes))
   // (pdftotext puts a number at the left end of a right-to-left line first: visual order there.)

@@ -13,6 +13,7 @@ test('compileTemplate: a label compiles to ZPL output with a compiled label', ()
   assert.equal(c.format, 'label')
   assert.equal(c.outputFormat, 'zpl')
   assert.equal(c.label?.rows, 'parcels')
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
   assert.equal(c.label?.widthDots, 812)
   assert.equal(c.document, undefined)
 })

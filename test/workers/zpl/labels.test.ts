@@ -115,7 +115,11 @@ test('compile errors: structure, prefix changes, ^PQ, bad copies, bad expression
     [label('^XA^FHü^FD{{ row.x }}^FS^XZ'), /\^FH indicator "ü" must be a printable ASCII character/, 'label.zpl']
   ]
   for (const [def, re, path] of cases) {
-    assert.throws(() => compileLabel(def), (e: unknown) => e instanceof TemplateError && re.test(e.message) && e.errors[0].path === path, def.zpl)
+    assert.throws(
+      () => compileLabel(def),
+      (e: unknown) => e instanceof TemplateError && re.test(e.message) && e.errors[0].path === path,
+      def.zpl
+    )
   }
 })
 
@@ -145,5 +149,9 @@ test('output bytes are exactly the counted bytes, also past 99 copies and with n
   const r = renderLabels(compileLabel(def), scope, { maxLabels: 1000, maxBytes: 1e6 })
   assert.equal(Buffer.from(r.bytes).toString('latin1'), '^XA^CI28^PW812^LL1218^FH_^FDa^FS^PQ150^XZ\n^XA^CI28^PW812^LL1218^FH_^FDb^FS^PQ99^XZ\n')
   assert.equal(r.labelCount, 249)
-  assert.equal(renderLabels(compileLabel(def), createScope({ datasets: { items: [] }, parameters: {}, context: {} }), limits).bytes.length, 0)
+  assert.equal(
+    renderLabels(compileLabel(def), createScope({ datasets: { items: [] }, parameters: {}, context: {} }), limits).bytes
+      .length,
+    0
+  )
 })
