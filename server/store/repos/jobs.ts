@@ -92,6 +92,13 @@ export interface JobOutcome {
   errorMessage: string | null
 }
 
+/** The request's columns of a job row, in the order both INSERTs list them. */
+const requestValues = (job: NewJob): Array<string | number | Date | null> => [
+  job.id, job.workspaceId, job.apiKeyId, job.apiKeyPrefix, job.apiKeyName, job.templateId, job.templateCode,
+  job.version, job.environment, job.format, JSON.stringify(job.parameters), JSON.stringify(job.context),
+  job.fileName, job.correlationId
+]
+
 export function jobsRepo (db: Db) {
   /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
   const turn = fairTurn(JOB_COLUMNS)
@@ -102,23 +109,7 @@ export function jobsRepo (db: Db) {
         `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
-        [
-          job.id,
-          job.workspaceId,
-          job.apiKeyId,
-          job.apiKeyPrefix,
-          job.apiKeyName,
-          job.templateId,
-          job.templateCode,
-          job.version,
-          job.environment,
-          job.format,
-          JSON.stringify(job.parameters),
-          JSON.stringify(job.context),
-          job.fileName,
-          job.correlationId,
-          createdAt
-        ]
+        [...requestValues(job), createdAt]
       )
     },
 
@@ -133,20 +124,7 @@ export function jobsRepo (db: Db) {
         run_id, document_id, page_count, label_count, output_bytes, error_code, error_message)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(3), ?, ?, ?, ?, ?, ?, ?)`,
         [
-          job.id,
-          job.workspaceId,
-          job.apiKeyId,
-          job.apiKeyPrefix,
-          job.apiKeyName,
-          job.templateId,
-          job.templateCode,
-          job.version,
-          job.environment,
-          job.format,
-          JSON.stringify(job.parameters),
-          JSON.stringify(job.context),
-          job.fileName,
-          job.correlationId,
+          ...requestValues(job),
           outcome.status,
           startedAt,
           startedAt,
