@@ -15,6 +15,7 @@ import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob } from '../../helpers/jobs.js'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
@@ -26,22 +27,7 @@ test('the job loop claims at most the running cap of one workspace; another work
   const busy = randomUUID()
   const other = randomUUID()
   for (const workspaceId of [busy, busy, busy, busy, busy, other]) {
-    await real.insert(database.db, {
-      id: randomUUID(),
-      workspaceId,
-      apiKeyId: 'k',
-      apiKeyPrefix: 'svc_live_k',
-      apiKeyName: 'k',
-      templateId: randomUUID(),
-      templateCode: 'invoice',
-      version: 1,
-      environment: 'production',
-      format: 'pdf',
-      parameters: {},
-      context: {},
-      fileName: 'f.pdf',
-      correlationId: 'c'
-    })
+    await real.insert(database.db, newJob({ workspaceId }))
   }
   // Each claim's answer is announced, so the test waits for claims, not for time.
   const answers: number[] = []

@@ -10,6 +10,7 @@ import { retryDelayMs } from '../../../server/jobs/retry.js'
 import { fairPartSql, FAIR_WORKSPACES_SQL, fairShares } from '../../../server/store/repos/jobs-fair.js'
 import { createDb } from '../../../server/store/db.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob } from '../../helpers/jobs.js'
 
 let database: TestDatabase
 
@@ -21,22 +22,7 @@ async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
     ids.push(randomUUID())
-    await jobs.insert(database.db, {
-      id: ids[i],
-      workspaceId: workspaceId ?? randomUUID(),
-      apiKeyId: 'k',
-      apiKeyPrefix: 'svc_live_k',
-      apiKeyName: 'k',
-      templateId: randomUUID(),
-      templateCode: 'invoice',
-      version: 1,
-      environment: 'production',
-      format: 'pdf',
-      parameters: { i },
-      context: {},
-      fileName: 'f.pdf',
-      correlationId: 'c'
-    })
+    await jobs.insert(database.db, newJob({ id: ids[i], workspaceId: workspaceId ?? randomUUID(), parameters: { i } }))
   }
   return ids
 }

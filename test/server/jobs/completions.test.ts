@@ -18,28 +18,14 @@ import { completions } from '../../../server/jobs/completions.js'
 import type { RenderDeps } from '../../../server/render/deps.js'
 import type { Outcome } from '../../../server/render/outcome.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob as jobRow } from '../../helpers/jobs.js'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('completions') })
 after(async () => { await database.drop() })
 
 const workspaceId = randomUUID()
-const newJob = (): NewJob => ({
-  id: randomUUID(),
-  workspaceId,
-  apiKeyId: 'k',
-  apiKeyPrefix: 'svc_live_k',
-  apiKeyName: 'k',
-  templateId: randomUUID(),
-  templateCode: 'invoice',
-  version: 1,
-  environment: 'production',
-  format: 'pdf',
-  parameters: {},
-  context: {},
-  fileName: 'f.pdf',
-  correlationId: 'c'
-})
+const newJob = (): NewJob => jobRow({ workspaceId })
 const runOf = (job: JobRow): RunRecord => ({
   id: randomUUID(),
   workspaceId,

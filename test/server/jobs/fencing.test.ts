@@ -10,6 +10,7 @@ import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobOutcome } from '../../../server/store/repos/jobs.js'
 import { transaction } from '../../../server/store/db.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob as jobRow } from '../../helpers/jobs.js'
 
 let database: TestDatabase
 
@@ -37,22 +38,7 @@ async function row (
 test('a stale claim of the same process (lease expired, job reclaimed) cannot finish, renew or release it', async () => {
   const jobs = jobsRepo(database.db)
   const id = randomUUID()
-  await jobs.insert(database.db, {
-    id,
-    workspaceId: randomUUID(),
-    apiKeyId: 'k',
-    apiKeyPrefix: 'svc_live_k',
-    apiKeyName: 'k',
-    templateId: randomUUID(),
-    templateCode: 'invoice',
-    version: 1,
-    environment: 'production',
-    format: 'pdf',
-    parameters: {},
-    context: {},
-    fileName: 'f.pdf',
-    correlationId: 'c'
-  })
+  await jobs.insert(database.db, jobRow({ id }))
   const [first] = await jobs.claim('proc', 1, 30_000)
   assert.equal(first.id, id)
   // The process stalls past its lease: another process requeues the job, then the same one claims it again.
@@ -88,22 +74,7 @@ test('finishMany fences each claim of a batch on its own: stale and foreign clai
   const jobs = jobsRepo(database.db)
   // One workspace: claims serve workspaces in turn, and a workspace's jobs in queue order.
   const workspaceId = randomUUID()
-  const newJob = (): Parameters<typeof jobs.insert>[1] => ({
-    id: randomUUID(),
-    workspaceId,
-    apiKeyId: 'k',
-    apiKeyPrefix: 'svc_live_k',
-    apiKeyName: 'k',
-    templateId: randomUUID(),
-    templateCode: 'invoice',
-    version: 1,
-    environment: 'production',
-    format: 'pdf',
-    parameters: {},
-    context: {},
-    fileName: 'f.pdf',
-    correlationId: 'c'
-  })
+  const newJob = (): Parameters<typeof jobs.insert>[1] => jobRow({ workspaceId })
   // Claims are taken in queue order: drain whatever earlier tests left queued first.
   while ((await jobs.claim('sweeper', 100, 30_000)).length > 0);
   const [a, b, c] = [newJob(), newJob(), newJob()]

@@ -8,27 +8,13 @@ import { jobsRepo } from '../../../server/store/repos/jobs.js'
 import type { NewJob } from '../../../server/store/repos/jobs.js'
 import { jobInserts } from '../../../server/jobs/inserts.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob as jobRow } from '../../helpers/jobs.js'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('inserts') })
 after(async () => { await database.drop() })
 
-const newJob = (version = 1): NewJob => ({
-  id: randomUUID(),
-  workspaceId: randomUUID(),
-  apiKeyId: 'k',
-  apiKeyPrefix: 'svc_live_k',
-  apiKeyName: 'k',
-  templateId: randomUUID(),
-  templateCode: 'invoice',
-  version,
-  environment: 'production',
-  format: 'pdf',
-  parameters: {},
-  context: {},
-  fileName: 'f.pdf',
-  correlationId: randomUUID()
-})
+const newJob = (version = 1): NewJob => jobRow({ version, correlationId: randomUUID() })
 
 test('a job row the database refuses (version above the INT column) fails alone; the jobs batched with it are inserted', async () => {
   const jobs = jobsRepo(database.db)

@@ -16,6 +16,7 @@ import { jobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
 import type { RowDataPacket } from 'mysql2'
+import { newJob } from '../../helpers/jobs.js'
 
 const cleanups: Array<() => Promise<void>> = []
 after(async () => { for (const c of cleanups.reverse()) await c() })
@@ -31,22 +32,7 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   cleanups.push(() => database.drop())
   const real = jobsRepo(database.db)
   const id = randomUUID()
-  await real.insert(database.db, {
-    id,
-    workspaceId: randomUUID(),
-    apiKeyId: 'k',
-    apiKeyPrefix: 'svc_live_k',
-    apiKeyName: 'k',
-    templateId: randomUUID(),
-    templateCode: 'invoice',
-    version: 1,
-    environment: 'production',
-    format: 'pdf',
-    parameters: {},
-    context: {},
-    fileName: 'f.pdf',
-    correlationId: 'c'
-  })
+  await real.insert(database.db, newJob({ id }))
   let claimed!: () => void
   const inFlight = new Promise<void>((resolve) => { claimed = resolve })
   let open!: () => void
