@@ -99,6 +99,12 @@ const requestValues = (job: NewJob): Array<string | number | Date | null> => [
   job.fileName, job.correlationId
 ]
 
+/** A finished job's outcome columns, in the order both writes list them (run_id … error_message). */
+const outcomeValues = (outcome: JobOutcome): Array<string | number | null> => [
+  outcome.runId, outcome.documentId, outcome.pageCount, outcome.labelCount, outcome.outputBytes,
+  outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null
+]
+
 export function jobsRepo (db: Db) {
   /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
   const turn = fairTurn(JOB_COLUMNS)
@@ -128,13 +134,7 @@ export function jobsRepo (db: Db) {
           outcome.status,
           startedAt,
           startedAt,
-          outcome.runId,
-          outcome.documentId,
-          outcome.pageCount,
-          outcome.labelCount,
-          outcome.outputBytes,
-          outcome.errorCode,
-          outcome.errorMessage?.slice(0, 2000) ?? null
+          ...outcomeValues(outcome)
         ]
       )
     },
@@ -252,13 +252,7 @@ export function jobsRepo (db: Db) {
         lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?) AND attempts = ?`,
         [
           outcome.status,
-          outcome.runId,
-          outcome.documentId,
-          outcome.pageCount,
-          outcome.labelCount,
-          outcome.outputBytes,
-          outcome.errorCode,
-          outcome.errorMessage?.slice(0, 2000) ?? null,
+          ...outcomeValues(outcome),
           id,
           owner,
           attempts

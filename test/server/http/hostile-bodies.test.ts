@@ -7,6 +7,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture } from '../../helpers/render-data.js'
 import { rawConnect } from '../../helpers/raw-http.js'
+import { problemOf } from '../../helpers/problems.js'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -19,22 +20,6 @@ after(async () => { await fx.close() })
 
 const post = (path: string, rawBody: string) =>
   server.fetch('POST', path, { headers: { ...bearer(fx.ws.key.key), 'content-type': 'application/json' }, rawBody })
-
-function problemOf (
-  // Parsed JSON under test: the assertions check its shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number, headers: Record<string, unknown>, json(): any },
-  status: number,
-  code: string
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
-): any {
-  assert.equal(res.status, status, JSON.stringify(res.json()))
-  assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
-  const body = res.json()
-  assert.equal(body.errorCode, code)
-  assert.equal(body.correlationId, res.headers['x-correlation-id'])
-  return body
-}
 
 test('members named like built-in properties are members like any other', async () => {
   for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf']) {

@@ -6,6 +6,7 @@ import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture, readExample } from '../../helpers/render-data.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 import type { RowDataPacket } from 'mysql2'
+import { problemOf } from '../../helpers/problems.js'
 
 let fx: Awaited<ReturnType<typeof renderFixture>>
 let server: TestServer
@@ -20,22 +21,6 @@ after(async () => { await fx.close() })
 
 const render = (body: unknown, key = ws.key.key, headers: Record<string, string> = {}) =>
   server.fetch('POST', '/api/v1/render', { headers: { ...bearer(key), ...headers }, body })
-
-function problemOf (
-  // Parsed JSON under test: the assertions check its shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  res: { status: number, headers: Record<string, unknown>, json(): any },
-  status: number,
-  code: string
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
-): any {
-  assert.equal(res.status, status, JSON.stringify(res.json()))
-  assert.match(String(res.headers['content-type']), /^application\/problem\+json/)
-  const body = res.json()
-  assert.equal(body.errorCode, code)
-  assert.equal(body.correlationId, res.headers['x-correlation-id'])
-  return body
-}
 
 test('sync invoice: PDF body with every header of Part 4', async () => {
   const res = await render({ template: 'invoice', parameters: { invoiceId: 1 }, fileName: 'acme.pdf' }, ws.key.key, { 'x-correlation-id': 'inv-1' })
