@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { hyphenationStats, hyphenatorFor, patternFileFor } from '../../../workers/pdf/hyphenate.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
+import { validateTemplate } from '../../../workers/template/validate.js'
 import { input, invoiceDefinition, pdfText, withPdf } from './fixtures.js'
 
 const LEFT = 20
@@ -111,4 +112,16 @@ test('patterns are loaded once per worker and language; tags map to their patter
   assert.equal(hyphenationStats.loads, loads)
   assert.ok(hyphenationStats.hits >= 3)
   assert.deepEqual(hyphenatorFor('en')?.points('hyphenation'), [2, 6])
+})
+
+test('the published template schema takes "hyphenate" as a boolean only', () => {
+  const template = (hyphenate: unknown): unknown => ({
+    code: 'h', format: 'document', document: { styles: { s: { hyphenate } }, body: [{ text: 'x', hyphenate }] }
+  })
+  assert.equal(validateTemplate(template(true)).ok, true)
+  const bad = validateTemplate(template('yes'))
+  assert.equal(bad.ok, false)
+  if (!bad.ok) {
+    assert.deepEqual(bad.errors.map((e) => e.path).sort(), ['/document/body/0/hyphenate', '/document/styles/s/hyphenate'])
+  }
 })
