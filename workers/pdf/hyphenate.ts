@@ -10,8 +10,8 @@ import type { HyphenPatterns } from 'hyphen'
 type Hyphenate = (text: string) => string
 type CreateHyphenator = (patterns: HyphenPatterns, options: { hyphenChar: string, html: boolean }) => Hyphenate
 
+// Loaded on first use (like the patterns): a worker whose templates never hyphenate loads nothing.
 const require = createRequire(import.meta.url)
-const createHyphenator = require('hyphen') as CreateHyphenator
 
 // Languages whose pattern file has the language's own name, then tags that need a mapping.
 const SAME_NAME = ('af ca cs cy da es et eu fi fr fur ga gl hr hsb hu ia id is it kmr la lt lv nb nl nn no oc ' +
@@ -58,6 +58,7 @@ export class Hyphenator {
   private create (): Hyphenate {
     // The library adds the words it has seen to the exceptions object it is given: a copy
     // keeps the module's patterns as loaded.
+    const createHyphenator = require('hyphen') as CreateHyphenator
     const [levels, trie, exceptions] = this.patterns
     const own: HyphenPatterns = exceptions === undefined ? [levels, trie] : [levels, trie, { ...exceptions }]
     return createHyphenator(own, { hyphenChar: SHY, html: false })
