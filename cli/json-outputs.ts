@@ -44,7 +44,8 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
   'secrets remove-key': { json: '{ keyId, file }' },
   'runs list': {
     json: '[{ id, workspaceId, apiKeyId, apiKeyPrefix, apiKeyName, correlationId, mode (sync|async), jobId, templateCode, version, ' +
-      'environment, format, status (succeeded|failed), errorCode, errorMessage, durationMs, pageCount, labelCount, outputBytes, startedAt, completedAt }], newest first'
+      'environment, format, status (succeeded|failed), errorCode, errorMessage, durationMs, pageCount, labelCount, outputBytes, ' +
+      'warningCount, warnings[] (the first few texts), startedAt, completedAt }], newest first'
   },
   'templates validate': {
     json: '{ valid: true, code, format, parameters (count), datasets (count), warnings?: [{ path, message }] (only when there are any) }',

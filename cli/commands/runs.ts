@@ -23,6 +23,8 @@ export function runCommands (program: Command, rt: CliRuntime): void {
         startedAt: r.startedAt.toISOString(),
         completedAt: r.completedAt.toISOString()
       }))
-      emit(rt.io(), view, (v) => table(v, ['id', 'startedAt', 'mode', 'templateCode', 'version', 'environment', 'status', 'errorCode', 'durationMs', 'pageCount', 'outputBytes', 'apiKeyPrefix']))
+      const columns = ['id', 'startedAt', 'mode', 'templateCode', 'version', 'environment', 'status', 'errorCode',
+        'durationMs', 'pageCount', 'outputBytes', 'warningCount', 'apiKeyPrefix'] as const
+      emit(rt.io(), view, (v) => table(v, [...columns]))
     })
 }

@@ -27,6 +27,8 @@ export interface Outcome {
   labelCount: number | null
   errorCode: ErrorCode | null
   errorMessage: string | null
+  /** The render's warnings (RenderSuccess.warnings), for the run history; absent when none. */
+  warnings?: string[]
 }
 
 const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
@@ -40,7 +42,8 @@ export function successOutcome (r: RenderSuccess): Outcome {
     pageCount: r.format === 'pdf' ? r.pageCount : r.labelCount,
     labelCount: r.format === 'zpl' ? r.labelCount : null,
     errorCode: null,
-    errorMessage: null
+    errorMessage: null,
+    warnings: r.warnings
   }
 }
 
@@ -78,6 +81,8 @@ export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | nu
     pageCount: outcome.pageCount,
     labelCount: outcome.labelCount,
     outputBytes: outcome.bytes?.length ?? null,
+    warningCount: outcome.warnings?.length ?? 0,
+    warnings: outcome.warnings ?? [],
     startedAt: new Date(startedAt),
     completedAt: new Date(completed)
   }

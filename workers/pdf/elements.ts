@@ -6,6 +6,7 @@ import { truthy } from '../expr/values.js'
 import { drawBarcode, prepareBarcode } from './barcode.js'
 import type { Canvas } from './canvas.js'
 import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_START, type Elem, type Style, type TextEl } from './model.js'
+import { hyphenatorFor } from './hyphenate.js'
 import { wrap } from './text.js'
 
 /** Evaluates `if`; false means the element takes no space and draws nothing. */
@@ -48,7 +49,9 @@ export function measureText (el: TextEl, scope: EvalScope): number {
   const s = el.text(scope)
   const st = el.style
   el.used = st
-  if (el.constant) {
+  // Hyphenated text depends on the render's language: never kept across renders.
+  const hyphens = st.hyphenate ? hyphenatorFor(scope.context.language) : null
+  if (el.constant && !st.hyphenate) {
     // Constant text wraps the same way every time: keep the lines for later renders.
     el.lines = []
     el.rtl = []
@@ -57,7 +60,7 @@ export function measureText (el: TextEl, scope: EvalScope): number {
     el.cachedRtl = el.rtl
     el.cachedStyle = st
   } else {
-    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines, el.rtl, el.direction)
+    wrap(st.face, st.size, s, el.width, el.maxLines, el.lines, el.rtl, el.direction, hyphens)
   }
   return el.lines.length * st.lineHeight
 }

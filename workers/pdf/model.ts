@@ -20,6 +20,8 @@ export interface Style {
   ascent: number
   /** Distance between baselines, points. */
   lineHeight: number
+  /** Words that do not fit may break with a hyphen, by the render's `context.language`. */
+  hyphenate: boolean
 }
 
 export const ALIGN_LEFT = 0

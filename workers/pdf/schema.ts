@@ -14,7 +14,14 @@ const fontName = { type: 'string', minLength: 1, maxLength: 100 }
 // One font, or a stack: first choice first (docs/layout.md, "Fonts").
 const font = { anyOf: [fontName, { type: 'array', items: fontName, minItems: 1, maxItems: 20 }] }
 const direction = { enum: ['auto', 'ltr', 'rtl'] }
-const styleProps = { font, size: { type: 'number', exclusiveMinimum: 0, maximum: 500 }, color, lineGap: { type: 'number' } }
+// `hyphenate`: words that do not fit may break with a hyphen, by `context.language` (off by default).
+const styleProps = {
+  font,
+  size: { type: 'number', exclusiveMinimum: 0, maximum: 500 },
+  color,
+  lineGap: { type: 'number' },
+  hyphenate: { type: 'boolean' }
+}
 const flow = (element: string): object => ({ type: 'array', maxItems: 1000, items: { $ref: `#/$defs/${element}` } })
 
 const common = { if: expr }

@@ -56,8 +56,14 @@ export function color (c: unknown, path: string): string {
   return ch(n >> 16) + ' ' + ch((n >> 8) & 255) + ' ' + ch(n & 255)
 }
 
-/** `font`: one font or a stack of them, first choice first. */
-export interface StyleSpec { font?: string | string[], size?: number, color?: string, lineGap?: number }
+/** `font`: one font or a stack of them, first choice first; `hyphenate`: see hyphenate.ts. */
+export interface StyleSpec {
+  font?: string | string[]
+  size?: number
+  color?: string
+  lineGap?: number
+  hyphenate?: boolean
+}
 
 export class StyleBook {
   private readonly named: Record<string, StyleSpec>
@@ -74,12 +80,12 @@ export class StyleBook {
     fallbackFont: string | null
   ) {
     this.named = named ?? {}
-    this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, ...base }
+    this.base = { font: 'Helvetica', size: 10, color: '#000000', lineGap: 0, hyphenate: false, ...base }
     this.fonts = fonts
     this.fallbackFont = fallbackFont
   }
 
-  /** The style for an element: defaults, then its named style, then its own font/size/color/lineGap. */
+  /** The style for an element: defaults, then its named style, then its own font/size/color/lineGap/hyphenate. */
   resolve (el: Record<string, unknown>, path: string, styleKey = 'style'): Style {
     const name = el[styleKey]
     let spec: StyleSpec = this.base
@@ -88,17 +94,18 @@ export class StyleBook {
       spec = { ...spec, ...this.named[name] }
     }
     if (styleKey === 'style') {
-      for (const k of ['font', 'size', 'color', 'lineGap'] as const) { if (el[k] !== undefined) spec = { ...spec, [k]: el[k] } }
+      for (const k of ['font', 'size', 'color', 'lineGap', 'hyphenate'] as const) { if (el[k] !== undefined) spec = { ...spec, [k]: el[k] } }
     }
     return this.build(spec, path)
   }
 
   private build (spec: StyleSpec, path: string): Style {
-    const key = `${JSON.stringify(spec.font)}|${spec.size}|${spec.color}|${spec.lineGap}`
+    const key = `${JSON.stringify(spec.font)}|${spec.size}|${spec.color}|${spec.lineGap}|${spec.hyphenate === true}`
     let st = this.memo.get(key)
     if (st === undefined) {
       if (typeof spec.size !== 'number' || spec.size <= 0) throw fail(path, 'font size must be a positive number')
-      st = makeStyle(this.stack(spec.font, path), spec.size, color(spec.color, path), spec.lineGap ?? 0)
+      const face = this.stack(spec.font, path)
+      st = makeStyle(face, spec.size, color(spec.color, path), spec.lineGap ?? 0, spec.hyphenate === true)
       this.memo.set(key, st)
     }
     return st
@@ -125,14 +132,15 @@ export class StyleBook {
 // A line is ascender + descender + the font's own line gap (as pdfkit and word processors do):
 // without the gap Helvetica lines are 0.925 em apart and accented capitals touch the line above.
 // Half the gap goes above the text, half below, so text sits centred in its line (and cell).
-function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number): Style {
+function makeStyle (face: Style['face'], size: number, colorOps: string, lineGap: number, hyphenate: boolean): Style {
   return {
     face,
     size,
     color: colorOps,
     lineGap,
     ascent: ((face.ascender + face.lineGap / 2) * size) / 1000,
-    lineHeight: ((face.ascender - face.descender + face.lineGap) * size) / 1000 + lineGap
+    lineHeight: ((face.ascender - face.descender + face.lineGap) * size) / 1000 + lineGap,
+    hyphenate
   }
 }
 

@@ -6,6 +6,7 @@ import type { EvalScope } from '../expr/expressions.js'
 import { drawFlow, drawLines, measureFlow } from './elements.js'
 import type { TableEl } from './model.js'
 import type { Pager } from './pager.js'
+import { hyphenatorFor } from './hyphenate.js'
 import { wrap } from './text.js'
 
 const keys: string[] = []
@@ -73,13 +74,14 @@ function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): 
   scope.index = index
   let h = t.style.lineHeight
   const cols = t.columns
+  const st = t.style
+  const hyphens = st.hyphenate ? hyphenatorFor(scope.context.language) : null
   for (let c = 0; c < cols.length; c++) {
     const col = cols[c]
     const s = col.value(scope)
-    const st = t.style
     col.used = st
     const ch =
-      wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines, col.rtl, col.direction) *
+      wrap(st.face, st.size, s, col.width - 2 * t.padding, col.maxLines, col.lines, col.rtl, col.direction, hyphens) *
       st.lineHeight
     if (ch > h) h = ch
   }
@@ -149,13 +151,14 @@ function splitRow (p: Pager, t: TableEl, x: number, headerH: number): void {
 function measureHeader (t: TableEl, scope: EvalScope): number {
   scope.row = null
   let h = t.headerStyle.lineHeight
+  const st = t.headerStyle
+  const hyphens = st.hyphenate ? hyphenatorFor(scope.context.language) : null
   for (let c = 0; c < t.columns.length; c++) {
     const col = t.columns[c]
     const s = col.header(scope)
-    const st = t.headerStyle
     t.headerUsed[c] = st
-    const ch =
-      wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, t.headerLines[c], t.headerRtl[c], col.direction) *
+    const lines = t.headerLines[c]
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, lines, t.headerRtl[c], col.direction, hyphens) *
       st.lineHeight
     if (ch > h) h = ch
   }

@@ -1,12 +1,16 @@
 // Line breaking by UAX #14 (the `linebreak` package): greedy, at the break opportunities of
 // every script (spaces in Latin text, between characters in Chinese and Japanese, never before
 // closing punctuation); a piece wider than the box is cut by characters; '\n' forces a break;
-// optional maxLines with an ellipsis. Lines stay in logical order: each line records whether
-// its paragraph runs right to left (bidi.ts draws it). Widths come from the font stack, the
-// same widths the drawing code uses, so right-aligned and centred text lines up.
+// optional maxLines with an ellipsis. With a hyphenator (hyphenate.ts), a word that does not fit
+// the rest of its line breaks at its last hyphenation point that fits, with a hyphen drawn,
+// before any cut by characters; words that fit are never hyphenated. Lines stay in logical
+// order: each line records whether its paragraph runs right to left (bidi.ts draws it). Widths
+// come from the font stack, the same widths the drawing code uses, so right-aligned and centred
+// text lines up.
 import LineBreaker from 'linebreak'
 import { paragraphRtl, type Direction } from './bidi.js'
 import type { FontStack } from './font-stack.js'
+import { HYPHEN, type Hyphenator } from './hyphenate.js'
 
 const ELLIPSIS = '\u2026'
 const pieces: string[] = []
@@ -23,7 +27,8 @@ export function wrap (
   maxLines: number,
   out: string[],
   rtl: boolean[],
-  direction: Direction
+  direction: Direction,
+  hyphens: Hyphenator | null = null
 ): number {
   out.length = 0
   rtl.length = 0
@@ -39,7 +44,7 @@ export function wrap (
   const limit = maxLines > 0 ? maxLines + 1 : Infinity
   for (let p = 0; p < paras.length && out.length < limit; p++) {
     const from = out.length
-    wrapPara(stack, paras[p], units, limit, out)
+    wrapPara(stack, paras[p], units, limit, out, hyphens)
     const r = paragraphRtl(paras[p], direction)
     for (let i = from; i < out.length; i++) rtl.push(r)
   }
@@ -51,7 +56,8 @@ export function wrap (
   return out.length
 }
 
-function wrapPara (stack: FontStack, para: string, units: number, limit: number, out: string[]): void {
+function wrapPara (stack: FontStack, para: string, units: number, limit: number, out: string[],
+  hyphens: Hyphenator | null): void {
   if (stack.width(para) <= units) { out.push(para); return }
   // The text between two break opportunities is a piece ("word " or one CJK character).
   pieces.length = 0
@@ -72,17 +78,34 @@ function wrapPara (stack: FontStack, para: string, units: number, limit: number,
       lineW += stack.width(piece)
       continue
     }
-    if (line.length > 0) { out.push(line.trimEnd()); line = ''; lineW = 0 }
-    // A piece wider than the box: cut it into parts that fit.
+    if (line.length > 0) {
+      // The word does not fit: its head may end this line, hyphenated.
+      const k = hyphens === null ? 0 : hyphenPoint(stack, hyphens, line, bare, units)
+      out.push(k > 0 ? line + bare.slice(0, k) + HYPHEN : line.trimEnd())
+      if (k > 0) piece = piece.slice(k)
+      line = ''
+      lineW = 0
+    }
+    // A piece wider than the box: hyphenate it, else cut it into parts that fit.
     while (stack.width(piece.trimEnd()) > units && piece.length > 1 && out.length < limit) {
-      const n = cutPoint(stack, piece, units)
-      out.push(piece.slice(0, n))
+      const k = hyphens === null ? 0 : hyphenPoint(stack, hyphens, '', piece.trimEnd(), units)
+      const n = k > 0 ? k : cutPoint(stack, piece, units)
+      out.push(k > 0 ? piece.slice(0, k) + HYPHEN : piece.slice(0, n))
       piece = piece.slice(n)
     }
     line = piece
     lineW = stack.width(piece)
   }
   if (line.trimEnd().length > 0 && out.length < limit) out.push(line.trimEnd())
+}
+
+/** The last hyphenation point k of `word` with `line + word[0, k) + "-"` inside the box; 0 for none. */
+function hyphenPoint (stack: FontStack, hyphens: Hyphenator, line: string, word: string, units: number): number {
+  const points = hyphens.points(word)
+  for (let i = points.length - 1; i >= 0; i--) {
+    if (stack.width(line + word.slice(0, points[i]) + HYPHEN) <= units) return points[i]
+  }
+  return 0
 }
 
 /** How many leading characters of `word` fit in `units` (at least one, never half a surrogate pair). */

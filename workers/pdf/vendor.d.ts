@@ -1,4 +1,4 @@
-// The parts of fontkit and linebreak the engine uses (neither package ships types).
+// The parts of fontkit, linebreak and hyphen the engine uses (none of them ships types).
 declare module 'fontkit' {
   export function create (buffer: Uint8Array, postscriptName?: string): unknown
 }
@@ -7,4 +7,8 @@ declare module 'linebreak' {
     constructor (text: string)
     nextBreak (): { position: number, required: boolean } | null
   }
+}
+declare module 'hyphen' {
+  /** A pattern file of `hyphen/patterns/`: levels table, pattern trie, exceptions (word → break offsets). */
+  export type HyphenPatterns = [number[][], object] | [number[][], object, Record<string, number[]>]
 }

@@ -22,13 +22,41 @@ export interface RunRecord {
   pageCount: number | null
   labelCount: number | null
   outputBytes: number | null
+  /** How many warnings the render gave (characters no font has …); 0 when none or failed. */
+  warningCount: number
+  /** The first warning texts, as many as fit the column (see storedWarnings); [] when none. */
+  warnings: string[]
   startedAt: Date
   completedAt: Date
 }
 
 const COLUMNS = ['id', 'workspace_id', 'api_key_id', 'api_key_prefix', 'api_key_name', 'correlation_id', 'mode', 'job_id', 'template_code',
   'version', 'environment', 'format', 'status', 'error_code', 'error_message', 'duration_ms', 'page_count', 'label_count', 'output_bytes',
-  'started_at', 'completed_at']
+  'warning_count', 'warnings', 'started_at', 'completed_at']
+
+/** Size of the `warnings` column (011_run_warnings.sql) and what one stored text may take. */
+const WARNINGS_CHARS = 1000
+const WARNING_CHARS = 300
+
+/**
+ * The first warnings as a JSON array that fits the column (whole texts, each cut to
+ * WARNING_CHARS), or NULL for none: the count says how many there were in all.
+ */
+export function storedWarnings (warnings: readonly string[]): string | null {
+  const kept: string[] = []
+  for (const w of warnings) {
+    const text = w.length > WARNING_CHARS ? w.slice(0, WARNING_CHARS - 1) + '…' : w
+    if (JSON.stringify([...kept, text]).length > WARNINGS_CHARS) break
+    kept.push(text)
+  }
+  return kept.length === 0 ? null : JSON.stringify(kept)
+}
+
+function parseWarnings (text: string | null): string[] {
+  if (text === null) return []
+  const parsed: unknown = JSON.parse(text)
+  return Array.isArray(parsed) ? parsed.filter((w): w is string => typeof w === 'string') : []
+}
 
 function values (r: RunRecord): unknown[] {
   return [
@@ -51,6 +79,8 @@ function values (r: RunRecord): unknown[] {
     r.pageCount,
     r.labelCount,
     r.outputBytes,
+    r.warningCount,
+    storedWarnings(r.warnings),
     r.startedAt,
     r.completedAt
   ]
@@ -77,6 +107,8 @@ function toRun (r: RowDataPacket): RunRecord {
     pageCount: r.page_count,
     labelCount: r.label_count,
     outputBytes: r.output_bytes,
+    warningCount: r.warning_count,
+    warnings: parseWarnings(r.warnings),
     startedAt: r.started_at,
     completedAt: r.completed_at
   }

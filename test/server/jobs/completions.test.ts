@@ -46,6 +46,8 @@ const runOf = (job: JobRow): RunRecord => ({
   pageCount: 1,
   labelCount: null,
   outputBytes: 4,
+  warningCount: 0,
+  warnings: [],
   startedAt: new Date(),
   completedAt: new Date()
 })

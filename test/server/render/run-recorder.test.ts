@@ -27,6 +27,8 @@ const run = (id: string): RunRecord => ({
   pageCount: 1,
   labelCount: null,
   outputBytes: 1,
+  warningCount: 0,
+  warnings: [],
   startedAt: new Date(),
   completedAt: new Date()
 })

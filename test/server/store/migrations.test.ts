@@ -97,3 +97,35 @@ test('a migration that fails is not recorded and the lock is released for the ne
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+test('011_run_warnings on a database with run history: old runs read 0 warnings, new runs keep theirs', async () => {
+  const { mkdtemp, copyFile, rm } = await import('node:fs/promises')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const { runsRepo } = await import('../../../server/store/repos/runs.js')
+  const dir = await mkdtemp(join(tmpdir(), 'svc-mig-'))
+  try {
+    const before = (await files()).filter((f) => f < '011')
+    for (const f of before) await copyFile(join(migrationsDir, f), join(dir, f))
+    const db = pool(await emptyDatabase())
+    assert.deepEqual((await migrate(db, dir)).applied, before)
+    await db.query(`INSERT INTO runs (id, workspace_id, correlation_id, mode, template_code, status, duration_ms,
+      started_at, completed_at) VALUES ('old-run', 'w', 'c', 'sync', 't', 'succeeded', 1, NOW(3), NOW(3))`)
+    assert.deepEqual((await migrate(db)).applied.filter((f) => f.startsWith('011')), ['011_run_warnings.sql'])
+    const runs = runsRepo(db)
+    const old = await runs.get('old-run')
+    assert.ok(old !== undefined)
+    assert.equal(old.warningCount, 0)
+    assert.deepEqual(old.warnings, [])
+    // A new run: the count is every warning, the texts are the first ones that fit the column.
+    const many = Array.from({ length: 8 }, (_, i) => `warning ${i} ` + 'x'.repeat(400))
+    await runs.insertMany(db, [{ ...old, id: 'new-run', warningCount: many.length, warnings: many }])
+    const fresh = await runs.get('new-run')
+    assert.ok(fresh !== undefined)
+    assert.equal(fresh.warningCount, 8)
+    assert.ok(fresh.warnings.length >= 1 && fresh.warnings.length < 8, String(fresh.warnings.length))
+    assert.ok(fresh.warnings.every((w, i) => w.startsWith(`warning ${i} `) && w.length <= 300))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
