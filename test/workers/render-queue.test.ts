@@ -139,6 +139,24 @@ test('an aged batch render takes every other turn, so interactive load cannot st
   assert.deepEqual(order, ['a0', 'j0', 'a1', 'j1', 'b1'])
 })
 
+test('a batch render goes before interactive ones only once it has waited longer than batchMaxWaitMs', async () => {
+  let clock = 0
+  const h = harness({ threads: 1, batchMaxWaitMs: 300, now: () => clock })
+  void h.submit('A', 'a0')
+  void h.submit('J', 'j0', 'batch')
+  void h.submit('A', 'a1')
+  void h.submit('A', 'a2')
+  void h.submit('A', 'a3')
+  const order: string[] = []
+  const next = async (): Promise<void> => { order.push(h.names()[0]); await h.finish() }
+  await next() // a0 ends at 0 ms: j0 has not waited yet, a1 goes
+  clock = 300
+  await next() // a1 ends at 300 ms: waited exactly the limit, not longer: a2 goes
+  clock = 301
+  while (h.started.length > 0) await next()
+  assert.deepEqual(order, ['a0', 'a1', 'a2', 'j0', 'a3'])
+})
+
 test('a render that waits past the time limit is refused and leaves the room', async () => {
   const h = harness({ threads: 1, maxWaitMs: 1 })
   void h.submit('A', 'a0')
