@@ -105,7 +105,7 @@ export function rowsSectionLines (r: RowsReport): string[] {
     '- **Rate limiter** (issue 13): the same workspace and server; "on" is a key with its own (high) limit, leased from the shared window, ' +
       '"off" a key without one on servers started with SVC_RATE_LIMIT=0 (no statement, no state). Statements = MariaDB\'s `Questions` over the window ÷ renders ' +
       '(service database and data sources, the other node\'s idle job polling included); on − off is the limiter\'s own cost. ' +
-      'Statements per render grow as req/s fall (both nodes\' job polling is a fixed ~8 per second, and run-history inserts group fewer renders), ' +
+      'Statements per render grow as req/s fall (the background statements per second, such as both nodes\' job polling, stay the same, and run-history inserts group fewer renders), ' +
       'so compare on and off at similar req/s, and the 3.1 target at the section above\'s rates.',
     '- **Two nodes** (issue 13): two `svc serve` processes on the same database, master key and certificate, the load split evenly over both. ' +
       `On these ${cpu.length} shared cores both nodes, MariaDB and the load generator compete for the same CPU, so the ratio measures the overhead of a ` +
