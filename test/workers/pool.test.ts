@@ -113,7 +113,7 @@ test('aged batch renders take every other turn, not all of them: interactive ren
   const first = track('running', pool.render(huge()))
   const all = [first]
   for (let i = 0; i < 4; i++) all.push(track(`b${i}`, pool.render(small(), { lane: 'batch' })))
-  await new Promise((resolve) => setTimeout(resolve, 5))
+  await turn() // the batch renders have waited (> 0 ms) before the interactive ones arrive
   for (let i = 0; i < 2; i++) all.push(track(`i${i}`, pool.render(small())))
   assert.ok((await Promise.all(all) as Array<{ ok: boolean }>).every((r) => r.ok))
   assert.deepEqual(order, ['running', 'b0', 'i0', 'b1', 'i1', 'b2', 'b3'])

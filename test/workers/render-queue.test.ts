@@ -82,6 +82,11 @@ test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is st
   assert.deepEqual(h.names(), ['b1'])
   await h.finish()
   assert.deepEqual(h.names(), ['a0'])
+  // The rest drain in B's order (and no waiter is left holding its 60 s wait timer).
+  const order: string[] = []
+  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  assert.deepEqual(order, ['a0', 'b2', 'b3'])
+  assert.equal(h.queue.stats().queued, 0)
 })
 
 test('a full waiting room: the workspace holding most of it gives up its newest render to a newcomer', async () => {
