@@ -12,9 +12,12 @@ const datasets = [
 ]
 const def = { ...invoiceDefinition(), datasets }
 const small = (key = 'pool:1'): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(10) }, {}, key)
-// ~100 pages: tens of ms of work at least, far longer than the queue tests below need (a
-// render still running when the test looks at it). Time limits are tested on mocked timers:
-// the test decides when a limit passes, so no assertion depends on how fast this machine is.
+// ~10 pages: milliseconds of work, many times a one-page render: enough to hold a thread while a
+// test queues more (queueing is synchronous) and to finish after a small render started later.
+const medium = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(400) }, {}, 'pool:1')
+// ~100 pages: tens of ms of work at least, for a render that must still be running after the
+// test has let the event loop turn. Time limits are tested on mocked timers: the test decides
+// when a limit passes, so no assertion depends on how fast this machine is.
 const huge = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(4000) }, {}, 'pool:1')
 // ~1,000 pages: seconds of work, for a render that must still be running when its limit passes
 // (it is cut then, so it costs little).
@@ -55,7 +58,7 @@ test('batch renders (jobs) wait behind interactive ones and never take the waiti
   pools.push(pool)
   const order: string[] = []
   const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
-  const running = track('running', pool.render(huge(), { lane: 'batch' }))
+  const running = track('running', pool.render(medium(), { lane: 'batch' }))
   const batches = Array.from({ length: 5 }, (_, i) => track(`batch${i}`, pool.render(small(), { lane: 'batch' })))
   // Five jobs wait, yet the one interactive place is free: a sync render is not turned away.
   const interactive = track('interactive', pool.render(small()))
@@ -129,7 +132,7 @@ test('B keeps 8× the threads busy: the sync render of A is served within one re
       done.push(name)
       return r
     })
-  const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(huge(), { workspaceId: 'B' })))
+  const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(medium(), { workspaceId: 'B' })))
   const a = await track('a', pool.render(small(), { workspaceId: 'A' }))
   assert.ok(a.ok, JSON.stringify(a))
   // A took the first thread B gave back: only the renders B had running when A came finished first.
@@ -141,8 +144,8 @@ test('B keeps 8× the threads busy: the sync render of A is served within one re
 test('a full queue answers RENDER_BUSY without queueing', async () => {
   const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
   pools.push(pool)
-  const first = pool.render(huge()) // running
-  const second = pool.render(huge()) // waiting
+  const first = pool.render(medium()) // running
+  const second = pool.render(medium()) // waiting
   const third = await pool.render(small()) // no room
   assert.deepEqual({ ok: third.ok, code: !third.ok ? third.code : '' }, { ok: false, code: 'RENDER_BUSY' })
   assert.equal(pool.stats().busy, 1)
