@@ -59,7 +59,7 @@ bench-webhooks: build
 	node dist/bench/webhooks.js
 
 bench: build
-	bash scripts/bench.sh
+	bash scripts/bench.sh $(BENCH_ARGS)
 
 # NODES svc serve processes on one private MariaDB behind HAProxy (scripts/cluster.sh).
 cluster: build

@@ -4,7 +4,11 @@
 // and the engine's peers; medians of several runs go to the "Service benchmark" section of
 // bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --only a,b (sync, raw,
 // labels, drain, peers) and --rate R (open loop) for investigations: those do not write RESULTS.md.
+// The tenancy and scaling rows (service-rows.ts: neighbour, limiter, nodes) write a section of
+// their own, also when run alone (--only neighbour,limiter,nodes); --neighbour-clients N sets A's
+// clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
 import { readFileSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RowDataPacket } from 'mysql2/promise'
@@ -18,6 +22,8 @@ import { closedLoop, peerPool, rawEngine } from './service-raw.js'
 import { asyncDrain, type DrainResult } from './service-drain.js'
 import { cpuSampler } from './service-cpu.js'
 import { writeSection, type Report, type ServiceRun } from './service-report.js'
+import { limiterOnOff, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
+import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
 import type { InvoiceData } from './engine-baselines.js'
 
 const { values: args } = parseArgs({
@@ -28,7 +34,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', short: 'c', default: '16' },
     jobs: { type: 'string', default: '5000' },
     only: { type: 'string' },
-    rate: { type: 'string' }
+    rate: { type: 'string' },
+    'neighbour-clients': { type: 'string' }
   }
 })
 const RUNS = Number(args.runs)
@@ -40,10 +47,15 @@ const JOBS = Number(args.jobs)
 const RATE = args.rate === undefined ? undefined : Number(args.rate)
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
 const want = (part: string): boolean => only === undefined || only.has(part)
+const ROWS = ['neighbour', 'limiter', 'nodes'].filter(want)
+// A's clients: enough to saturate the server alone (half the closed loop's), B 8× that.
+const NEIGHBOUR_C = Number(args['neighbour-clients'] ?? Math.max(1, Math.round(C / 2)))
 
 const config = loadConfig(process.env)
 const demo = JSON.parse(readFileSync(join(config.home, 'demo-keys.json'), 'utf8')) as { workspace: { id: string }, baseUrl: string, caCert: string, keys: { live: { key: string } } }
 const ca = readFileSync(demo.caCert)
+// Written by scripts/bench.sh: workspace B's key, A's key the limiter does not count, node 2.
+const extra = JSON.parse(readFileSync(join(config.home, 'bench-keys.json'), 'utf8')) as { limiterOffKey: string, neighbour: { workspaceId: string, key: string }, node2Url: string }
 const ctx = await createContext(config, { poolSize: 4 })
 const cpu = cpuSampler({ server: Number(process.env.BENCH_SERVER_PID), mariadb: Number(process.env.BENCH_DB_PID) })
 const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
@@ -142,6 +154,20 @@ async function questions (): Promise<number> {
   return Number(rows[0].Value)
 }
 
+const rowOptions: RowOptions = { ca, template: 'invoice', parameters: invoiceParams, durationMs: DURATION, questions }
+const nodeA: Target = { url: demo.baseUrl, key: demo.keys.live.key }
+const rows: RowsReport = {
+  date: new Date().toISOString(),
+  runs: RUNS,
+  durationMs: DURATION,
+  connections: C,
+  threads,
+  loadBefore: loadavg()[0],
+  neighbour: [],
+  limiter: [],
+  nodes: []
+}
+
 const report: Report = {
   date: new Date().toISOString(),
   runs: RUNS,
@@ -164,6 +190,13 @@ await closedLoop(rawEngine(pool, labels), C, 0, 1000)
 log(`warming the server (${WARMUP / 1000} s invoices, ${WARMUP / 2000} s labels)`)
 if (want('sync') || want('drain')) await warmService('invoice', invoiceParams, WARMUP)
 if (want('labels')) await warmService('shipping-label', labelParams, WARMUP / 2)
+if (ROWS.length > 0) {
+  log(`warming workspace B, the limiter-off key and node 2 (${WARMUP / 2000} s each${want('sync') ? '' : ', A too'})`)
+  if (!want('sync') && !want('drain')) await warm(rowOptions, nodeA, C, WARMUP / 2)
+  if (want('neighbour')) await warm(rowOptions, { url: demo.baseUrl, key: extra.neighbour.key }, C, WARMUP / 2)
+  if (want('limiter')) await warm(rowOptions, { url: demo.baseUrl, key: extra.limiterOffKey }, C, WARMUP / 2)
+  if (want('nodes')) await warm(rowOptions, { url: extra.node2Url, key: demo.keys.live.key }, C, WARMUP / 2)
+}
 for (let run = 1; run <= RUNS; run++) {
   // Interleaved, so drift in the machine's load falls on every series alike.
   if (want('raw')) {
@@ -193,6 +226,21 @@ for (let run = 1; run <= RUNS; run++) {
     report.drain.push(d)
     log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s (submitted in ${d.submitSeconds.toFixed(2)} s; queue alone ${d.queueJobs} in ${d.queueSeconds.toFixed(2)} s = ${d.queueRate.toFixed(0)} jobs/s), ${d.statements.toFixed(1)} statements/job, server CPU ${d.serverCpuMsPerJob.toFixed(2)} ms/job, split ${JSON.stringify(d.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
   }
+  if (want('neighbour')) {
+    const n = await noisyNeighbour(rowOptions, nodeA, { url: demo.baseUrl, key: extra.neighbour.key }, NEIGHBOUR_C)
+    rows.neighbour.push(n)
+    log(`run ${run}: noisy neighbour: A alone (${n.clients} clients) p50 ${n.alone.latency.p50.toFixed(1)} p99 ${n.alone.latency.p99.toFixed(1)} ms; with B (${n.clients * 8} clients) p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, A's share ${(n.share * 100).toFixed(0)}%, errors A ${n.shared.errors} B ${n.neighbour.errors}`)
+  }
+  if (want('limiter')) {
+    const l = await limiterOnOff(rowOptions, nodeA, { url: demo.baseUrl, key: extra.limiterOffKey }, C, run % 2 === 1)
+    rows.limiter.push(l)
+    log(`run ${run}: limiter on ${l.on.requestsPerSec.toFixed(0)} req/s (${l.onStatements.toFixed(2)} statements/render), off ${l.off.requestsPerSec.toFixed(0)} req/s (${l.offStatements.toFixed(2)}), errors ${l.on.errors + l.off.errors}`)
+  }
+  if (want('nodes')) {
+    const d = await twoNodes(rowOptions, nodeA, { url: extra.node2Url, key: demo.keys.live.key }, C, run % 2 === 1)
+    rows.nodes.push(d)
+    log(`run ${run}: one node ${d.one.requestsPerSec.toFixed(0)} req/s, two nodes ${d.two.map((r) => r.requestsPerSec.toFixed(0)).join(' + ')} = ${d.sum.toFixed(0)} req/s, errors ${[d.one, ...d.two].reduce((e, r) => e + r.errors, 0)}`)
+  }
 }
 await pool.close()
 
@@ -216,6 +264,19 @@ if (want('peers')) {
 await ctx.close()
 
 writeFileSync(join(config.home, 'bench-results.json'), JSON.stringify(report, null, 2))
+if (ROWS.length > 0) {
+  writeFileSync(join(config.home, 'bench-rows.json'), JSON.stringify(rows, null, 2))
+  const f = rowFigures(rows)
+  const v = rowVerdicts(rows)
+  const say = (x: boolean | undefined): string => x === undefined ? 'not measured' : x ? 'met' : 'MISSED'
+  log(`targets: A's p99 under B ÷ alone ${f.p99Ratio.toFixed(2)}× (≤ 3): ${say(v.neighbourP99)}; A's share ${(f.share * 100).toFixed(0)}% (≥ 45%): ${say(v.neighbourShare)}; ` +
+    `statements per sync render ${f.statements.toFixed(2)} (≤ 3.1): ${say(v.statements)}; limiter on ÷ off ${f.limiterRatio.toFixed(2)} (≥ 0.97): ${say(v.limiterRatio)}; ` +
+    `two nodes ÷ one ${f.nodesRatio.toFixed(2)} (overhead on shared cores, no target)`)
+  if (RATE === undefined) {
+    writeRowsSection(rows)
+    log('wrote the "Service benchmark: noisy neighbour, rate limiter, two nodes" section of bench/RESULTS.md')
+  }
+}
 if (only === undefined && RATE === undefined) {
   writeSection(report)
   log('wrote the "Service benchmark" section of bench/RESULTS.md')

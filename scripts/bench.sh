@@ -1,23 +1,35 @@
 #!/usr/bin/env bash
-# `make bench`: private MariaDB + demo data + `svc serve` in a state folder of their own
-# (.svc/bench, DB port 3357, HTTPS port 8557), then bench/service.ts, which writes the
-# "Service benchmark" section of bench/RESULTS.md. Everything started here is stopped on exit.
+# `make bench`: private MariaDB + demo data + two `svc serve` nodes in a state folder of their own
+# (.svc/bench, DB port 3357, HTTPS ports 8557 and 8558; override with SVC_BENCH_DB_PORT,
+# SVC_BENCH_PORT, SVC_BENCH_PORT2), then bench/service.ts, which writes the "Service benchmark"
+# sections of bench/RESULTS.md. Node 2 serves only the two-node row. Everything started here is
+# stopped on exit. Arguments go to bench/service.ts (`make bench BENCH_ARGS="--only neighbour,limiter,nodes"`).
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SVC_HOME="${SVC_BENCH_HOME:-$PWD/.svc/bench}"
 export SVC_DB_PORT="${SVC_BENCH_DB_PORT:-3357}"
 export SVC_PORT="${SVC_BENCH_PORT:-8557}"
+SVC_PORT2="${SVC_BENCH_PORT2:-$((SVC_PORT + 1))}"
 unset SVC_DATABASE_URL SVC_PUBLIC_URL SVC_TLS_CERT SVC_TLS_KEY
+# Metrics listeners on any free port: two nodes here, and other benches on the same host.
+export SVC_ADMIN_PORT=0
+# The demo's data sources live on the bench's own loopback MariaDB: an explicit opt-in.
+export SVC_DATASOURCE_ALLOW="127.0.0.1:$SVC_DB_PORT"
 mkdir -p "$SVC_HOME"
 SVC="node bin/svc"
 
 server_pid=
-cleanup () {
-  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+server2_pid=
+stop_pid () {
+  if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+    kill -TERM "$1" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
   fi
+}
+cleanup () {
+  stop_pid "$server_pid"
+  stop_pid "$server2_pid"
   $SVC db stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -35,11 +47,32 @@ $SVC db migrate >/dev/null
 $SVC --json demo >"$SVC_HOME/demo-keys.json"
 chmod 600 "$SVC_HOME/demo-keys.json"
 
-# The bench keys must not hit their rate limit: they get a high one of their own (the shared
-# limiter stays on and its statements are counted with the rest; SVC_RATE_LIMIT is untouched).
-for prefix in $(node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(d.keys.live.prefix,d.keys.test.prefix)' "$SVC_HOME/demo-keys.json"); do
-  $SVC keys set-rate-limit "$prefix" "${BENCH_KEY_RATE_LIMIT:-100000000}" >/dev/null
+# The bench keys must not hit their rate limit: they get a high one of their own, so the shared
+# limiter runs for them and its statements are counted with the rest. The servers run with
+# SVC_RATE_LIMIT=0 (off for keys without a limit of their own) for one key only: the
+# limiter-off half of the limiter row (issue 13).
+KEY_LIMIT="${BENCH_KEY_RATE_LIMIT:-100000000}"
+# json PATH: the member at PATH (a.b.c) of the JSON document on stdin.
+json () { node -e 'console.log(process.argv[1].split(".").reduce((o,k)=>o[k],JSON.parse(require("fs").readFileSync(0,"utf8"))))' "$1"; }
+for member in keys.live.prefix keys.test.prefix; do
+  prefix="$(json "$member" <"$SVC_HOME/demo-keys.json")"
+  $SVC keys set-rate-limit "$prefix" "$KEY_LIMIT" >/dev/null
 done
+ws_a="$(json workspace.id <"$SVC_HOME/demo-keys.json")"
+key_off="$($SVC --json keys create --workspace "$ws_a" --name 'bench limiter off' --mode live --scopes render | json key)"
+# Workspace B, the noisy neighbour (issue 11): its own workspace, read-only database user,
+# production environment (the same demo rows as A, so both ask for the same work), invoice
+# template and key.
+ws_b="$($SVC --json workspaces create --name 'Bench neighbour' | json id)"
+pw_b="$(openssl rand -hex 16)"
+mariadb --no-defaults --socket="$SVC_HOME/db/db.sock" -u"$(id -un)" -e \
+  "CREATE USER 'bench_b_ro'@'%' IDENTIFIED BY '$pw_b'; GRANT SELECT ON demo_production.* TO 'bench_b_ro'@'%'"
+$SVC envs create --workspace "$ws_b" --key production --datasource "mysql://bench_b_ro:$pw_b@127.0.0.1:$SVC_DB_PORT/demo_production" >/dev/null
+$SVC templates publish --workspace "$ws_b" --note bench examples/templates/invoice.json >/dev/null
+key_b="$($SVC --json keys create --workspace "$ws_b" --name 'bench neighbour' --mode live --scopes render --rate-limit "$KEY_LIMIT" | json key)"
+(umask 077 && printf '{"limiterOffKey":"%s","neighbour":{"workspaceId":"%s","key":"%s"},"node2Url":"https://127.0.0.1:%s"}\n' \
+  "$key_off" "$ws_b" "$key_b" "$SVC_PORT2" >"$SVC_HOME/bench-keys.json")
+export SVC_RATE_LIMIT=0
 # Logging stays as deployed (info, one line per request) but goes to a file, not a terminal.
 export SVC_LOG_FILE="$SVC_HOME/server.log"
 # BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2).
@@ -52,13 +85,19 @@ fi
 # SVC_BENCH_SERVER_DIR: run the server from another checkout (built), for A/B runs of a change.
 node "${node_flags[@]}" "${SVC_BENCH_SERVER_DIR:-.}/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
 server_pid=$!
-for _ in $(seq 1 150); do
-  grep -q 'listening' "$SVC_HOME/serve.out" 2>/dev/null && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$SVC_HOME/serve.out" >&2; exit 1; }
-  sleep 0.1
+# Node 2: same database, master key and certificate (all in SVC_HOME), its own port and log.
+SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" \
+  node "${SVC_BENCH_SERVER_DIR:-.}/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
+server2_pid=$!
+for out in serve serve2; do
+  for _ in $(seq 1 150); do
+    grep -q 'listening' "$SVC_HOME/$out.out" 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null && kill -0 "$server2_pid" 2>/dev/null || { cat "$SVC_HOME/$out.out" >&2; exit 1; }
+    sleep 0.1
+  done
+  grep -q 'listening' "$SVC_HOME/$out.out" || { echo "bench: server did not start" >&2; cat "$SVC_HOME/$out.out" >&2; exit 1; }
 done
-grep -q 'listening' "$SVC_HOME/serve.out" || { echo "bench: server did not start" >&2; cat "$SVC_HOME/serve.out" >&2; exit 1; }
-echo "bench: server pid $server_pid on https://127.0.0.1:$SVC_PORT"
+echo "bench: server pids $server_pid on https://127.0.0.1:$SVC_PORT, $server2_pid (node 2) on https://127.0.0.1:$SVC_PORT2"
 
 BENCH_SERVER_PID="$server_pid" BENCH_DB_PID="$(cat "$SVC_HOME/db/db.pid" 2>/dev/null || echo)" \
   node dist/bench/service.js "$@"

@@ -24,6 +24,7 @@ export interface Config {
   masterKeys: string[] | undefined
   logLevel: string
   logFile: string | undefined
+  /** Default requests per 60 s per key; 0 = keys without a limit of their own are not limited. */
   rateLimit: { perMinute: number }
   /** The admin listener (GET /metrics): plain HTTP, loopback by default. */
   admin: { host: string, port: number }
@@ -262,7 +263,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     masterKeys,
     logLevel: level,
     logFile: str(e, 'SVC_LOG_FILE'),
-    rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 1) },
+    rateLimit: { perMinute: int(e, 'SVC_RATE_LIMIT', 600, 0) },
     admin: { host: str(e, 'SVC_ADMIN_HOST', '127.0.0.1') as string, port: int(e, 'SVC_ADMIN_PORT', 9464, 0, 65535) },
     bodyLimitBytes: int(e, 'SVC_BODY_LIMIT', 1_048_576, 1024),
     http: {

@@ -26,6 +26,8 @@ export interface RenderQueueOptions {
   maxWaitMs: number
   /** A batch render waiting longer than this goes before interactive ones (every other turn). */
   batchMaxWaitMs: number
+  /** The clock batch renders age by, in ms; default performance.now (tests move their own). */
+  now?: () => number
 }
 
 /** A thread is ours until release() (call it exactly once), or the reason there is none. */
@@ -49,6 +51,7 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
   const ring: Lane[] = []
   const batch: BatchWaiter[] = []
   let lastWasAged = false
+  const now = o.now ?? (() => performance.now())
 
   const laneOf = (id: string): Lane => {
     let lane = lanes.get(id)
@@ -110,7 +113,7 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
       const eligible = hasEligible()
       // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      const aged = head !== undefined && eligible && performance.now() - head.since > o.batchMaxWaitMs && !lastWasAged
+      const aged = head !== undefined && eligible && now() - head.since > o.batchMaxWaitMs && !lastWasAged
       lastWasAged = aged
       // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
       // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
@@ -175,7 +178,7 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
 
   function acquireBatch (): Admission | Promise<Admission> {
     if (running < o.threads && !hasEligible() && batch.length === 0) return startBatch()
-    return new Promise<Admission>((resolve) => { batch.push({ since: performance.now(), grant: resolve }) })
+    return new Promise<Admission>((resolve) => { batch.push({ since: now(), grant: resolve }) })
   }
 
   return {

@@ -32,6 +32,8 @@ export interface RateDecision {
   limit: number
   /** Refused because the limit could not be checked (database unreachable: fail closed, 503). */
   unavailable?: boolean
+  /** The key has no limit (SVC_RATE_LIMIT=0 and none of its own): no RateLimit headers. */
+  unlimited?: boolean
 }
 
 /** The key as admission sees it: its id and its own limit (null = SVC_RATE_LIMIT). */
@@ -79,11 +81,13 @@ export function authenticator (deps: AuthDeps) {
       throw problem('SERVICE_UNAVAILABLE', 'The rate limit cannot be checked (database unreachable); retry',
         { headers: { 'Retry-After': String(rate.retryAfterSeconds) } })
     }
-    // IETF draft-ietf-httpapi-ratelimit-headers: the policy (limit per 60 s) and what is left.
-    hooks.header?.('RateLimit-Policy', `"default";q=${rate.limit};w=60`)
-    const wait = rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`
-    hooks.header?.('RateLimit', `"default";r=${rate.remaining}${wait}`)
-    hooks.header?.('RateLimit-Remaining', rate.remaining)
+    if (rate.unlimited !== true) {
+      // IETF draft-ietf-httpapi-ratelimit-headers: the policy (limit per 60 s) and what is left.
+      hooks.header?.('RateLimit-Policy', `"default";q=${rate.limit};w=60`)
+      const wait = rate.allowed ? '' : `;t=${rate.retryAfterSeconds}`
+      hooks.header?.('RateLimit', `"default";r=${rate.remaining}${wait}`)
+      hooks.header?.('RateLimit-Remaining', rate.remaining)
+    }
     if (!rate.allowed) {
       throw problem('RATE_LIMITED', `Too many requests for this key; retry in ${rate.retryAfterSeconds} s`,
         { headers: { 'Retry-After': String(rate.retryAfterSeconds) } })

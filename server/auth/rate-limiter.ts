@@ -13,6 +13,9 @@
 //
 // Database unreachable: a key with a live lease keeps spending it (until it is empty or its
 // slot ends); any other key is refused (fail closed) with `unavailable` set, answered 503.
+//
+// Off: a default of 0 (SVC_RATE_LIMIT=0) leaves keys without a limit of their own unlimited, with
+// no state and no statement; a key's own limit still applies.
 import type { RateLimitsRepo, Lease, WindowState } from '../store/repos/rate-limits.js'
 import { SLOT_MS, SLOTS, MAX_BLOCK } from '../store/repos/rate-limits.js'
 import type { AdmitKey, RateDecision } from './authenticate.js'
@@ -31,6 +34,7 @@ interface KeyState {
 }
 
 export interface RateLimiterOptions {
+  /** The limit of keys without one of their own; 0 = those keys are not limited. */
   defaultPerMinute: number
   onError?: (err: unknown) => void
   now?: () => number
@@ -145,6 +149,7 @@ export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) 
   return {
     async admit (key: AdmitKey): Promise<RateDecision> {
       const limit = key.rateLimit ?? options.defaultPerMinute
+      if (limit === 0) return { allowed: true, retryAfterSeconds: 0, limit: 0, remaining: 0, unlimited: true }
       let s = states.get(key.keyId)
       if (s === undefined) {
         s = {

@@ -110,7 +110,7 @@ test('every validation error names its variable', () => {
   configError({ SVC_PORT: 'http' }, 'SVC_PORT')
   configError({ SVC_PORT: '70000' }, 'SVC_PORT')
   configError({ SVC_DB_PORT: '0' }, 'SVC_DB_PORT')
-  configError({ SVC_RATE_LIMIT: '0' }, 'SVC_RATE_LIMIT')
+  configError({ SVC_RATE_LIMIT: '-1' }, 'SVC_RATE_LIMIT')
   configError({ SVC_RATE_LIMIT: '1.5' }, 'SVC_RATE_LIMIT')
   configError({ SVC_BODY_LIMIT: '100' }, 'SVC_BODY_LIMIT')
   configError({ SVC_RENDER_THREADS: '0' }, 'SVC_RENDER_THREADS')
@@ -149,7 +149,8 @@ test('valid values are parsed; booleans accept true/false/1/0/yes/no/on/off', ()
     SVC_WEBHOOKS: 'No',
     SVC_WEBHOOKS_ALLOW_PRIVATE: '1',
     SVC_PORT: '0',
-    SVC_LOG_LEVEL: 'silent'
+    SVC_LOG_LEVEL: 'silent',
+    SVC_RATE_LIMIT: '0'
   }, {}, 2)
   assert.equal(c.home, '/tmp/svc-home')
   assert.equal(c.databaseUrl, 'mysql://u:p@db:3306/svc')
@@ -159,6 +160,7 @@ test('valid values are parsed; booleans accept true/false/1/0/yes/no/on/off', ()
   assert.equal(c.webhooks.allowPrivate, true)
   assert.equal(c.port, 0)
   assert.equal(c.logLevel, 'silent')
+  assert.equal(c.rateLimit.perMinute, 0, 'SVC_RATE_LIMIT=0: keys without a limit of their own are not limited')
 })
 
 test('an empty variable counts as unset', () => {

@@ -12,10 +12,18 @@ const datasets = [
 ]
 const def = { ...invoiceDefinition(), datasets }
 const small = (key = 'pool:1'): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(10) }, {}, key)
-// ~100 pages: far slower than the tiny timeouts and queue tests below need.
-// ~4,000 pages: several seconds of work, far past the timeout below.
-const slow = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(160_000) }, { maxRows: 1_000_000, maxPages: 100_000 }, 'pool:1')
+// ~10 pages: milliseconds of work, many times a one-page render: enough to hold a thread while a
+// test queues more (queueing is synchronous) and to finish after a small render started later.
+const medium = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(400) }, {}, 'pool:1')
+// ~100 pages: tens of ms of work at least, for a render that must still be running after the
+// test has let the event loop turn. Time limits are tested on mocked timers: the test decides
+// when a limit passes, so no assertion depends on how fast this machine is.
 const huge = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(4000) }, {}, 'pool:1')
+// ~1,000 pages: seconds of work, for a render that must still be running when its limit passes
+// (it is cut then, so it costs little).
+const long = (): RenderInput => input(def, { header: invoiceHeader, lines: invoiceLines(40_000) }, { maxRows: 1_000_000, maxPages: 100_000 }, 'pool:1')
+/** One turn of the event loop: every microtask has run, no worker's answer can have come in yet. */
+const turn = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
 
 const pools: Array<{ close (): Promise<void> }> = []
 after(async () => { for (const p of pools) await p.close() })
@@ -50,7 +58,7 @@ test('batch renders (jobs) wait behind interactive ones and never take the waiti
   pools.push(pool)
   const order: string[] = []
   const track = (name: string, p: Promise<unknown>): Promise<unknown> => p.then((r) => { order.push(name); return r })
-  const running = track('running', pool.render(huge(), { lane: 'batch' }))
+  const running = track('running', pool.render(medium(), { lane: 'batch' }))
   const batches = Array.from({ length: 5 }, (_, i) => track(`batch${i}`, pool.render(small(), { lane: 'batch' })))
   // Five jobs wait, yet the one interactive place is free: a sync render is not turned away.
   const interactive = track('interactive', pool.render(small()))
@@ -61,31 +69,41 @@ test('batch renders (jobs) wait behind interactive ones and never take the waiti
 })
 
 test('a batch render that waited longer than the time limit goes before interactive ones (no starvation)', async () => {
+  // The threshold itself is checked on a moved clock in render-queue.test.ts; here the pool under
+  // real interactive load: the batch render waits its turn first, then runs while the load goes on.
   const pool = createRenderPool({ threads: 1, maxQueue: 2, timeoutMs: 30_000, batchMaxWaitMs: 300 })
   pools.push(pool)
   assert.ok((await pool.render(small())).ok) // warm the worker
-  let stop = false
-  const guard = setTimeout(() => { stop = true }, 8000)
+  // A starved batch render would let this many interactive renders pass (≥ 1 ms each: many
+  // seconds, far past the 300 ms limit); the load stops there so a failure cannot hang.
+  const cap = 20_000
+  let interactive = 0
+  let batchQueued = false
+  let batchDone = false
+  let cameAfterWentBefore = 0
   // Two clients keep an interactive render waiting at every moment (one runs, one waits).
   const load = Promise.all([0, 1].map(async () => {
-    // `stop` is changed by another async task.
+    // `batchDone` is changed by another async task.
     // eslint-disable-next-line no-unmodified-loop-condition
-    while (!stop) {
+    while (!batchDone && interactive < cap) {
+      const after = batchQueued
       const r = await pool.render(small())
-      if (!r.ok) await new Promise((resolve) => setImmediate(resolve)) // never spin on microtasks
+      if (!r.ok) { await turn(); continue } // never spin on microtasks
+      interactive++
+      // `batchDone` may have changed during the await.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      if (after && !batchDone) cameAfterWentBefore++
     }
   }))
-  await new Promise((resolve) => setTimeout(resolve, 50))
-  const t0 = performance.now()
+  await turn()
+  batchQueued = true
   const batch = await pool.render(small(), { lane: 'batch' })
-  const waited = performance.now() - t0
-  const starved = stop
-  stop = true
-  clearTimeout(guard)
+  batchDone = true
+  const before = interactive
   await load
   assert.ok(batch.ok, JSON.stringify(batch))
-  assert.equal(starved, false, 'the batch render ran while interactive load went on')
-  assert.ok(waited >= 290, `it waited its turn behind interactive renders first (${waited.toFixed(0)} ms)`)
+  assert.ok(before < cap, `the batch render ran while interactive load went on (${before} interactive renders)`)
+  assert.ok(cameAfterWentBefore >= 1, 'interactive renders queued after it went first until it had waited its limit')
 })
 
 test('aged batch renders take every other turn, not all of them: interactive renders keep going', async () => {
@@ -98,7 +116,7 @@ test('aged batch renders take every other turn, not all of them: interactive ren
   const first = track('running', pool.render(huge()))
   const all = [first]
   for (let i = 0; i < 4; i++) all.push(track(`b${i}`, pool.render(small(), { lane: 'batch' })))
-  await new Promise((resolve) => setTimeout(resolve, 5))
+  await turn() // the batch renders have waited (> 0 ms) before the interactive ones arrive
   for (let i = 0; i < 2; i++) all.push(track(`i${i}`, pool.render(small())))
   assert.ok((await Promise.all(all) as Array<{ ok: boolean }>).every((r) => r.ok))
   assert.deepEqual(order, ['running', 'b0', 'i0', 'b1', 'i1', 'b2', 'b3'])
@@ -114,7 +132,7 @@ test('B keeps 8× the threads busy: the sync render of A is served within one re
       done.push(name)
       return r
     })
-  const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(huge(), { workspaceId: 'B' })))
+  const flood = Array.from({ length: 8 * threads }, (_, i) => track(`b${i}`, pool.render(medium(), { workspaceId: 'B' })))
   const a = await track('a', pool.render(small(), { workspaceId: 'A' }))
   assert.ok(a.ok, JSON.stringify(a))
   // A took the first thread B gave back: only the renders B had running when A came finished first.
@@ -126,8 +144,8 @@ test('B keeps 8× the threads busy: the sync render of A is served within one re
 test('a full queue answers RENDER_BUSY without queueing', async () => {
   const pool = createRenderPool({ threads: 1, maxQueue: 1, timeoutMs: 30_000 })
   pools.push(pool)
-  const first = pool.render(huge()) // running
-  const second = pool.render(huge()) // waiting
+  const first = pool.render(medium()) // running
+  const second = pool.render(medium()) // waiting
   const third = await pool.render(small()) // no room
   assert.deepEqual({ ok: third.ok, code: !third.ok ? third.code : '' }, { ok: false, code: 'RENDER_BUSY' })
   assert.equal(pool.stats().busy, 1)
@@ -136,15 +154,25 @@ test('a full queue answers RENDER_BUSY without queueing', async () => {
   assert.ok((await pool.render(small())).ok, 'accepts work again once the queue drained')
 })
 
-test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps working', async () => {
+test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps working', async (t) => {
+  // Mocked from the start: the first render (thread start, modules, compile) may take longer
+  // than 1.5 s on a busy machine, and no limit passes until the test says so.
+  t.mock.timers.enable({ apis: ['setTimeout'] })
   const pool = createRenderPool({ threads: 1, timeoutMs: 1500 })
   pools.push(pool)
-  assert.ok((await pool.render(small())).ok) // warm the worker: thread start, modules, compile
+  assert.ok((await pool.render(small())).ok) // warm the worker
   const before = pool.stats().timeouts
-  const t0 = performance.now()
-  const r = await pool.render(slow())
+  const pending = pool.render(long())
+  await turn()
+  assert.equal(pool.stats().running, 1, 'the render is on the thread')
+  t.mock.timers.tick(1499)
+  await turn()
+  assert.equal(pool.stats().running, 1, 'not cut before its limit')
+  // The limit passes while the ~1,000-page render is still being drawn: the answer comes now, and
+  // the worker is terminated mid-render (its replacement, below, has compiled nothing).
+  t.mock.timers.tick(1)
+  const r = await pending
   assert.deepEqual({ ok: r.ok, code: !r.ok ? r.code : '' }, { ok: false, code: 'RENDER_TIMEOUT' })
-  assert.ok(performance.now() - t0 < 2500, 'answered at the timeout, not after the render')
   assert.equal(pool.stats().timeouts, before + 1)
   const resent = pool.stats().definitionsResent
   const after = await pool.render(small())
@@ -155,19 +183,37 @@ test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps workin
   assert.equal(pool.stats().definitionsResent, resent + 1)
 })
 
-test('waiting for a thread is capacity, not a timeout: a long wait answers RENDER_BUSY, the wait does not eat the render time', async () => {
+test('waiting for a thread is capacity, not a timeout: a long wait answers RENDER_BUSY, the wait does not eat the render time', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] }) // from the start, as above
   const pool = createRenderPool({ threads: 1, maxQueue: 4, timeoutMs: 1500 })
   pools.push(pool)
   assert.ok((await pool.render(small())).ok)
-  const blocker = pool.render(slow()) // holds the only thread until it times out at 1.5 s
-  const waiter = await pool.render(small()) // waits the full 1.5 s without a thread
-  assert.deepEqual({ ok: waiter.ok, code: !waiter.ok ? waiter.code : '' }, { ok: false, code: 'RENDER_BUSY' })
-  const blocked = await blocker
-  assert.ok(!blocked.ok && blocked.code === 'RENDER_TIMEOUT')
-  // A render that waited a little still gets its whole time limit once it has a thread.
+  const order: string[] = []
+  const track = (name: string, p: Promise<RenderResult>): Promise<RenderResult> =>
+    p.then((r) => { order.push(`${name}:${r.ok ? 'ok' : r.code}`); return r })
+  const blocker = track('blocker', pool.render(long())) // holds the only thread
+  const waiter = track('waiter', pool.render(small())) // waits for it
+  await turn()
+  assert.deepEqual([pool.stats().running, pool.stats().waiting.interactive], [1, 1])
+  // Both limits pass together: the waiter never got a thread, so it is turned away as capacity
+  // (503 RENDER_BUSY, counted busy, not a timeout); the blocker is cut at its render limit.
+  const busy = pool.stats().busy
+  t.mock.timers.tick(1500)
+  await Promise.all([waiter, blocker])
+  assert.deepEqual(order, ['waiter:RENDER_BUSY', 'blocker:RENDER_TIMEOUT'])
+  assert.equal(pool.stats().busy, busy + 1)
+  assert.equal(pool.stats().timeouts, 1)
+  // A render that waited still gets its whole time limit once it has a thread: the second one
+  // waits 1000 ms (mocked) behind the first, then runs past 1500 ms since it arrived, and is not cut.
   const first = pool.render(huge())
   const second = pool.render(huge())
-  const [a, b] = await Promise.all([first, second])
+  await turn()
+  t.mock.timers.tick(1000)
+  const a = await first
+  await turn()
+  assert.deepEqual([pool.stats().running, pool.stats().waiting.interactive], [1, 0], 'the second render has the thread')
+  t.mock.timers.tick(1000)
+  const b = await second
   assert.ok(a.ok && b.ok, JSON.stringify([a.ok || a.code, b.ok || b.code]))
   assert.equal(pool.stats().timeouts, 1)
 })

@@ -82,6 +82,11 @@ test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is st
   assert.deepEqual(h.names(), ['b1'])
   await h.finish()
   assert.deepEqual(h.names(), ['a0'])
+  // The rest drain in B's order (and no waiter is left holding its 60 s wait timer).
+  const order: string[] = []
+  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  assert.deepEqual(order, ['a0', 'b2', 'b3'])
+  assert.equal(h.queue.stats().queued, 0)
 })
 
 test('a full waiting room: the workspace holding most of it gives up its newest render to a newcomer', async () => {
@@ -137,6 +142,24 @@ test('an aged batch render takes every other turn, so interactive load cannot st
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
   assert.deepEqual(order, ['a0', 'j0', 'a1', 'j1', 'b1'])
+})
+
+test('a batch render goes before interactive ones only once it has waited longer than batchMaxWaitMs', async () => {
+  let clock = 0
+  const h = harness({ threads: 1, batchMaxWaitMs: 300, now: () => clock })
+  void h.submit('A', 'a0')
+  void h.submit('J', 'j0', 'batch')
+  void h.submit('A', 'a1')
+  void h.submit('A', 'a2')
+  void h.submit('A', 'a3')
+  const order: string[] = []
+  const next = async (): Promise<void> => { order.push(h.names()[0]); await h.finish() }
+  await next() // a0 ends at 0 ms: j0 has not waited yet, a1 goes
+  clock = 300
+  await next() // a1 ends at 300 ms: waited exactly the limit, not longer: a2 goes
+  clock = 301
+  while (h.started.length > 0) await next()
+  assert.deepEqual(order, ['a0', 'a1', 'a2', 'j0', 'a3'])
 })
 
 test('a render that waits past the time limit is refused and leaves the room', async () => {

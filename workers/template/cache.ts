@@ -7,7 +7,7 @@ import { TemplateError, TemplateLimitError } from '../errors.js'
 import { MAX_TEMPLATE_BYTES } from '../limits.js'
 import { compileTemplate, type CompiledTemplate } from './compile.js'
 import type { TemplateDefinition } from './definition.js'
-import { toPointer } from './validate.js'
+import { toPointer } from './pointer.js'
 
 const cache = new LRUCache<string, CompiledTemplate>({ max: 256 })
 

@@ -11,6 +11,9 @@ import { pathIssues } from './paths.js'
 import { templateSchema } from './schema.js'
 import { datasetSqlProblem } from './dataset-sql.js'
 import { schemaErrors } from './schema-errors.js'
+import { toPointer } from './pointer.js'
+
+export { toPointer }
 
 export interface ValidationIssue { path: string, message: string }
 /** `warnings`: the template is valid but a check was skipped (a dataset without fields). */
@@ -64,12 +67,6 @@ export function validateAndCompile (
   const paths = pathIssues(def)
   if (paths.errors.length > 0) return { ok: false, errors: paths.errors }
   return { ok: true, template: def, compiled, warnings: paths.warnings }
-}
-
-/** `document.body[3].table.rows` -> `/document/body/3/table/rows` (paths from compile errors). */
-export function toPointer (path: string): string {
-  if (path.startsWith('/') || path === '') return path === '' ? '/' : path
-  return '/' + path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(p => p !== '').map(p => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
 }
 
 function semanticErrors (def: TemplateDefinition): ValidationIssue[] {

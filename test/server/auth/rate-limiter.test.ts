@@ -94,6 +94,23 @@ test('at saturation a key costs at most 0.1 statements per request, refused requ
   await limiter.close()
 })
 
+test('SVC_RATE_LIMIT=0: a key without a limit of its own is never limited and costs no statement', async () => {
+  const c = counting(database.db)
+  const limiter = rateLimiter(rateLimitsRepo(c.db), { defaultPerMinute: 0 })
+  const open = { keyId: 'k-no-limit', rateLimit: null }
+  const answers = []
+  for (let i = 0; i < 2000; i++) answers.push(await limiter.admit(open))
+  assert.equal(answers.filter((r) => r.allowed && r.unlimited === true).length, 2000)
+  assert.equal(c.count(), 0, 'no lease, no window read')
+  // A key's own limit still applies with the default off.
+  const own = await key(50)
+  let ok = 0
+  for (let i = 0; i < 200; i++) if ((await limiter.admit(own)).allowed) ok++
+  assert.equal(ok, 50)
+  assert.ok(c.count() > 0)
+  await limiter.close()
+})
+
 test('the database unreachable: a key with a live lease is served from it, any other is refused (fail closed)', async () => {
   const db = createDb(database.url, { connectionLimit: 2 })
   const t = Date.now()

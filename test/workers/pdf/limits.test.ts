@@ -6,10 +6,25 @@ import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import type { RenderLimits } from '../../../workers/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines } from './fixtures.js'
 
-function renderWith (limits: Partial<RenderLimits>, lines: number, document?: unknown): unknown {
+type Lines = number | Array<Record<string, unknown>>
+function renderWith (limits: Partial<RenderLimits>, lines: Lines, document?: unknown): unknown {
   const def = invoiceDefinition(document)
   const cd = compileDocument(def.document, def as never)
-  return renderPdf(cd, input(def, { header: invoiceHeader, lines: invoiceLines(lines) }, limits))
+  const rows = typeof lines === 'number' ? invoiceLines(lines) : lines
+  return renderPdf(cd, input(def, { header: invoiceHeader, lines: rows }, limits))
+}
+
+/**
+ * Invoice lines that count how often their description is read: only laying out a row's table
+ * cell reads it (the totals read `amount`), so the count says how far the layout got.
+ */
+function countedLines (n: number): { lines: Array<Record<string, unknown>>, laidOut: () => number } {
+  let reads = 0
+  const lines = invoiceLines(n).map((line) => {
+    const { description, ...rest } = line
+    return Object.defineProperty(rest, 'description', { enumerable: true, get () { reads++; return description } })
+  })
+  return { lines, laidOut: () => reads }
 }
 
 function expectRenderError (fn: () => unknown, code: string, message: RegExp): void {
@@ -22,10 +37,13 @@ function expectRenderError (fn: () => unknown, code: string, message: RegExp): v
 }
 
 test('maxPages: stops as soon as the page limit is passed', () => {
-  const t0 = performance.now()
-  expectRenderError(() => renderWith({ maxPages: 3 }, 20_000), 'RENDER_LIMIT_EXCEEDED', /^maxPages \(3\) exceeded/)
-  // 20,000 rows would be ~600 pages; stopping at page 4 takes a fraction of that.
-  assert.ok(performance.now() - t0 < 2000)
+  const rows = countedLines(20_000)
+  expectRenderError(() => renderWith({ maxPages: 3 }, rows.lines), 'RENDER_LIMIT_EXCEEDED', /^maxPages \(3\) exceeded/)
+  // 20,000 rows would be ~600 pages (every description read); page 4 holds ~30 of them.
+  assert.ok(rows.laidOut() > 0 && rows.laidOut() <= 5 * 40, `${rows.laidOut()} rows laid out`)
+  const all = countedLines(200)
+  renderWith({}, all.lines)
+  assert.ok(all.laidOut() >= 200, 'a full render lays out every row (the count works)')
   assert.doesNotThrow(() => renderWith({ maxPages: 3 }, 20))
 })
 
@@ -36,9 +54,10 @@ test('maxBytes: output larger than the limit is refused', () => {
 
 test('maxBytes: stops while writing pages, before laying out the rest', () => {
   const noCount = { ...invoiceDefinition().document as object, pageFooter: [{ text: 'Page {{ page }}' }] }
-  const t0 = performance.now()
-  expectRenderError(() => renderWith({ maxBytes: 10_000 }, 20_000, noCount), 'RENDER_LIMIT_EXCEEDED', /^maxBytes \(10000\) exceeded/)
-  assert.ok(performance.now() - t0 < 2000)
+  const rows = countedLines(20_000)
+  expectRenderError(() => renderWith({ maxBytes: 10_000 }, rows.lines, noCount), 'RENDER_LIMIT_EXCEEDED', /^maxBytes \(10000\) exceeded/)
+  // 10 KB is a few pages of this invoice: the layout stopped there, not after all 20,000 rows.
+  assert.ok(rows.laidOut() > 0 && rows.laidOut() <= 10 * 40, `${rows.laidOut()} rows laid out`)
 })
 
 test('maxRows: counts rows over all datasets', () => {
