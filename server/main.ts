@@ -107,7 +107,9 @@ export async function createServer (config: Config, options: ServerOptions = {})
     baseUrl: () => baseUrl
   }
   const pipeline = renderPipeline(renderDeps)
-  const sync = syncRenders(renderDeps, pipeline)
+  const sync = syncRenders(renderDeps, pipeline, {
+    onLateError: (err, correlationId) => logger.error({ err, correlationId }, 'could not record a streamed render')
+  })
   const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
     ? webhookDispatcher(config, {

@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
-import type { RenderFailure, RenderInput, RenderResult } from './types.js'
+import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 
 export interface RenderPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -52,11 +52,22 @@ export interface RenderPoolStats {
 
 export type { RenderLane }
 
+/** Output streaming (contract: /work/notes/stream-interface.md, implemented by the engine branch). */
+export interface RenderStream {
+  /** Called once, before the first chunk, with the document's page count (PDF; labels: label count). */
+  onPageCount?: (pages: number) => void
+  /** Called in order with each piece of output; the render waits for a returned promise. */
+  onChunk: (chunk: Buffer) => void | Promise<void>
+}
+
 export interface RenderTaskOptions {
   /** Default `interactive`. */
   lane?: RenderLane
   /** Whose render this is: the waiting room is shared fairly between workspaces. */
   workspaceId?: string
+  /** Stream the output instead of returning it: RenderSuccess.bytes is then empty and the bytes
+   *  went through onChunk. A failure after some chunks: the consumer discards what it got. */
+  stream?: RenderStream
 }
 
 export interface RenderPool {
@@ -110,9 +121,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   async function render (input: RenderInput, task: RenderTaskOptions = {}): Promise<RenderResult> {
     const lane = task.lane ?? 'interactive'
-    if (options.onRender === undefined) return await renderOnThread(input, task.workspaceId ?? '', lane)
+    if (options.onRender === undefined) {
+      return await renderOnThread(input, task.workspaceId ?? '', lane, undefined, task.stream)
+    }
     const mark = { since: performance.now(), acquired: 0 }
-    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark)
+    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark, task.stream)
     const end = performance.now()
     const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
     options.onRender({
@@ -126,7 +139,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   }
 
   async function renderOnThread (input: RenderInput, workspaceId: string, lane: RenderLane,
-    mark?: { acquired: number }): Promise<RenderResult> {
+    mark?: { acquired: number }, stream?: RenderStream): Promise<RenderResult> {
     const admission = await queue.acquire(workspaceId, lane)
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
@@ -146,9 +159,10 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         // Structured clone delivers a plain Uint8Array: view the same memory as a Buffer.
         r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
       }
+      if (r.ok && stream !== undefined) return await shimStream(r, stream, ac.signal)
       return r
     } catch (err) {
-      if (ac.signal.aborted) {
+      if (ac.signal.aborted || err === SHIM_TIMEOUT) {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
@@ -180,6 +194,29 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     close: async () => { await pool.destroy() }
   }
 }
+
+// SHIM until stream-engine lands: honours the RenderStream contract without real streaming
+// (the worker still returns the whole document): onPageCount, then 64 KiB slices through
+// onChunk, each awaited, and the render's time limit still bounds a consumer that stops taking
+// them. The lead replaces this function and its call in renderOnThread with the engine
+// branch's output stream at merge.
+const SHIM_CHUNK = 64 * 1024
+const SHIM_TIMEOUT = new Error('render time limit reached while streaming')
+async function shimStream (r: RenderSuccess, stream: RenderStream, signal: AbortSignal): Promise<RenderResult> {
+  stream.onPageCount?.(r.format === 'pdf' ? r.pageCount : r.labelCount)
+  const bytes = r.bytes as Buffer
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(SHIM_TIMEOUT)
+    signal.addEventListener('abort', () => reject(SHIM_TIMEOUT), { once: true })
+  })
+  aborted.catch(() => {})
+  for (let at = 0; at < bytes.length; at += SHIM_CHUNK) {
+    if (signal.aborted) throw SHIM_TIMEOUT
+    await Promise.race([stream.onChunk(bytes.subarray(at, at + SHIM_CHUNK)), aborted])
+  }
+  return { ...r, bytes: Buffer.alloc(0) }
+}
+// end of SHIM until stream-engine lands
 
 /** The task without its definition: built field by field, no spread of the caller's object. */
 function withoutDefinition (input: RenderInput): RenderTaskInput {
