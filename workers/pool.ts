@@ -3,6 +3,7 @@
 // RENDER_BUSY instead of queueing without end) and a per-render timeout (the worker is
 // terminated and replaced).
 import { availableParallelism } from 'node:os'
+import type { MessagePort } from 'node:worker_threads'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
@@ -44,6 +45,8 @@ export interface RenderPoolStats {
   utilization: number
   /** Tasks sent without the template that a worker had to ask for again (NEED_DEFINITION). */
   definitionsResent: number
+  /** Renders whose rows were fed to the worker while they were read (row-feed.ts). */
+  fed: number
   /** Threads rendering now, and renders waiting for one by lane. */
   running: number
   waiting: { interactive: number, batch: number }
@@ -68,6 +71,8 @@ export interface RenderTaskOptions {
   /** Stream the output instead of returning it: RenderSuccess.bytes is then empty and the bytes
    *  went through onChunk. A failure after some chunks: the consumer discards what it got. */
   stream?: RenderStream
+  /** Datasets still being read: the worker's end of a row feed (row-feed.ts), moved with the task. */
+  rows?: MessagePort
 }
 
 export interface RenderPool {
@@ -113,6 +118,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   // render-task.ts). Bounded like the workers' own caches; forgetting only costs a clone.
   const compiled = new LRUCache<string, true>({ max: 4096 })
   let definitionsResent = 0
+  let fed = 0
 
   const full = (message: string): RenderResult => {
     busy++
@@ -122,10 +128,10 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   async function render (input: RenderInput, task: RenderTaskOptions = {}): Promise<RenderResult> {
     const lane = task.lane ?? 'interactive'
     if (options.onRender === undefined) {
-      return await renderOnThread(input, task.workspaceId ?? '', lane, undefined, task.stream)
+      return await renderOnThread(input, task.workspaceId ?? '', lane, undefined, task)
     }
     const mark = { since: performance.now(), acquired: 0 }
-    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark, task.stream)
+    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark, task)
     const end = performance.now()
     const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
     options.onRender({
@@ -139,14 +145,22 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   }
 
   async function renderOnThread (input: RenderInput, workspaceId: string, lane: RenderLane,
-    mark?: { acquired: number }, stream?: RenderStream): Promise<RenderResult> {
+    mark?: { acquired: number }, task: RenderTaskOptions = {}): Promise<RenderResult> {
+    const stream = task.stream
     const admission = await queue.acquire(workspaceId, lane)
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
-      const light = compiled.has(input.versionKey)
+      // A fed task carries its definition: its port moves once and cannot go with a second try.
+      const light = compiled.has(input.versionKey) && task.rows === undefined
+      if (task.rows !== undefined) {
+        fed++
+        const r = await pool.run(withFeed(input, task.rows), { signal: ac.signal, transferList: [task.rows] })
+        if (r.ok) compiled.set(input.versionKey, true)
+        return r.ok && stream !== undefined ? await shimStream(asBuffer(r), stream, ac.signal) : r as RenderResult
+      }
       let r = await pool.run(light ? withoutDefinition(input) : input, { signal: ac.signal })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
         // This worker is new (replaced after a timeout) or evicted the version: send it all.
@@ -155,11 +169,8 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       }
       if (!r.ok && r.code === 'NEED_DEFINITION') return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
       if (r.ok && !light) compiled.set(input.versionKey, true)
-      if (r.ok && !Buffer.isBuffer(r.bytes)) {
-        // Structured clone delivers a plain Uint8Array: view the same memory as a Buffer.
-        r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
-      }
-      if (r.ok && stream !== undefined) return await shimStream(r, stream, ac.signal)
+      if (r.ok) asBuffer(r)
+      if (r.ok && stream !== undefined) return await shimStream(r, stream, ac.signal) // SHIM until stream-engine lands
       return r
     } catch (err) {
       if (ac.signal.aborted || err === SHIM_TIMEOUT) {
@@ -186,6 +197,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         timeouts,
         utilization: pool.utilization,
         definitionsResent,
+        fed,
         running: q.running,
         waiting: { interactive: q.interactive, batch: q.batch },
         maxQueue
@@ -217,6 +229,17 @@ async function shimStream (r: RenderSuccess, stream: RenderStream, signal: Abort
   return { ...r, bytes: Buffer.alloc(0) }
 }
 // end of SHIM until stream-engine lands
+
+/** Structured clone delivers a plain Uint8Array: view the same memory as a Buffer. */
+function asBuffer (r: RenderSuccess): RenderSuccess {
+  if (!Buffer.isBuffer(r.bytes)) r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
+  return r
+}
+
+/** The task with its row feed's port (row-feed.ts): datasets read so far go as they are. */
+function withFeed (input: RenderInput, port: MessagePort): RenderTaskInput {
+  return { ...input, feed: port }
+}
 
 /** The task without its definition: built field by field, no spread of the caller's object. */
 function withoutDefinition (input: RenderInput): RenderTaskInput {
