@@ -62,7 +62,9 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
     runId?: string): Promise<string> {
     const run = runOf(job, 'sync', null, started, outcome, runId)
     const type = outcome.ok ? 'document.generated' : 'document.failed'
-    if (await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
+    // A streamed document nobody subscribed to when it started was not stored: no link to give.
+    const unstored = outcome.ok && outcome.bytes === undefined && outcome.document === undefined
+    if (!unstored && await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
       run.jobId = job.id
       await commit(job, new Date(started), run, outcome)
     } else {
@@ -85,6 +87,7 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
       // Past the threshold: the response (and, for a subscriber, the document store) takes the bytes.
       const out = spool(deps.config.render.streamAboveBytes, async () => {
         body = new ResponseBody()
+        opened() // the answer starts whatever follows: a sink that fails now aborts it (sinkError)
         const sinks: OutputSink[] = [body]
         if (await deps.outbox.hasSubscriber(job.workspaceId, 'document.generated', version)) {
           const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
@@ -98,7 +101,6 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
           stored = { writer, doc }
           sinks.push(writer)
         }
-        opened()
         return sinks.length === 1 ? body : teeSink(sinks)
       })
       const rendering = pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
@@ -115,7 +117,8 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
         try {
           const r = await rendering
           const spooled = out.end()
-          outcome = successOutcome({ ...r, bytes: spooled.streamed ? r.bytes : spooled.bytes })
+          if (spooled.streamed) throw new Error('a held render went to a sink') // open() sets body first
+          outcome = successOutcome({ ...r, bytes: spooled.bytes })
         } catch (err) {
           const failure = syncFailure(err, deps.config.render.timeoutMs)
           if (failure.code !== 'RENDER_BUSY') await record(job, started, failureOutcome(failure), version, runId)
