@@ -128,7 +128,8 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
         return { ...answer, body: outcome.bytes as Buffer, ...counts(outcome.pageCount ?? 0) }
       }
       const response = body
-      void finishStreamed(rendering, out, response, stored).then(
+      // `stored` is read when the render ends: the subscriber check may still run when the answer starts.
+      void finishStreamed(rendering, out, response, () => stored).then(
         (outcome) => record(job, started, outcome, version, runId),
         async (err: unknown) => {
           response.destroy(new Error('the render failed after its answer had started'))
@@ -179,8 +180,9 @@ function syncFailure (err: unknown, limitMs: number): Problem {
 
 /** The streamed render's end: its outcome once the response and the store have every byte. */
 async function finishStreamed (rendering: Promise<RenderSuccess>, out: Spool, response: ResponseBody,
-  stored: { writer: DocumentWriter, doc: { id: string, expiresAt: Date } } | undefined): Promise<Outcome> {
+  storedBy: () => { writer: DocumentWriter, doc: { id: string, expiresAt: Date } } | undefined): Promise<Outcome> {
   const r = await rendering
+  const stored = storedBy()
   const spooled = out.end()
   if (!spooled.streamed) throw new Error('a streamed render ended without its stream')
   if (spooled.sinkError !== undefined) throw spooled.sinkError
