@@ -153,15 +153,12 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
-      // A fed task carries its definition: its port moves once and cannot go with a second try.
+      // Row feed hook (row-feed.ts): a fed task carries its definition, as its port moves once
+      // and cannot go with a second try.
       const light = compiled.has(input.versionKey) && task.rows === undefined
-      if (task.rows !== undefined) {
-        fed++
-        const r = await pool.run(withFeed(input, task.rows), { signal: ac.signal, transferList: [task.rows] })
-        if (r.ok) compiled.set(input.versionKey, true)
-        return r.ok && stream !== undefined ? await shimStream(asBuffer(r), stream, ac.signal) : r as RenderResult
-      }
-      let r = await pool.run(light ? withoutDefinition(input) : input, { signal: ac.signal })
+      if (task.rows !== undefined) fed++
+      let r = await pool.run(light ? withoutDefinition(input) : withFeed(input, task.rows),
+        { signal: ac.signal, transferList: task.rows === undefined ? undefined : [task.rows] })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
         // This worker is new (replaced after a timeout) or evicted the version: send it all.
         definitionsResent++
@@ -236,9 +233,9 @@ function asBuffer (r: RenderSuccess): RenderSuccess {
   return r
 }
 
-/** The task with its row feed's port (row-feed.ts): datasets read so far go as they are. */
-function withFeed (input: RenderInput, port: MessagePort): RenderTaskInput {
-  return { ...input, feed: port }
+/** The task with its row feed's port (row-feed.ts), if any: datasets read so far go as they are. */
+function withFeed (input: RenderInput, port: MessagePort | undefined): RenderTaskInput {
+  return port === undefined ? input : { ...input, feed: port }
 }
 
 /** The task without its definition: built field by field, no spread of the caller's object. */
