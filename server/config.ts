@@ -52,6 +52,10 @@ export interface Config {
     maxBytes: number
     maxRows: number
     maxLabels: number
+    /** Output held whole up to this (Content-Length, one row); past it streamed (see render/output.ts). */
+    streamAboveBytes: number
+    /** A `multiple` dataset past this many rows is fed to the worker in batches as it is read. */
+    feedRowsAbove: number
   }
   jobs: {
     enabled: boolean
@@ -172,6 +176,8 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_MAX_BYTES: '52428800',
   SVC_RENDER_MAX_ROWS: '100000',
   SVC_RENDER_MAX_LABELS: '20000',
+  SVC_RENDER_STREAM_ABOVE: '1048576',
+  SVC_DATASET_FEED_ABOVE: '5000',
   SVC_JOBS: 'true',
   SVC_JOB_CONCURRENCY: '(16 × SVC_RENDER_THREADS)',
   SVC_JOB_LEASE: '30s',
@@ -285,7 +291,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.
       maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024, 2_147_483_647),
       maxRows: int(e, 'SVC_RENDER_MAX_ROWS', 100_000, 1),
-      maxLabels: int(e, 'SVC_RENDER_MAX_LABELS', 20_000, 1)
+      maxLabels: int(e, 'SVC_RENDER_MAX_LABELS', 20_000, 1),
+      streamAboveBytes: int(e, 'SVC_RENDER_STREAM_ABOVE', 1024 * 1024, 0, 64 * 1024 * 1024),
+      feedRowsAbove: int(e, 'SVC_DATASET_FEED_ABOVE', 5000, 0)
     },
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),

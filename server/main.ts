@@ -15,6 +15,7 @@ import { loadTls } from './http/tls.js'
 import { migrate } from './store/migrate.js'
 import { buildApp } from './app.js'
 import { createRenderPool } from '../workers/pool.js'
+import type { RenderPoolStats } from '../workers/pool.js'
 import { runRecorder } from './render/run-recorder.js'
 import { documentLinks } from './documents/links.js'
 import { renderPipeline } from './render/pipeline.js'
@@ -49,6 +50,8 @@ export interface Server {
   metrics: Metrics
   /** Why this process should take no new sync renders now (readiness), or undefined. */
   saturated (): string | undefined
+  /** The render pool's counters (what the metrics read; tests check releases on them). */
+  renderStats (): RenderPoolStats
   /** The TLS certificate the server presents, and whether it was generated here. */
   tls: { cert: Buffer, selfSigned: boolean, certFile: string }
   /** Listens, then starts the job loop and the dispatcher; answers the public base URL. */
@@ -107,7 +110,9 @@ export async function createServer (config: Config, options: ServerOptions = {})
     baseUrl: () => baseUrl
   }
   const pipeline = renderPipeline(renderDeps)
-  const sync = syncRenders(renderDeps, pipeline)
+  const sync = syncRenders(renderDeps, pipeline, {
+    onLateError: (err, correlationId) => logger.error({ err, correlationId }, 'could not record a streamed render')
+  })
   const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
     ? webhookDispatcher(config, {
@@ -186,6 +191,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
     logger,
     metrics,
     saturated,
+    renderStats: () => pool.stats(),
     tls: { cert: tls.cert, selfSigned: tls.selfSigned, certFile: tls.certFile },
     async listen (address = {}) {
       const host = address.host ?? config.host

@@ -3,11 +3,12 @@
 // RENDER_BUSY instead of queueing without end) and a per-render timeout (the worker is
 // terminated and replaced).
 import { availableParallelism } from 'node:os'
+import type { MessagePort } from 'node:worker_threads'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
-import type { RenderFailure, RenderInput, RenderResult } from './types.js'
+import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 
 export interface RenderPoolOptions {
   /** Worker threads; default os.availableParallelism(). */
@@ -44,6 +45,8 @@ export interface RenderPoolStats {
   utilization: number
   /** Tasks sent without the template that a worker had to ask for again (NEED_DEFINITION). */
   definitionsResent: number
+  /** Renders whose rows were fed to the worker while they were read (row-feed.ts). */
+  fed: number
   /** Threads rendering now, and renders waiting for one by lane. */
   running: number
   waiting: { interactive: number, batch: number }
@@ -52,11 +55,24 @@ export interface RenderPoolStats {
 
 export type { RenderLane }
 
+/** Output streaming (contract: /work/notes/stream-interface.md, implemented by the engine branch). */
+export interface RenderStream {
+  /** Called once, before the first chunk, with the document's page count (PDF; labels: label count). */
+  onPageCount?: (pages: number) => void
+  /** Called in order with each piece of output; the render waits for a returned promise. */
+  onChunk: (chunk: Buffer) => void | Promise<void>
+}
+
 export interface RenderTaskOptions {
   /** Default `interactive`. */
   lane?: RenderLane
   /** Whose render this is: the waiting room is shared fairly between workspaces. */
   workspaceId?: string
+  /** Stream the output instead of returning it: RenderSuccess.bytes is then empty and the bytes
+   *  went through onChunk. A failure after some chunks: the consumer discards what it got. */
+  stream?: RenderStream
+  /** Datasets still being read: the worker's end of a row feed (row-feed.ts), moved with the task. */
+  rows?: MessagePort
 }
 
 export interface RenderPool {
@@ -102,6 +118,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   // render-task.ts). Bounded like the workers' own caches; forgetting only costs a clone.
   const compiled = new LRUCache<string, true>({ max: 4096 })
   let definitionsResent = 0
+  let fed = 0
 
   const full = (message: string): RenderResult => {
     busy++
@@ -110,9 +127,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   async function render (input: RenderInput, task: RenderTaskOptions = {}): Promise<RenderResult> {
     const lane = task.lane ?? 'interactive'
-    if (options.onRender === undefined) return await renderOnThread(input, task.workspaceId ?? '', lane)
+    if (options.onRender === undefined) {
+      return await renderOnThread(input, task.workspaceId ?? '', lane, undefined, task)
+    }
     const mark = { since: performance.now(), acquired: 0 }
-    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark)
+    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark, task)
     const end = performance.now()
     const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
     options.onRender({
@@ -126,15 +145,20 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   }
 
   async function renderOnThread (input: RenderInput, workspaceId: string, lane: RenderLane,
-    mark?: { acquired: number }): Promise<RenderResult> {
+    mark?: { acquired: number }, task: RenderTaskOptions = {}): Promise<RenderResult> {
+    const stream = task.stream
     const admission = await queue.acquire(workspaceId, lane)
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
     try {
-      const light = compiled.has(input.versionKey)
-      let r = await pool.run(light ? withoutDefinition(input) : input, { signal: ac.signal })
+      // Row feed hook (row-feed.ts): a fed task carries its definition, as its port moves once
+      // and cannot go with a second try.
+      const light = compiled.has(input.versionKey) && task.rows === undefined
+      if (task.rows !== undefined) fed++
+      let r = await pool.run(light ? withoutDefinition(input) : withFeed(input, task.rows),
+        { signal: ac.signal, transferList: task.rows === undefined ? undefined : [task.rows] })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
         // This worker is new (replaced after a timeout) or evicted the version: send it all.
         definitionsResent++
@@ -142,13 +166,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       }
       if (!r.ok && r.code === 'NEED_DEFINITION') return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
       if (r.ok && !light) compiled.set(input.versionKey, true)
-      if (r.ok && !Buffer.isBuffer(r.bytes)) {
-        // Structured clone delivers a plain Uint8Array: view the same memory as a Buffer.
-        r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
-      }
+      if (r.ok) asBuffer(r)
+      if (r.ok && stream !== undefined) return await shimStream(r, stream, ac.signal) // SHIM until stream-engine lands
       return r
     } catch (err) {
-      if (ac.signal.aborted) {
+      if (ac.signal.aborted || err === SHIM_TIMEOUT) {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
@@ -172,6 +194,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         timeouts,
         utilization: pool.utilization,
         definitionsResent,
+        fed,
         running: q.running,
         waiting: { interactive: q.interactive, batch: q.batch },
         maxQueue
@@ -179,6 +202,40 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     },
     close: async () => { await pool.destroy() }
   }
+}
+
+// SHIM until stream-engine lands: honours the RenderStream contract without real streaming
+// (the worker still returns the whole document): onPageCount, then 64 KiB slices through
+// onChunk, each awaited, and the render's time limit still bounds a consumer that stops taking
+// them. The lead replaces this function and its call in renderOnThread with the engine
+// branch's output stream at merge.
+const SHIM_CHUNK = 64 * 1024
+const SHIM_TIMEOUT = new Error('render time limit reached while streaming')
+async function shimStream (r: RenderSuccess, stream: RenderStream, signal: AbortSignal): Promise<RenderResult> {
+  stream.onPageCount?.(r.format === 'pdf' ? r.pageCount : r.labelCount)
+  const bytes = r.bytes as Buffer
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(SHIM_TIMEOUT)
+    signal.addEventListener('abort', () => reject(SHIM_TIMEOUT), { once: true })
+  })
+  aborted.catch(() => {})
+  for (let at = 0; at < bytes.length; at += SHIM_CHUNK) {
+    if (signal.aborted) throw SHIM_TIMEOUT
+    await Promise.race([stream.onChunk(bytes.subarray(at, at + SHIM_CHUNK)), aborted])
+  }
+  return { ...r, bytes: Buffer.alloc(0) }
+}
+// end of SHIM until stream-engine lands
+
+/** Structured clone delivers a plain Uint8Array: view the same memory as a Buffer. */
+function asBuffer (r: RenderSuccess): RenderSuccess {
+  if (!Buffer.isBuffer(r.bytes)) r.bytes = Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
+  return r
+}
+
+/** The task with its row feed's port (row-feed.ts), if any: datasets read so far go as they are. */
+function withFeed (input: RenderInput, port: MessagePort | undefined): RenderTaskInput {
+  return port === undefined ? input : { ...input, feed: port }
 }
 
 /** The task without its definition: built field by field, no spread of the caller's object. */

@@ -2,7 +2,9 @@
 // survive the thread hop), and transfers the output bytes instead of copying them.
 import { Piscina } from 'piscina'
 import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
+import type { MessagePort } from 'node:worker_threads'
 import { render } from './render.js'
+import { receiveRows } from './row-feed.js'
 import { getCompiled, peekCompiled } from './template/cache.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 
@@ -11,7 +13,11 @@ import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './
  * version has compiled somewhere the pool leaves `definition` out instead of cloning it into
  * every task; a worker that lacks it answers NEED_DEFINITION and the pool sends it again.
  */
-export type RenderTaskInput = Omit<RenderInput, 'definition'> & { definition?: string }
+export type RenderTaskInput = Omit<RenderInput, 'definition'> & {
+  definition?: string
+  /** Datasets still being read arrive on this port before the render (row-feed.ts). */
+  feed?: MessagePort
+}
 
 /** Internal answer between render-task and pool; never reaches callers of the pool. */
 export interface NeedDefinition { ok: false, code: 'NEED_DEFINITION', message: string }
@@ -53,7 +59,13 @@ function taskResult (input: RenderTaskInput): RenderTaskResult {
   }
 }
 
-export default async function renderTask (input: RenderTaskInput): Promise<RenderTaskResult> {
+export default async function renderTask (task: RenderTaskInput): Promise<RenderTaskResult> {
+  let input = task
+  if (task.feed !== undefined) {
+    const fed = await receiveRows(task.feed)
+    if (fed === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'the render\'s rows were not delivered' }
+    input = { ...task, feed: undefined, datasets: { ...task.datasets, ...fed } }
+  }
   const result = taskResult(input)
   if (!result.ok) return result
   let bytes = result.bytes

@@ -16,7 +16,8 @@ import { poolCache } from './pools.js'
 import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
-import type { RowBudget, StatementResult } from './run.js'
+import type { RowBudget, RowSpill, StatementResult } from './run.js'
+import { FeedClosed } from '../../workers/row-feed.js'
 import { describeColumns, jsonRows } from './columns.js'
 
 export interface DatasetResult {
@@ -30,6 +31,15 @@ export interface DatasetResult {
 
 /** What went wrong, for the server log: the driver's symbolic code only, never SQL or a message. */
 export interface DatasetFailure { environment: string, dataset: string, errorCode: string, reason: string }
+
+/** Where big `multiple` datasets' rows go while they are read (server/render/row-input.ts). */
+export interface DatasetFeed {
+  /** Rows held per dataset before the rest go to rows(). */
+  above: number
+  /** Rows per batch. */
+  batch: number
+  rows (dataset: string, rows: Array<Record<string, unknown>>): Promise<void>
+}
 
 export interface DataSourcesOptions {
   /** The destination check every pool passes before it opens (dataSourceGuard()). */
@@ -74,7 +84,8 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     d: DatasetDef,
     parameters: Record<string, unknown>,
     context: Record<string, unknown>,
-    budget: RowBudget
+    budget: RowBudget,
+    spill?: RowSpill
   ): Promise<StatementResult> {
     let connecting = true
     const started = performance.now()
@@ -82,10 +93,12 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const q = statementOf(d, def, parameters, context)
       const conn = await pools.connection(env)
       connecting = false
-      const r = await runStatement(conn, q, timeoutMs, budget)
+      const r = await runStatement(conn, q, timeoutMs, budget, spill)
       options.onQuery?.(performance.now() - started, true)
       return r
     } catch (err) {
+      // The render this read was feeding ended first: its own outcome is the answer.
+      if (err instanceof FeedClosed) throw err
       options.onQuery?.(performance.now() - started, false)
       const mapped = mapDriverError(err, d.code, env.key, connecting)
       options.onError?.({
@@ -104,14 +117,16 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
      * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
      * (over all datasets). Errors: DATASET_FAILED (422, query error), DATA_SOURCE_UNAVAILABLE
      * (503 with Retry-After: no data source, unreachable, refused, timed out, bad credentials),
-     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all).
+     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all). With a `feed`, a `multiple`
+     * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
      */
     async readAll (
       env: Environment,
       def: TemplateDefinition,
       parameters: Record<string, unknown>,
       context: Record<string, unknown>,
-      maxRows: number
+      maxRows: number,
+      feed?: DatasetFeed
     ): Promise<{ datasets: DatasetValues, rowCount: number }> {
       const list = def.datasets ?? []
       const datasets: DatasetValues = {}
@@ -119,7 +134,14 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const budget: RowBudget = { limit: maxRows, used: 0 }
       const results = await Promise.all(
         list.map(async (d) => {
-          const r = await run(env, def, d, parameters, context, budget)
+          const spill = feed === undefined || d.cardinality !== 'multiple'
+            ? undefined
+            : {
+                above: feed.above,
+                batch: feed.batch,
+                push: (rows: Array<Record<string, unknown>>) => feed.rows(d.code, rows)
+              }
+          const r = await run(env, def, d, parameters, context, budget, spill)
           if (r.exceeded) {
             throw problem(
               'RENDER_LIMIT_EXCEEDED',
@@ -129,10 +151,9 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
           return r
         })
       )
-      let rowCount = 0
       list.forEach((d, i) => {
         const rows = results[i].rows
-        rowCount += rows.length
+        if (results[i].spilled) return
         // A `required` single dataset with no row would render blanks ("Please pay by  quoting ."):
         // the render fails instead, naming the dataset (docs/api.md).
         if (d.cardinality === 'single' && d.required === true && rows.length === 0) {
@@ -149,7 +170,7 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
         }
         datasets[d.code] = d.cardinality === 'single' ? (rows[0] ?? null) : rows
       })
-      return { datasets, rowCount }
+      return { datasets, rowCount: budget.used }
     },
 
     /**

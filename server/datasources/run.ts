@@ -11,11 +11,25 @@ import type { BoundQuery } from './sql.js'
 /** Rows allowed over several parallel statements (all datasets of one render share one). */
 export interface RowBudget { limit: number, used: number }
 
+/**
+ * Where a big result's rows go once more than `above` were read (a render's row feed): in
+ * batches of `batch` rows, the first with every row held so far. The read is paused (the
+ * connection stops taking packets, as mysql2's query streams do) until push() resolves, so a
+ * consumer that is behind holds the data source back; a push that rejects ends the read.
+ */
+export interface RowSpill {
+  above: number
+  batch: number
+  push (rows: Array<Record<string, unknown>>): Promise<void>
+}
+
 export interface StatementResult {
+  /** The rows read, or, when `spilled`, none: they went to the spill. */
   rows: Array<Record<string, unknown>>
   fields: DriverField[]
   /** True when the budget ran out: the result is cut, one row past the limit was seen. */
   exceeded: boolean
+  spilled: boolean
 }
 
 /** Runs `q` on `conn` and gives the connection back (released, or destroyed when its state is unknown). */
@@ -23,23 +37,35 @@ export async function runStatement (
   conn: PoolConnection,
   q: BoundQuery,
   timeoutMs: number,
-  budget: RowBudget
+  budget: RowBudget,
+  spill?: RowSpill
 ): Promise<StatementResult> {
   return await new Promise<StatementResult>((resolve, reject) => {
-    const rows: Array<Record<string, unknown>> = []
+    let rows: Array<Record<string, unknown>> = []
     let fields: DriverField[] = []
     let settled = false
-    const finish = (err: unknown, exceeded = false): void => {
+    let spilled = false
+    const finish = (err: unknown, cut = false): void => {
       if (settled) return
       settled = true
       // A connection that timed out, failed fatally or was cut mid-result is in an unknown state.
       const fatal =
         err !== undefined &&
         ((err as { fatal?: boolean }).fatal === true || (err as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
-      if (exceeded || fatal) conn.destroy()
+      if (cut || fatal) conn.destroy()
       else conn.release()
       if (err !== undefined) reject(err)
-      else resolve({ rows, fields, exceeded })
+      else resolve({ rows, fields, exceeded: cut, spilled })
+    }
+    const send = (last: boolean): void => {
+      const batch = rows
+      rows = []
+      spilled = true
+      if (!last) conn.pause()
+      spill?.push(batch).then(
+        () => { if (last) finish(undefined); else if (!settled) conn.resume() },
+        (err: unknown) => { finish(err, !last) }
+      )
     }
     const cmd = conn.execute({ sql: q.sql, values: q.values, timeout: timeoutMs })
     cmd.on('fields', (f: DriverField[]) => {
@@ -54,8 +80,9 @@ export async function runStatement (
         return
       }
       rows.push(row)
+      if (spill !== undefined && rows.length >= spill.batch && (spilled || rows.length > spill.above)) send(false)
     })
     cmd.on('error', (err: unknown) => finish(err))
-    cmd.on('end', () => finish(undefined))
+    cmd.on('end', () => { if (spilled && !settled) send(true); else finish(undefined) })
   })
 }

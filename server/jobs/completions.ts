@@ -8,7 +8,7 @@ import { transaction } from '../store/db.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from '../render/deps.js'
-import { documentRow, eventData, jobOutcomeOf, newDocument } from '../render/outcome.js'
+import { eventData, jobOutcomeOf, newDocument, storeDocuments } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'
 
 export interface Completion { job: JobRow, owner: string, run: RunRecord, outcome: Outcome, event: boolean }
@@ -38,10 +38,10 @@ export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | '
     for (let i = 0; i < items.length; i++) {
       if (!won[i]) continue
       const doc = docs[i]
-      if (doc !== null) stored.push(documentRow(items[i].job, items[i].outcome, doc))
+      if (doc !== null) stored.push({ job: items[i].job, outcome: items[i].outcome, doc })
       runs.push(items[i].run)
     }
-    await deps.documents.insertMany(conn, stored)
+    await storeDocuments(deps.documents, conn, stored)
     await deps.runs.insertMany(conn, runs)
     for (let i = 0; i < items.length; i++) {
       const c = items[i]

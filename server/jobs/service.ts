@@ -6,7 +6,7 @@ import { problem } from '../errors.js'
 import type { RenderDeps } from '../render/deps.js'
 import { jobOf } from '../render/pipeline.js'
 import type { ClaimBatch, Prepared, RenderPipeline } from '../render/pipeline.js'
-import { asProblem, failureOutcome, runOf, successOutcome } from '../render/outcome.js'
+import { asProblem, failureOutcome, runOf } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { Gate } from '../util/gate.js'
@@ -15,6 +15,7 @@ import { jobInserts } from './inserts.js'
 import { queueCap } from './queue-cap.js'
 import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
+import { jobOutput } from './output.js'
 import type { JobView } from './view.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -83,13 +84,16 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       const started = Date.now()
       let outcome: Outcome
       let version: number | undefined
+      const output = jobOutput(deps, job, owner)
       try {
         const { resolved, env } = await pipeline.resolveStored(job, batch)
         version = env.webhooksVersion
-        outcome = successOutcome(await pipeline.produce(resolved, env, job.parameters, job.context, {
-          lane: 'batch', workspaceId: job.workspaceId
-        }))
+        const r = await pipeline.produce(resolved, env, job.parameters, job.context, {
+          lane: 'batch', workspaceId: job.workspaceId, stream: output.stream
+        })
+        outcome = await output.outcome(r)
       } catch (err) {
+        await output.discard()
         const failure = asProblem(err)
         if (isTransient(failure.code) && job.attempts < deps.config.jobs.maxAttempts) {
           stage?.leave()
@@ -102,7 +106,9 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       }
       stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
       const run = runOf(job, 'async', job.id, started, outcome)
-      await completed.commit({ job, owner, run, outcome, event: await wanted(job.workspaceId, outcome, version) })
+      const event = await wanted(job.workspaceId, outcome, version)
+      const won = await completed.commit({ job, owner, run, outcome, event })
+      if (!won) await output.discard()
     },
 
     /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */

@@ -8,6 +8,8 @@ import type { ErrorCode } from '../errors.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { JobOutcome, JobRow } from '../store/repos/jobs.js'
 import type { RenderDeps } from './deps.js'
+import type { Conn } from '../store/db.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
 
 /** The problem for an engine failure. RENDER_TIMEOUT stays a job code; sync callers map it. */
 export function engineProblem (failure: RenderFailure): Problem {
@@ -21,7 +23,12 @@ export function asProblem (err: unknown): Problem {
 
 export interface Outcome {
   ok: boolean
+  /** The document when it was held whole (small); absent when it was streamed. */
   bytes?: Buffer
+  /** Size of the output, held or streamed. */
+  outputBytes: number | null
+  /** A document already written while streaming (pending until the outcome's commit). */
+  document?: { id: string, expiresAt: Date }
   contentType?: string
   pageCount: number | null
   labelCount: number | null
@@ -32,12 +39,22 @@ export interface Outcome {
 }
 
 const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
+export const contentTypeOf = (format: 'pdf' | 'zpl'): string => CONTENT_TYPES[format]
 
-export function successOutcome (r: RenderSuccess): Outcome {
-  const bytes = Buffer.isBuffer(r.bytes) ? r.bytes : Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
+/**
+ * A successful render. `streamed`: its bytes went to a sink (output.ts) instead of r.bytes,
+ * `outputBytes` of them, maybe into `document` (written pending).
+ */
+export function successOutcome (r: RenderSuccess,
+  streamed?: { outputBytes: number, document?: { id: string, expiresAt: Date } }): Outcome {
+  const bytes = streamed !== undefined
+    ? undefined
+    : Buffer.isBuffer(r.bytes) ? r.bytes : Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength)
   return {
     ok: true,
     bytes,
+    outputBytes: streamed?.outputBytes ?? (bytes as Buffer).length,
+    document: streamed?.document,
     contentType: CONTENT_TYPES[r.format],
     pageCount: r.format === 'pdf' ? r.pageCount : r.labelCount,
     labelCount: r.format === 'zpl' ? r.labelCount : null,
@@ -49,6 +66,7 @@ export function successOutcome (r: RenderSuccess): Outcome {
 
 export const failureOutcome = (p: Problem): Outcome => ({
   ok: false,
+  outputBytes: null,
   pageCount: null,
   labelCount: null,
   errorCode: p.code,
@@ -59,7 +77,7 @@ export const failureOutcome = (p: Problem): Outcome => ({
 export type RunSubject = Pick<JobRow, 'workspaceId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName' | 'correlationId' | 'templateCode' | 'version' | 'environment'> & { format: string }
 
 /** The run history row of one render, sync or async, success or failure. */
-export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | null, startedAt: number, outcome: Outcome, runId = randomUUID()): RunRecord {
+export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | null, startedAt: number, outcome: Outcome, runId: string = randomUUID()): RunRecord {
   const completed = Date.now()
   return {
     id: runId,
@@ -80,7 +98,7 @@ export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | nu
     durationMs: completed - startedAt,
     pageCount: outcome.pageCount,
     labelCount: outcome.labelCount,
-    outputBytes: outcome.bytes?.length ?? null,
+    outputBytes: outcome.outputBytes,
     warningCount: outcome.warnings?.length ?? 0,
     warnings: outcome.warnings ?? [],
     startedAt: new Date(startedAt),
@@ -105,7 +123,7 @@ export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pic
       data: {
         ...common,
         pageCount: outcome.pageCount ?? outcome.labelCount ?? 0,
-        outputBytes: outcome.bytes?.length ?? 0,
+        outputBytes: outcome.outputBytes ?? 0,
         fileName: job.fileName,
         documentUrl: `${deps.baseUrl()}/api/v1/documents/${link.token}`,
         documentExpiresAt: documentExpiresAt.toISOString(),
@@ -117,8 +135,9 @@ export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pic
   return { type: 'document.failed', data: { ...common, errorCode: outcome.errorCode, message: outcome.errorMessage, correlationId: job.correlationId, apiKey } }
 }
 
-/** A document row to store for a successful outcome: a new id and its expiry. */
+/** The stored document of a successful outcome: written while streaming, or a new id and expiry. */
 export function newDocument (deps: Pick<RenderDeps, 'config'>, outcome: Outcome): { id: string, expiresAt: Date } | null {
+  if (outcome.ok && outcome.document !== undefined) return outcome.document
   return outcome.ok && outcome.bytes !== undefined
     ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
     : null
@@ -132,10 +151,23 @@ export function jobOutcomeOf (outcome: Outcome, runId: string, documentId: strin
     documentId,
     pageCount: outcome.pageCount,
     labelCount: outcome.labelCount,
-    outputBytes: outcome.bytes?.length ?? null,
+    outputBytes: outcome.outputBytes,
     errorCode: outcome.errorCode,
     errorMessage: outcome.errorMessage
   }
+}
+
+/**
+ * Stores the documents of finished renders in the transaction that records them: a held
+ * document is inserted, one written while streaming is made visible (document-writer.ts).
+ */
+export async function storeDocuments (documents: DocumentsRepo, conn: Conn,
+  items: Array<{ job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'>, outcome: Outcome, doc: { id: string, expiresAt: Date } }>
+): Promise<void> {
+  await documents.insertMany(conn, items.filter((i) => i.outcome.document === undefined)
+    .map((i) => documentRow(i.job, i.outcome, i.doc)))
+  await documents.commitPending(conn, items.filter((i) => i.outcome.document !== undefined)
+    .map((i) => ({ id: i.doc.id, bytes: i.outcome.outputBytes ?? 0 })))
 }
 
 /** The stored document's row for a job (see newDocument). */

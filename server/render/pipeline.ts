@@ -14,6 +14,7 @@ import type { DatasetResult } from '../datasources/index.js'
 import type { RenderDeps } from './deps.js'
 import { checkFormat, checkParameters, environmentFor } from './checks.js'
 import { engineProblem } from './outcome.js'
+import { readAndRender } from './row-input.js'
 
 export interface RenderBody {
   template: string
@@ -128,7 +129,8 @@ export function renderPipeline (deps: PipelineDeps) {
 
     /**
      * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
-     * takes). Throws the problem of the first failure.
+     * takes); big datasets are fed to the engine as they are read (row-input.ts). Throws the
+     * problem of the first failure.
      */
     async produce (
       resolved: ResolvedTemplate,
@@ -137,9 +139,7 @@ export function renderPipeline (deps: PipelineDeps) {
       context: Values,
       task: RenderTaskOptions
     ): Promise<RenderSuccess> {
-      const { datasets } = await deps.dataSources.readAll(env, resolved.definition, parameters, context, limits.maxRows)
-      const { versionKey, definitionJson: definition } = resolved
-      const result = await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits }, task)
+      const result = await readAndRender(deps, resolved, env, { parameters, context }, limits, task)
       if (!result.ok) throw engineProblem(result)
       return result
     },

@@ -3,8 +3,16 @@
 // request's path); when an enabled endpoint subscribes to the outcome's event, the document
 // (for the event's documentUrl), the finished job record (for its jobId), the run and the event
 // are written in ONE transaction before the answer.
+// A document past SVC_RENDER_STREAM_ABOVE bytes is answered while it renders (output.ts):
+// chunked, with X-Page-Count from the engine's count ahead of the bytes; its run (and document,
+// for a subscriber: written into the store as it streams, pending until the commit) is recorded
+// when it ends. A failure after the first byte cannot be a problem any more: the response is
+// aborted (the client sees a truncated transfer) and the run is recorded as failed.
+import { randomUUID } from 'node:crypto'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
+import type { RenderSuccess } from '../../workers/types.js'
+import type { Spool } from './output.js'
 import type { AuthContext } from '../auth/keys.js'
 import { transaction } from '../store/db.js'
 import type { NewJob } from '../store/repos/jobs.js'
@@ -12,13 +20,17 @@ import type { RunRecord } from '../store/repos/runs.js'
 import type { RenderDeps } from './deps.js'
 import { jobOf } from './pipeline.js'
 import type { Prepared, RenderBody, RenderPipeline } from './pipeline.js'
-import { asProblem, documentRow, eventData, failureOutcome, jobOutcomeOf, newDocument, runOf } from './outcome.js'
-import { successOutcome } from './outcome.js'
+import { asProblem, contentTypeOf, eventData, failureOutcome, jobOutcomeOf, newDocument, runOf } from './outcome.js'
+import { storeDocuments, successOutcome } from './outcome.js'
 import type { Outcome } from './outcome.js'
+import { ResponseBody, spool, teeSink } from './output.js'
+import type { OutputSink } from './output.js'
+import type { DocumentWriter } from '../store/repos/document-writer.js'
 
 export interface SyncResult {
   runId: string
-  bytes: Buffer
+  /** The whole document (Content-Length), or its bytes as they render (chunked transfer). */
+  body: Buffer | ResponseBody
   contentType: string
   pageCount: number
   labelCount: number
@@ -27,12 +39,17 @@ export interface SyncResult {
 
 export type SyncDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'recorder' | 'outbox' | 'links' | 'baseUrl'>
 
-export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
+export interface SyncOptions {
+  /** Recording a streamed render's outcome failed after its answer had started (logged by the caller). */
+  onLateError?: (err: unknown, correlationId: string) => void
+}
+
+export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: SyncOptions = {}) {
   /** The document, run, job record and event of a render someone subscribes to, in one transaction. */
   async function commit (job: NewJob, startedAt: Date, run: RunRecord, outcome: Outcome): Promise<void> {
     await transaction(deps.db, async (conn, tx) => {
       const doc = newDocument(deps, outcome)
-      if (doc !== null) await deps.documents.insert(conn, documentRow(job, outcome, doc))
+      if (doc !== null) await storeDocuments(deps.documents, conn, [{ job, outcome, doc }])
       await deps.jobs.insertFinished(conn, job, startedAt, jobOutcomeOf(outcome, run.id, doc?.id ?? null))
       await deps.runs.insertMany(conn, [run])
       const event = eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null)
@@ -41,10 +58,13 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
   }
 
   // `version`: the workspace's subscription version, read with the render's environment row.
-  async function record (job: NewJob, started: number, outcome: Outcome, version?: number): Promise<string> {
-    const run = runOf(job, 'sync', null, started, outcome)
+  async function record (job: NewJob, started: number, outcome: Outcome, version?: number,
+    runId?: string): Promise<string> {
+    const run = runOf(job, 'sync', null, started, outcome, runId)
     const type = outcome.ok ? 'document.generated' : 'document.failed'
-    if (await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
+    // A streamed document nobody subscribed to when it started was not stored: no link to give.
+    const unstored = outcome.ok && outcome.bytes === undefined && outcome.document === undefined
+    if (!unstored && await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
       run.jobId = job.id
       await commit(job, new Date(started), run, outcome)
     } else {
@@ -58,34 +78,66 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
     async render (p: Prepared, correlationId: string): Promise<SyncResult> {
       const started = Date.now()
       const job = jobOf(p, correlationId)
-      let outcome: Outcome
-      try {
-        outcome = successOutcome(
-          await pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
-            lane: 'interactive',
-            workspaceId: p.auth.workspaceId
+      const runId = randomUUID()
+      const version = p.env.webhooksVersion
+      let body: ResponseBody | undefined
+      let stored: { writer: DocumentWriter, doc: { id: string, expiresAt: Date } } | undefined
+      let opened = (): void => {}
+      const streaming = new Promise<void>((resolve) => { opened = resolve })
+      // Past the threshold: the response (and, for a subscriber, the document store) takes the bytes.
+      const out = spool(deps.config.render.streamAboveBytes, async () => {
+        body = new ResponseBody()
+        opened() // the answer starts whatever follows: a sink that fails now aborts it (sinkError)
+        const sinks: OutputSink[] = [body]
+        if (await deps.outbox.hasSubscriber(job.workspaceId, 'document.generated', version)) {
+          const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
+          const writer = deps.documents.writer({
+            ...doc,
+            workspaceId: job.workspaceId,
+            jobId: job.id,
+            contentType: contentTypeOf(p.format),
+            fileName: p.fileName
           })
-        )
-      } catch (err) {
-        let failure = asProblem(err)
-        // A sync render past the time limit is a limit of this document (422); async rendering
-        // has the longer job path. See docs/api.md.
-        if (failure.code === 'RENDER_TIMEOUT') {
-          const limit = deps.config.render.timeoutMs
-          failure = problem('RENDER_LIMIT_EXCEEDED', `render time limit (${limit} ms) exceeded; render asynchronously`)
+          stored = { writer, doc }
+          sinks.push(writer)
         }
-        if (failure.code !== 'RENDER_BUSY') await record(job, started, failureOutcome(failure), p.env.webhooksVersion)
-        throw failure
+        return sinks.length === 1 ? body : teeSink(sinks)
+      })
+      const rendering = pipeline.produce(p.resolved, p.env, p.parameters, p.context, {
+        lane: 'interactive',
+        workspaceId: p.auth.workspaceId,
+        stream: out.stream
+      })
+      await Promise.race([rendering.then(() => {}, () => {}), streaming])
+      const answer = { runId, contentType: contentTypeOf(p.format), prepared: p }
+      const counts = (n: number): { pageCount: number, labelCount: number } =>
+        ({ pageCount: p.format === 'pdf' ? n : 0, labelCount: p.format === 'zpl' ? n : 0 })
+      if (body === undefined) {
+        let outcome: Outcome
+        try {
+          const r = await rendering
+          const spooled = out.end()
+          if (spooled.streamed) throw new Error('a held render went to a sink') // open() sets body first
+          outcome = successOutcome({ ...r, bytes: spooled.bytes })
+        } catch (err) {
+          const failure = syncFailure(err, deps.config.render.timeoutMs)
+          if (failure.code !== 'RENDER_BUSY') await record(job, started, failureOutcome(failure), version, runId)
+          throw failure
+        }
+        await record(job, started, outcome, version, runId)
+        return { ...answer, body: outcome.bytes as Buffer, ...counts(outcome.pageCount ?? 0) }
       }
-      const runId = await record(job, started, outcome, p.env.webhooksVersion)
-      return {
-        runId,
-        bytes: outcome.bytes as Buffer,
-        contentType: outcome.contentType as string,
-        pageCount: outcome.pageCount ?? 0,
-        labelCount: outcome.labelCount ?? 0,
-        prepared: p
-      }
+      const response = body
+      // `stored` is read when the render ends: the subscriber check may still run when the answer starts.
+      void finishStreamed(rendering, out, response, () => stored).then(
+        (outcome) => record(job, started, outcome, version, runId),
+        async (err: unknown) => {
+          response.destroy(new Error('the render failed after its answer had started'))
+          if (stored !== undefined) await deps.documents.discardPending(stored.doc.id).catch(() => {})
+          await record(job, started, failureOutcome(syncFailure(err, deps.config.render.timeoutMs)), version, runId)
+        }
+      ).catch((err: unknown) => options.onLateError?.(err, correlationId))
+      return { ...answer, body: response, ...counts(out.pageCount() ?? 0) }
     },
 
     /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
@@ -119,4 +171,24 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline) {
     }
   }
 }
+/** A sync render past the time limit is a limit of this document (422); async rendering has the longer job path. */
+function syncFailure (err: unknown, limitMs: number): Problem {
+  const failure = asProblem(err)
+  if (failure.code !== 'RENDER_TIMEOUT') return failure
+  return problem('RENDER_LIMIT_EXCEEDED', `render time limit (${limitMs} ms) exceeded; render asynchronously`)
+}
+
+/** The streamed render's end: its outcome once the response and the store have every byte. */
+async function finishStreamed (rendering: Promise<RenderSuccess>, out: Spool, response: ResponseBody,
+  storedBy: () => { writer: DocumentWriter, doc: { id: string, expiresAt: Date } } | undefined): Promise<Outcome> {
+  const r = await rendering
+  const stored = storedBy()
+  const spooled = out.end()
+  if (!spooled.streamed) throw new Error('a streamed render ended without its stream')
+  if (spooled.sinkError !== undefined) throw spooled.sinkError
+  if (stored !== undefined) await stored.writer.finish()
+  response.finish()
+  return successOutcome(r, { outputBytes: spooled.outputBytes, document: stored?.doc })
+}
+
 export type SyncRenders = ReturnType<typeof syncRenders>

@@ -37,7 +37,9 @@ test('defaults without any variable', () => {
     maxPages: 2000,
     maxBytes: 52_428_800,
     maxRows: 100_000,
-    maxLabels: 20_000
+    maxLabels: 20_000,
+    streamAboveBytes: 1024 * 1024,
+    feedRowsAbove: 5000
   })
   assert.deepEqual(
     c.jobs,

@@ -1,5 +1,6 @@
 // POST /v1/render (spec Part 4): sync answers the document with its headers; async answers
-// 202 with the job and Location = statusUrl.
+// 202 with the job and Location = statusUrl. A big document comes as it renders (chunked,
+// no Content-Length; see render/sync.ts and docs/api.md).
 import type { FastifyInstance } from 'fastify'
 import type { SchemaTypes } from '../types.js'
 import type { RenderPipeline } from '../../render/pipeline.js'
@@ -69,10 +70,9 @@ export function renderRoute (
         return await reply.code(202).header('Location', job.statusUrl).send(job)
       }
       const result = await deps.sync.render(prepared, request.id)
+      reply.code(200).header('Content-Type', result.contentType)
+      if (Buffer.isBuffer(result.body)) reply.header('Content-Length', result.body.length)
       reply
-        .code(200)
-        .header('Content-Type', result.contentType)
-        .header('Content-Length', result.bytes.length)
         .header('Content-Disposition', contentDisposition(prepared.fileName))
         .header('X-Template-Version', prepared.resolved.version)
         .header('X-Document-Format', prepared.format)
@@ -80,7 +80,7 @@ export function renderRoute (
         .header('X-Run-ID', result.runId)
       if (prepared.format === 'pdf') reply.header('X-Page-Count', result.pageCount)
       else reply.header('X-Label-Count', result.labelCount)
-      return await reply.send(result.bytes)
+      return await reply.send(result.body)
     }
   )
 }

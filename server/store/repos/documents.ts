@@ -4,9 +4,12 @@
 // `document_chunks` (migration 007), so no statement carries more than one chunk and any
 // document up to SVC_RENDER_MAX_BYTES fits whatever the database's max_allowed_packet, as
 // long as one chunk does (checked at start, store/limits.ts). Downloads stream chunk by chunk.
+// A document may also be written while it renders (document-writer.ts): pending until committed.
 import { Readable } from 'node:stream'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
+import { commitPending, discardPending, documentWriter } from './document-writer.js'
+import type { DocumentWriter, PendingDocument } from './document-writer.js'
 
 export const DOCUMENT_CHUNK_BYTES = 4 * 1024 * 1024
 
@@ -85,7 +88,7 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
 
   async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
     const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
-      WHERE id = ? AND expires_at > UTC_TIMESTAMP(3)`, [id])
+      WHERE id = ? AND expires_at > UTC_TIMESTAMP(3) AND pending = 0`, [id])
     if (rows.length === 0) return undefined
     const r = rows[0]
     return {
@@ -117,6 +120,10 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   return {
     async insert (conn: Conn | Db, doc: NewDocument): Promise<void> { await insertMany(conn, [doc]) },
     insertMany,
+    /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
+    writer: (doc: PendingDocument): DocumentWriter => documentWriter(db, doc, chunkBytes),
+    commitPending,
+    discardPending: (id: string): Promise<void> => discardPending(db, id),
     /** The document if it exists and has not expired, its bytes streamed (see chunks). */
     async open (id: string): Promise<OpenDocument | undefined> {
       const doc = await head(id)

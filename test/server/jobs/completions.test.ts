@@ -51,7 +51,7 @@ const runOf = (job: JobRow): RunRecord => ({
   startedAt: new Date(),
   completedAt: new Date()
 })
-const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
+const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), outputBytes: Buffer.byteLength(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
 
 test('jobs finishing while the writes are in flight commit together; a claim that lost its lease writes nothing', async () => {
   const db = database.db

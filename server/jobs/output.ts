@@ -1,0 +1,53 @@
+// Where a job's document goes while it renders (issue 15): held whole up to
+// SVC_RENDER_STREAM_ABOVE (then stored by the group commit, as before), past it written into the
+// document store chunk by chunk under the job's claim (store/repos/document-writer.ts), pending
+// until the commit that finishes the job. A failed render, a failed write or a lost lease leaves
+// no visible document: the pending one is discarded (or swept at its expiry if this process dies)
+// and a retry writes a new one whole.
+import { randomUUID } from 'node:crypto'
+import type { RenderSuccess } from '../../workers/types.js'
+import type { RenderStream } from '../../workers/pool.js'
+import type { RenderDeps } from '../render/deps.js'
+import { contentTypeOf, successOutcome } from '../render/outcome.js'
+import type { Outcome } from '../render/outcome.js'
+import { spool } from '../render/output.js'
+import type { DocumentWriter } from '../store/repos/document-writer.js'
+import type { JobRow } from '../store/repos/jobs.js'
+
+export interface JobOutput {
+  stream: RenderStream
+  /** The outcome of the render that succeeded: throws when its document could not be written. */
+  outcome (r: RenderSuccess): Promise<Outcome>
+  /** Deletes the pending document, if one was started (never throws). */
+  discard (): Promise<void>
+}
+
+export function jobOutput (deps: Pick<RenderDeps, 'config' | 'documents'>, job: JobRow, owner: string): JobOutput {
+  const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
+  let writer: DocumentWriter | undefined
+  const out = spool(deps.config.render.streamAboveBytes, () => {
+    writer = deps.documents.writer({
+      ...doc,
+      workspaceId: job.workspaceId,
+      jobId: job.id,
+      contentType: contentTypeOf(job.format),
+      fileName: job.fileName,
+      fence: { owner, attempts: job.attempts }
+    })
+    return writer
+  })
+  return {
+    stream: out.stream,
+    async outcome (r) {
+      const spooled = out.end()
+      if (!spooled.streamed) return successOutcome({ ...r, bytes: spooled.bytes })
+      if (spooled.sinkError !== undefined) throw spooled.sinkError
+      await (writer as DocumentWriter).finish()
+      return successOutcome(r, { outputBytes: spooled.outputBytes, document: doc })
+    },
+    async discard () {
+      if (writer === undefined) return
+      await deps.documents.discardPending(doc.id).catch(() => {})
+    }
+  }
+}
