@@ -8,6 +8,7 @@ import type { BenchResult } from '../cli/bench/types.js'
 import type { CpuSplit } from './service-cpu.js'
 import type { DrainResult } from './service-drain.js'
 import type { LoopResult } from './service-raw.js'
+import type { RssPoint } from './service-rss.js'
 
 export interface ServiceRun { result: BenchResult, cpu: CpuSplit, statements: number, serverCpuMsPerRequest: number }
 export interface Report {
@@ -24,6 +25,9 @@ export interface Report {
   pdfkit: LoopResult[]
   pdfmake: LoopResult[]
   engineOne: LoopResult[]
+  /** The server's RSS over a long sync invoice load (after the runs above). */
+  rss: RssPoint[]
+  rssRequests?: number
 }
 
 const HEADING = '# Service benchmark'
