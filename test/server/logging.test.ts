@@ -121,3 +121,15 @@ test('one log line per request at info: the completed line carries the request, 
   assert.equal(refused[0].res.statusCode, 401)
   assert.equal(refused[0].keyPrefix, undefined)
 })
+
+test('buffered log file: a quiet server\'s last line still reaches it without an explicit flush', async () => {
+  const res = await server.fetch('GET', '/api/v1/whoami', { headers: { 'x-correlation-id': 'periodic-flush' } })
+  assert.equal(res.status, 401)
+  // No logger.flush() here: the periodic flush writes the line (polled, not timed).
+  let found = false
+  for (let i = 0; i < 100 && !found; i++) {
+    found = (await readFile(logFile, 'utf8')).includes('"correlationId":"periodic-flush"')
+    if (!found) await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  assert.ok(found, 'the line reached the file')
+})
