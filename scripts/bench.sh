@@ -3,13 +3,14 @@
 # (.svc/bench, DB port 3357, HTTPS port 8557), then bench/service.ts, which writes the
 # "Service benchmark" section of bench/RESULTS.md. Everything started here is stopped on exit.
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
-# Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_HOME (to run beside others).
+# Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_ADMIN_PORT, SVC_BENCH_HOME (to run beside others).
 # BENCH_AB="dirA dirB": interleaved A/B runs of two built checkouts (see the end of this file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SVC_HOME="${SVC_BENCH_HOME:-$PWD/.svc/bench}"
 export SVC_DB_PORT="${SVC_BENCH_DB_PORT:-3357}"
 export SVC_PORT="${SVC_BENCH_PORT:-8557}"
+export SVC_ADMIN_PORT="${SVC_BENCH_ADMIN_PORT:-9557}"
 unset SVC_DATABASE_URL SVC_PUBLIC_URL SVC_TLS_CERT SVC_TLS_KEY
 # The demo's data sources live on this private instance's loopback port, which the data-source
 # policy refuses by default: allow exactly that address (as make demo / make run do).
