@@ -10,6 +10,8 @@ export interface CpuSplit {
   server: number
   /** The part of `server` spent in the kernel (socket writes to MariaDB and clients, TLS is user time). */
   serverSys: number
+  /** The part of `server` spent on its main thread (HTTP, TLS, SQL, logging: all but the renders). */
+  serverMain: number
   mariadb: number
   loadGenerator: number
   /** Everything else on the machine (other users' processes, the kernel's own threads). */
@@ -28,16 +30,17 @@ function machine (): { busy: number, idle: number } {
   } catch { return { busy: NaN, idle: NaN } }
 }
 
-function times (pid: number): { user: number, sys: number } {
+/** A process's CPU ticks (or one thread's: `task` = its thread id, the main thread's is the pid). */
+function times (pid: number, task?: number): { user: number, sys: number } {
   if (!Number.isInteger(pid) || pid <= 0) return { user: NaN, sys: NaN }
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const stat = readFileSync(task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces) start after the last ')'.
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return { user: Number(f[11]), sys: Number(f[12]) }
   } catch { return { user: NaN, sys: NaN } }
 }
-const ticks = (pid: number): number => { const t = times(pid); return t.user + t.sys }
+const ticks = (pid: number, task?: number): number => { const t = times(pid, task); return t.user + t.sys }
 
 export function cpuSampler (pids: { server: number, mariadb: number }) {
   const cores = availableParallelism()
@@ -46,6 +49,7 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
       const t0 = performance.now()
       const s0 = ticks(pids.server)
       const sys0 = times(pids.server).sys
+      const main0 = ticks(pids.server, pids.server)
       const m0 = ticks(pids.mariadb)
       const c0 = process.cpuUsage()
       const all0 = machine()
@@ -56,6 +60,7 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
           const share = (ms: number): number => ms / (wallMs * cores)
           const server = share((ticks(pids.server) - s0) * 10)
           const serverSys = share((times(pids.server).sys - sys0) * 10)
+          const serverMain = share((ticks(pids.server, pids.server) - main0) * 10)
           const mariadb = share((ticks(pids.mariadb) - m0) * 10)
           const loadGenerator = share((c.user + c.system) / 1000)
           const all = machine()
@@ -66,6 +71,7 @@ export function cpuSampler (pids: { server: number, mariadb: number }) {
             cores,
             server,
             serverSys,
+            serverMain,
             mariadb,
             loadGenerator,
             others: Math.max(0, busy - server - mariadb - loadGenerator),

@@ -2,11 +2,11 @@
 // demo and the server first). In one run, on the same invoice rows: the raw engine in the render
 // pool (the ceiling), the HTTPS service through `svc bench`'s runBench, an async drain, labels,
 // and the engine's peers; medians of several runs go to the "Service benchmark" section of
-// bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --only a,b (sync, raw,
-// labels, drain, peers) and --rate R (open loop) for investigations: those do not write RESULTS.md.
-// The tenancy and scaling rows (service-rows.ts: neighbour, limiter, nodes) write a section of
-// their own, also when run alone (--only neighbour,limiter,nodes); --neighbour-clients N sets A's
-// clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
+// bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --rss-duration 60s, --only a,b
+// (sync, raw, labels, drain, rss, peers) and --rate R (open loop) for investigations: those do not
+// write RESULTS.md. The tenancy and scaling rows (service-rows.ts: neighbour, limiter, nodes) write a
+// section of their own, also when run alone (--only neighbour,limiter,nodes); --neighbour-clients N
+// sets A's clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +21,7 @@ import { runBench } from '../cli/bench/runner.js'
 import { closedLoop, peerPool, rawEngine } from './service-raw.js'
 import { asyncDrain, type DrainResult } from './service-drain.js'
 import { cpuSampler } from './service-cpu.js'
+import { rssCurve } from './service-rss.js'
 import { writeSection, type Report, type ServiceRun } from './service-report.js'
 import { limiterOnOff, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
 import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
@@ -33,6 +34,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '5s' },
     connections: { type: 'string', short: 'c', default: '16' },
     jobs: { type: 'string', default: '5000' },
+    'rss-duration': { type: 'string', default: '60s' },
     only: { type: 'string' },
     rate: { type: 'string' },
     'neighbour-clients': { type: 'string' }
@@ -43,6 +45,7 @@ const DURATION = parseDuration(args.duration) as number
 const WARMUP = parseDuration(args.warmup) as number
 const C = Number(args.connections)
 const JOBS = Number(args.jobs)
+const RSS_DURATION = parseDuration(args['rss-duration']) as number
 // Open loop at this rate instead of saturation: steadier CPU-per-request figures for A/B checks.
 const RATE = args.rate === undefined ? undefined : Number(args.rate)
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
@@ -181,13 +184,16 @@ const report: Report = {
   drain: [],
   pdfkit: [],
   pdfmake: [],
-  engineOne: []
+  engineOne: [],
+  rss: []
 }
 
-log(`warming the raw pool (${threads} threads)`)
-await closedLoop(rawEngine(pool, invoices), C, 0, 2000)
-await closedLoop(rawEngine(pool, labels), C, 0, 1000)
-log(`warming the server (${WARMUP / 1000} s invoices, ${WARMUP / 2000} s labels)`)
+if (want('raw') || want('labels')) {
+  log(`warming the raw pool (${threads} threads)`)
+  await closedLoop(rawEngine(pool, invoices), C, 0, 2000)
+  await closedLoop(rawEngine(pool, labels), C, 0, 1000)
+}
+log(`warming the server (${WARMUP / 1000} s invoices${want('labels') ? `, ${WARMUP / 2000} s labels` : ''})`)
 if (want('sync') || want('drain')) await warmService('invoice', invoiceParams, WARMUP)
 if (want('labels')) await warmService('shipping-label', labelParams, WARMUP / 2)
 if (ROWS.length > 0) {
@@ -207,7 +213,7 @@ for (let run = 1; run <= RUNS; run++) {
   if (want('sync')) {
     const s = await service('invoice', invoiceParams)
     report.sync.push(s)
-    log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request, split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+    log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
   }
   if (want('labels')) {
     const r = await closedLoop(rawEngine(pool, labels), C, 1000, DURATION / 2)
@@ -243,6 +249,29 @@ for (let run = 1; run <= RUNS; run++) {
   }
 }
 await pool.close()
+
+if (want('rss')) {
+  // After the runs above: the server has served them all, as a long-running one would have.
+  log(`server RSS under ${C} clients of sync invoices for ${RSS_DURATION / 1000} s`)
+  const { result, curve } = await rssCurve(Number(process.env.BENCH_SERVER_PID), 5000, async () => await runBench({
+    url: demo.baseUrl,
+    key: demo.keys.live.key,
+    template: 'invoice',
+    parameters: invoiceParams,
+    async: false,
+    connections: C,
+    durationMs: RSS_DURATION,
+    warmupMs: 0,
+    timeoutMs: 30_000,
+    ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 0
+  }))
+  report.rss = curve
+  report.rssRequests = result.requestsPerSec
+  log(`RSS (MB) ${curve.map((p) => `${p.seconds.toFixed(0)} s ${p.rssMb.toFixed(0)}`).join(', ')}; ${result.requestsPerSec.toFixed(0)} req/s, errors ${result.errors}`)
+}
 
 if (want('peers')) {
   // The peers draw the same invoices (the rows as the service reads them) in a pool of the same size.

@@ -5,6 +5,8 @@
 # sections of bench/RESULTS.md. Node 2 serves only the two-node row. Everything started here is
 # stopped on exit. Arguments go to bench/service.ts (`make bench BENCH_ARGS="--only neighbour,limiter,nodes"`).
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
+# Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_ADMIN_PORT, SVC_BENCH_HOME (to run beside others).
+# BENCH_AB="dirA dirB": interleaved A/B runs of two built checkouts (see the end of this file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SVC_HOME="${SVC_BENCH_HOME:-$PWD/.svc/bench}"
@@ -12,10 +14,12 @@ export SVC_DB_PORT="${SVC_BENCH_DB_PORT:-3357}"
 export SVC_PORT="${SVC_BENCH_PORT:-8557}"
 SVC_PORT2="${SVC_BENCH_PORT2:-$((SVC_PORT + 1))}"
 unset SVC_DATABASE_URL SVC_PUBLIC_URL SVC_TLS_CERT SVC_TLS_KEY
-# Metrics listeners on any free port: two nodes here, and other benches on the same host.
-export SVC_ADMIN_PORT=0
-# The demo's data sources live on the bench's own loopback MariaDB: an explicit opt-in.
-export SVC_DATASOURCE_ALLOW="127.0.0.1:$SVC_DB_PORT"
+# Metrics listeners on any free port by default: two nodes here, and other benches on the same host.
+export SVC_ADMIN_PORT="${SVC_BENCH_ADMIN_PORT:-0}"
+# The demo's data sources live on this private instance's loopback port, which the data-source
+# policy refuses by default: allow exactly that address (as make demo / make run do).
+export SVC_DATASOURCE_ALLOW="${SVC_DATASOURCE_ALLOW:-127.0.0.1:$SVC_DB_PORT}"
+echo "bench: SVC_DATASOURCE_ALLOW=$SVC_DATASOURCE_ALLOW (data sources may reach the demo's own loopback database)"
 mkdir -p "$SVC_HOME"
 SVC="node bin/svc"
 
@@ -27,9 +31,12 @@ stop_pid () {
     for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
   fi
 }
-cleanup () {
+cleanup_server () {
   stop_pid "$server_pid"
   stop_pid "$server2_pid"
+}
+cleanup () {
+  cleanup_server
   $SVC db stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -46,6 +53,8 @@ $SVC db migrate >/dev/null
 # Every run creates a fresh live and test key (secrets are shown once); the bench uses them.
 $SVC --json demo >"$SVC_HOME/demo-keys.json"
 chmod 600 "$SVC_HOME/demo-keys.json"
+# A refused demo prints a problem document (exit 0 is not enough): no keys, no bench.
+grep -q '"keys"' "$SVC_HOME/demo-keys.json" || { echo "bench: svc demo failed:" >&2; cat "$SVC_HOME/demo-keys.json" >&2; exit 1; }
 
 # The bench keys must not hit their rate limit: they get a high one of their own, so the shared
 # limiter runs for them and its statements are counted with the rest. The servers run with
@@ -82,22 +91,51 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   node_flags+=(--cpu-prof --cpu-prof-dir="$SVC_HOME/profiles")
 fi
 : >"$SVC_LOG_FILE"
-# SVC_BENCH_SERVER_DIR: run the server from another checkout (built), for A/B runs of a change.
-node "${node_flags[@]}" "${SVC_BENCH_SERVER_DIR:-.}/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
-server_pid=$!
-# Node 2: same database, master key and certificate (all in SVC_HOME), its own port and log.
-SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" \
-  node "${SVC_BENCH_SERVER_DIR:-.}/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
-server2_pid=$!
-for out in serve serve2; do
-  for _ in $(seq 1 150); do
-    grep -q 'listening' "$SVC_HOME/$out.out" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null && kill -0 "$server2_pid" 2>/dev/null || { cat "$SVC_HOME/$out.out" >&2; exit 1; }
-    sleep 0.1
-  done
-  grep -q 'listening' "$SVC_HOME/$out.out" || { echo "bench: server did not start" >&2; cat "$SVC_HOME/$out.out" >&2; exit 1; }
-done
-echo "bench: server pids $server_pid on https://127.0.0.1:$SVC_PORT, $server2_pid (node 2) on https://127.0.0.1:$SVC_PORT2"
 
-BENCH_SERVER_PID="$server_pid" BENCH_DB_PID="$(cat "$SVC_HOME/db/db.pid" 2>/dev/null || echo)" \
-  node dist/bench/service.js "$@"
+# Starts both nodes from the checkout $1 (built) and waits until they listen. Node 2: same
+# database, master key and certificate (all in SVC_HOME), its own port and log.
+start_server () {
+  node "${node_flags[@]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
+  server_pid=$!
+  SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" \
+    node "$1/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
+  server2_pid=$!
+  for out in serve serve2; do
+    for _ in $(seq 1 150); do
+      grep -q 'listening' "$SVC_HOME/$out.out" 2>/dev/null && break
+      kill -0 "$server_pid" 2>/dev/null && kill -0 "$server2_pid" 2>/dev/null || { cat "$SVC_HOME/$out.out" >&2; exit 1; }
+      sleep 0.1
+    done
+    grep -q 'listening' "$SVC_HOME/$out.out" || { echo "bench: server did not start" >&2; cat "$SVC_HOME/$out.out" >&2; exit 1; }
+  done
+  echo "bench: server pids $server_pid ($1) on https://127.0.0.1:$SVC_PORT, $server2_pid (node 2) on https://127.0.0.1:$SVC_PORT2"
+}
+stop_server () {
+  cleanup_server
+  server_pid=
+  server2_pid=
+}
+run_bench () {
+  BENCH_SERVER_PID="$server_pid" BENCH_DB_PID="$(cat "$SVC_HOME/db/db.pid" 2>/dev/null || echo)" \
+    node dist/bench/service.js "$@"
+}
+
+# BENCH_AB="dirA dirB": A/B runs of two builds (checkouts) on the same database: each round starts
+# the servers of A, runs bench/service.ts with the given options (e.g. --only sync --runs 1), stops
+# them, then the same for B; BENCH_AB_ROUNDS rounds (3), so drift in the machine's load falls on both.
+if [ -n "${BENCH_AB:-}" ]; then
+  read -r -a ab_dirs <<<"$BENCH_AB"
+  for round in $(seq 1 "${BENCH_AB_ROUNDS:-3}"); do
+    for dir in "${ab_dirs[@]}"; do
+      start_server "$dir"
+      echo "bench: A/B round $round: $dir (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+      run_bench "$@"
+      stop_server
+    done
+  done
+  exit 0
+fi
+
+# SVC_BENCH_SERVER_DIR: run the servers from another checkout (built), for A/B runs of a change.
+start_server "${SVC_BENCH_SERVER_DIR:-.}"
+run_bench "$@"

@@ -1,5 +1,5 @@
 // Builds the Fastify app from a Config and its dependencies; never listens (bin/ does).
-import Fastify, { LogController } from 'fastify'
+import Fastify from 'fastify'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import swagger from '@fastify/swagger'
 import type { Logger } from 'pino'
@@ -10,6 +10,7 @@ import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
 import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
+import { RequestLog } from './http/plugins/request-log.js'
 import type { Authenticator } from './auth/authenticate.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
@@ -50,7 +51,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const fastifyOptions: FastifyServerOptions & { https?: { cert: Buffer, key: Buffer } } = {
     loggerInstance: options.logger,
     genReqId: correlationIdFor,
-    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
+    // One line per request (plugins/request-log.ts).
+    logController: new RequestLog(options.logger),
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.

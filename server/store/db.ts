@@ -47,6 +47,11 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
     // failure shows the caller; on the render path that was ~3% of the main thread's samples.
     // Errors still carry the SQL state and code that the callers map.
     trace: false,
+    // Prepared statements (execute) stay cached per connection; mysql2's default bound is 16,000
+    // per connection, and MariaDB's max_prepared_stmt_count (16,382 by default) is per server:
+    // 20 connections × 256 stays far under it. The service's statement texts are fixed (the
+    // documents insert varies with its batch size only), so 256 never evicts in practice.
+    maxPreparedStatements: 256,
     ...options
   })
   pool.on('connection', (conn) => {

@@ -96,7 +96,40 @@ test('document link tokens never reach the log', async () => {
   const res = await server.fetch('GET', `/api/v1/documents/${token}`, { headers: { 'x-correlation-id': 'doc-token-log' } })
   assert.equal(res.status, 404)
   const mine = (await lines()).filter((l) => l.correlationId === 'doc-token-log')
-  const incoming = mine.find((l) => l.msg === 'incoming request')
-  assert.equal(incoming?.req?.url, '/api/v1/documents/[redacted]')
+  const line = mine.find((l) => l.msg === 'request completed')
+  assert.equal(line?.req?.url, '/api/v1/documents/[redacted]')
   assert.ok(!JSON.stringify(mine).includes(token.slice(0, 20)))
+})
+
+test('one log line per request at info: the completed line carries the request, status, time and key prefix', async () => {
+  const { key } = await workspaceWithKey(server.context)
+  const ok = await server.fetch('GET', '/api/v1/whoami', { headers: { ...bearer(key.key), 'x-correlation-id': 'one-line-ok' } })
+  assert.equal(ok.status, 200)
+  const bad = await server.fetch('GET', '/api/v1/whoami', { headers: { authorization: 'Bearer nope', 'x-correlation-id': 'one-line-401' } })
+  assert.equal(bad.status, 401)
+  const all = await lines()
+  const mine = all.filter((l) => l.correlationId === 'one-line-ok')
+  assert.equal(mine.length, 1, JSON.stringify(mine))
+  assert.equal(mine[0].msg, 'request completed')
+  assert.equal(mine[0].level, 30)
+  assert.equal(mine[0].keyPrefix, key.prefix)
+  assert.deepEqual(mine[0].req, { method: 'GET', url: '/api/v1/whoami', remoteAddress: '127.0.0.1' })
+  assert.equal(mine[0].res.statusCode, 200)
+  assert.equal(typeof mine[0].responseTime, 'number')
+  const refused = all.filter((l) => l.correlationId === 'one-line-401')
+  assert.equal(refused.length, 1, JSON.stringify(refused))
+  assert.equal(refused[0].res.statusCode, 401)
+  assert.equal(refused[0].keyPrefix, undefined)
+})
+
+test('buffered log file: a quiet server\'s last line still reaches it without an explicit flush', async () => {
+  const res = await server.fetch('GET', '/api/v1/whoami', { headers: { 'x-correlation-id': 'periodic-flush' } })
+  assert.equal(res.status, 401)
+  // No logger.flush() here: the periodic flush writes the line (polled, not timed).
+  let found = false
+  for (let i = 0; i < 100 && !found; i++) {
+    found = (await readFile(logFile, 'utf8')).includes('"correlationId":"periodic-flush"')
+    if (!found) await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  assert.ok(found, 'the line reached the file')
 })

@@ -1,0 +1,61 @@
+// One log line per request, at its end (Fastify's default is two: "incoming request" and
+// "request completed"). The line is built here from fixed fields only — method, the URL with
+// document tokens redacted, client address, status, time, correlation id and the key's visible
+// prefix — so it goes through a child logger without path redaction: the logger's wildcard
+// redaction of arbitrary objects cost ~28 µs CPU per line (measured), and nothing it looks for
+// can be in this line. Every other line (handlers, errors) keeps the full redaction.
+import { LogController } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
+import { redactUrl } from '../../logger.js'
+import type { AuthContext } from '../../auth/keys.js'
+
+export interface RequestLine {
+  correlationId: string
+  keyPrefix?: string
+  req: { method: string, url: string, remoteAddress: string }
+  res: { statusCode: number }
+  responseTime: number
+}
+
+/** The one line of a request, from what Fastify knows at its end (`remoteAddress`: read at its start). */
+export function requestLine (request: FastifyRequest, reply: FastifyReply, remoteAddress: string): RequestLine {
+  // request.auth is decorated null until the key is checked; its type omits null.
+  const keyPrefix = (request.auth as AuthContext | null)?.prefix
+  return {
+    correlationId: request.id,
+    ...(keyPrefix === undefined ? {} : { keyPrefix }),
+    req: { method: request.method, url: redactUrl(request.url), remoteAddress },
+    res: { statusCode: reply.statusCode },
+    responseTime: reply.elapsedTime
+  }
+}
+
+export class RequestLog extends LogController {
+  private readonly lines: Logger
+  // The client's address as the request began: once a connection is closed its socket has none.
+  private readonly addresses = new WeakMap<FastifyRequest, string>()
+
+  constructor (logger: Logger) {
+    super({ requestIdLogLabel: 'correlationId' })
+    // No paths: the default of a child is its parent's redaction; an empty list replaces it. The
+    // parent's `req` serializer reads a Fastify request; this line's `req` is built already.
+    this.lines = logger.child({}, { redact: { paths: [] }, serializers: { req: (req: RequestLine['req']) => req } })
+  }
+
+  /** The completed line carries the request: nothing is written at its start. */
+  override incomingRequest (request: FastifyRequest): void {
+    this.addresses.set(request, request.ip)
+  }
+
+  override requestCompleted (error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return
+    const line = requestLine(request, reply, this.addresses.get(request) ?? request.ip)
+    // An error here (a failed response write) goes through the request's own, redacting logger.
+    if (error !== null && error !== undefined) {
+      reply.log.error({ ...line, err: error }, 'request errored')
+      return
+    }
+    this.lines.info(line, 'request completed')
+  }
+}

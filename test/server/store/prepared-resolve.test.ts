@@ -1,0 +1,65 @@
+// The sync render's first read (API key + template + environment, templates repo resolveForKey)
+// is a prepared statement: on a one-connection service pool, MariaDB's own session counters show
+// one execution per resolve and no new prepare after the first (mysql2's statement cache).
+import { test, before, after } from 'node:test'
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import type { RowDataPacket } from 'mysql2/promise'
+import { loadConfig } from '../../../server/config.js'
+import { createContext } from '../../../server/context.js'
+import type { Context } from '../../../server/context.js'
+import { parseToken } from '../../../server/auth/keys.js'
+import { createDb } from '../../../server/store/db.js'
+import type { Db } from '../../../server/store/db.js'
+import { createTestDatabase } from '../../helpers/db.js'
+import type { TestDatabase } from '../../helpers/db.js'
+import { workspaceWithKey } from '../../helpers/fixtures.js'
+import { readExample } from '../../helpers/render-data.js'
+
+const RESOLVES = 20
+let tdb: TestDatabase
+let db: Db
+let ctx: Context
+
+before(async () => {
+  tdb = await createTestDatabase('prepared')
+  db = createDb(tdb.url, { connectionLimit: 1 })
+  ctx = await createContext(loadConfig({}, { SVC_HOME: '/nonexistent', SVC_MASTER_KEY: randomBytes(32).toString('hex') }), { db })
+})
+
+after(async () => {
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
+  await ctx?.close()
+  await db.end().catch(() => {})
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- unset if before() failed
+  await tdb?.drop()
+})
+
+async function counters (): Promise<{ prepare: number, execute: number, query: number }> {
+  const [rows] = await db.query<RowDataPacket[]>(
+    "SHOW SESSION STATUS WHERE Variable_name IN ('Com_stmt_prepare', 'Com_stmt_execute', 'Com_select')")
+  const get = (name: string): number => Number(rows.find((r) => r.Variable_name === name)?.Value)
+  return { prepare: get('Com_stmt_prepare'), execute: get('Com_stmt_execute'), query: get('Com_select') }
+}
+
+test('the render\'s key + template + environment read is one prepared-statement execution per request', async () => {
+  const { workspace, key } = await workspaceWithKey(ctx)
+  await ctx.services.environments.create({ workspaceId: workspace.id, key: 'production' })
+  await ctx.services.templates.publish(workspace.id, await readExample('invoice'), { note: 'test' })
+  const presented = parseToken(key.key)
+  const resolve = async (): Promise<void> => {
+    const read = await ctx.services.templates.resolveForKey(presented, 'invoice', undefined, 'production')
+    assert.equal(read.key?.id, presented.keyId)
+    const { resolved, environment } = await read.resolve()
+    assert.equal(resolved.code, 'invoice')
+    assert.equal(environment?.key, 'production')
+  }
+  await resolve() // prepares the statement on the pool's one connection
+  const before = await counters()
+  for (let i = 0; i < RESOLVES; i++) await resolve()
+  const after = await counters()
+  assert.equal(after.execute - before.execute, RESOLVES, 'one execution per resolve')
+  assert.equal(after.prepare - before.prepare, 0, 'no prepare after the first')
+  // Com_select counts text-protocol and prepared SELECTs alike (SHOW STATUS is not one): no other read.
+  assert.equal(after.query - before.query, RESOLVES, 'one SELECT per resolve, and it is the execution')
+})
