@@ -1,11 +1,13 @@
 // Font faces of a compiled template and their per-document PDF resources.
 // A face is built once per compiled template (asset TTF/OTF parsed once by fontkit through
 // pdfkit); each render binds faces to its own PDFDocument lazily, so a font that is not used
-// costs nothing and embedded fonts are subset per document by pdfkit.
+// costs nothing and embedded fonts are subset per document (ttf-subset.ts, cff-subset.ts).
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
+import type { CffSource } from './cff-read.js'
+import { cffSource, CffSubset, type FontSubset } from './cff-subset.js'
 import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 export interface GlyphPosition { xAdvance: number }
@@ -29,7 +31,7 @@ interface EmbeddedFont {
   scale: number
   widths: number[]
   unicode: number[][]
-  subset: { includeGlyph (id: number): number, encode (): Uint8Array }
+  subset: FontSubset
   ref (): unknown
 }
 
@@ -47,6 +49,7 @@ export class FontFace {
   // Shaped strings of embedded fonts, shared by all documents of this worker: fontkit shaping
   // is the expensive part of measuring and drawing, and table cells repeat a lot.
   private readonly shapes = new Map<string, Shaped>()
+  private cffTable: CffSource | null | undefined
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -69,6 +72,12 @@ export class FontFace {
   has (cp: number): boolean {
     if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
     return this.fk!.hasGlyphForCodePoint(cp)
+  }
+
+  /** The font's CFF table, read on first use; null for TrueType fonts and standard fonts. */
+  cff (): CffSource | null {
+    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffSource(this.fk)
+    return this.cffTable
   }
 
   /** Advance width of `s` in 1/1000 em. */
@@ -220,8 +229,12 @@ export class DocFonts {
     }
     this.doc.font(face.fk)
     const ef = this.doc._font
-    // Byte-copying subsets for TrueType fonts (see ttf-subset.ts); nothing is included yet.
+    // Byte-copying subsets (see ttf-subset.ts, cff-subset.ts); nothing is included yet.
     if (isGlyfFont(face.fk)) ef.subset = new TtfSubset(face.fk as unknown as RawFont)
+    else {
+      const cff = face.cff()
+      if (cff !== null) ef.subset = new CffSubset(cff, ef.subset)
+    }
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.ref()
     return (this.names[face.index] = ef.id)

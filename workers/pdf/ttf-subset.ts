@@ -8,7 +8,7 @@
 // render time of an invoice with one Polish name (measured).
 // Same contract as fontkit's Subset (pdfkit calls includeGlyph() while encoding text, encode()
 // when the document ends); new glyph ids are given in order of first use, so output is
-// deterministic. CFF fonts (the CJK collection) keep fontkit's subsetter.
+// deterministic. CFF fonts (the CJK collection) have their own: cff-subset.ts.
 
 interface TableRecord { offset: number, length: number }
 /** The parts of a fontkit TTFFont this reads: the file bytes and its table directory. */
