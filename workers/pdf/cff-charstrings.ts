@@ -1,29 +1,23 @@
-// Which subroutines the kept glyphs of a CFF font call, and where each call's subroutine number
-// is written, so that a subset keeps only those subroutines, renumbered. The glyphs' Type 2
-// charstrings are walked like an interpreter would (through every call, counting stem hints to
-// step over hintmask bytes) but nothing is drawn. A CJK font's local subroutine INDEX has up to
-// 28,516 entries: keeping them all (as fontkit does, emptied) costs more than the glyphs.
+// Which subroutines the glyphs of a CFF font call, and where each call's subroutine number is
+// written, so that a subset keeps only those subroutines, renumbered. A glyph's Type 2
+// charstring is walked once per font (not per document) like an interpreter would: through
+// every call, counting stem hints to step over hintmask bytes, drawing nothing. What it finds
+// is a call graph of charstrings and subroutines; a subset follows it from its glyphs.
+// A CJK font's local subroutine INDEX has up to 28,516 entries: keeping them all (as fontkit
+// does, emptied) costs more than the glyphs.
 import { itemStart, type CffSource, type Index } from './cff-read.js'
 
-/** A charstring or subroutine of the source that the subset keeps, with its rewritten calls. */
-export interface Piece {
+/** A charstring or subroutine of the source and the calls in it. */
+export interface Code {
   start: number
   end: number
-  /** Subroutine number operands to rewrite, by byte position. */
-  edits: Map<number, Edit>
-  /** Position in the subset's subroutine INDEX, and the subroutines of that INDEX (subroutines only). */
-  index: number
-  group: Map<number, Piece> | null
+  /** The calls' operands, by position: the bytes [at, at + len) name `callee`. */
+  calls: Call[]
+  /** Subroutines: global, or the source Font DICT whose local subroutine this is; -1 for a glyph. */
+  fd: number
 }
-/** The bytes [at, at + len) are a call's operand: they become `callee`'s new number. */
-export interface Edit { at: number, len: number, callee: Piece }
-
-/** The subroutines used so far: global, and local per Font DICT of the source. */
-export class SubrUse {
-  readonly global = new Map<number, Piece>()
-  readonly local: Array<Map<number, Piece>>
-  constructor (fds: number) { this.local = Array.from({ length: fds }, () => new Map<number, Piece>()) }
-}
+export interface Call { at: number, len: number, callee: Code }
+export const GLOBAL = -2
 
 /** Bias added to a subroutine number (Type 2 charstrings: depends on the INDEX's size). */
 export function bias (count: number): number {
@@ -36,23 +30,57 @@ export function bias (count: number): number {
 const COMPUTING = new Set([3, 4, 5, 9, 10, 11, 12, 14, 15, 18, 20, 21, 22, 23, 24, 26, 27, 28, 29, 30])
 const MAX_DEPTH = 10
 
-/** Walks the charstring of glyph `gid` and the subroutines it calls, adding them to `use`. */
-export function walkGlyph (src: CffSource, gid: number, use: SubrUse): Piece {
-  const b = src.buf
-  const cs = src.charStrings
-  const start = itemStart(b, cs, gid)
-  const piece: Piece = { start, end: itemStart(b, cs, gid + 1), edits: new Map(), index: -1, group: null }
-  const fd = src.fds[src.fdOf[gid]]
-  new Walker(src, fd.subrs, use.local[src.fdOf[gid]], use.global).run(piece, 0)
-  return piece
+/** The call graph of a font's glyphs, found glyph by glyph as they are asked for. */
+export class CallGraph {
+  private readonly src: CffSource
+  private readonly glyphs = new Map<number, Code | Error>()
+  private readonly global = new Map<number, Code>()
+  private readonly local: Array<Map<number, Code>>
+
+  constructor (src: CffSource) {
+    this.src = src
+    this.local = src.fds.map(() => new Map<number, Code>())
+  }
+
+  /** Glyph `gid`'s charstring and its calls; throws for a charstring the walker does not follow. */
+  glyph (gid: number): Code {
+    let code = this.glyphs.get(gid)
+    if (code === undefined) {
+      const src = this.src
+      const start = itemStart(src.buf, src.charStrings, gid)
+      const glyph: Code = { start, end: itemStart(src.buf, src.charStrings, gid + 1), calls: [], fd: -1 }
+      const fd = src.fdOf[gid]
+      try {
+        new Walker(src, src.fds[fd].subrs, (g, i, idx) => this.subr(g ? GLOBAL : fd, i, idx)).run(glyph, 0)
+        code = glyph
+      } catch (err) {
+        code = err as Error
+      }
+      this.glyphs.set(gid, code)
+    }
+    if (code instanceof Error) throw code
+    return code
+  }
+
+  private subr (fd: number, i: number, index: Index): Code {
+    const map = fd === GLOBAL ? this.global : this.local[fd]
+    let code = map.get(i)
+    if (code === undefined) {
+      const b = this.src.buf
+      code = { start: itemStart(b, index, i), end: itemStart(b, index, i + 1), calls: [], fd }
+      map.set(i, code)
+    }
+    return code
+  }
 }
+
+type SubrOf = (global: boolean, i: number, index: Index) => Code
 
 class Walker {
   private readonly b: Buffer
   private readonly gsubrs: Index
   private readonly lsubrs: Index | null
-  private readonly lmap: Map<number, Piece>
-  private readonly gmap: Map<number, Piece>
+  private readonly subrOf: SubrOf
   /** The operand stack: values, and the byte range of the literal that pushed each. */
   private readonly vals: number[] = []
   private readonly starts: number[] = []
@@ -60,15 +88,14 @@ class Walker {
   private stems = 0
   private ended = false
 
-  constructor (src: CffSource, lsubrs: Index | null, lmap: Map<number, Piece>, gmap: Map<number, Piece>) {
+  constructor (src: CffSource, lsubrs: Index | null, subrOf: SubrOf) {
     this.b = src.buf
     this.gsubrs = src.gsubrs
     this.lsubrs = lsubrs
-    this.lmap = lmap
-    this.gmap = gmap
+    this.subrOf = subrOf
   }
 
-  run (piece: Piece, depth: number): void {
+  run (piece: Code, depth: number): void {
     const b = this.b
     let p = piece.start
     while (p < piece.end && !this.ended) {
@@ -134,24 +161,29 @@ class Walker {
   private clear (): void { this.vals.length = 0; this.starts.length = 0; this.ends.length = 0 }
 
   /** A call at `op`: its operand must be the literal just before it (rewritten in place). */
-  private call (piece: Piece, op: number, global: boolean, depth: number): void {
+  private call (piece: Code, op: number, global: boolean, depth: number): void {
     const v = this.vals.pop()
     const at = this.starts.pop()
     const end = this.ends.pop()
-    if (v === undefined || at === undefined || at < piece.start || end !== op) throw new Error('CFF: subroutine number not a literal before its call')
+    if (v === undefined || at === undefined || at < piece.start || end !== op) {
+      throw new Error('CFF: subroutine number not a literal before its call')
+    }
     const index = global ? this.gsubrs : this.lsubrs
     if (index === null) throw new Error('CFF: local subroutine call without Subrs')
     const i = v + bias(index.count)
     if (!Number.isInteger(i) || i < 0 || i >= index.count) throw new Error('CFF: subroutine number out of range')
     if (depth >= MAX_DEPTH) throw new Error('CFF: subroutines nested too deep')
-    const map = global ? this.gmap : this.lmap
-    let sub = map.get(i)
-    if (sub === undefined) {
-      const start = itemStart(this.b, index, i)
-      sub = { start, end: itemStart(this.b, index, i + 1), edits: new Map(), index: map.size, group: map }
-      map.set(i, sub)
-    }
-    piece.edits.set(at, { at, len: op - at, callee: sub })
+    const sub = this.subrOf(global, i, index)
+    addCall(piece, at, op - at, sub)
     this.run(sub, depth + 1)
   }
+}
+
+/** Records a call (once: a subroutine is walked again at every call), keeping calls in byte order. */
+function addCall (code: Code, at: number, len: number, callee: Code): void {
+  const calls = code.calls
+  let k = calls.length
+  while (k > 0 && calls[k - 1].at >= at) k--
+  if (k < calls.length && calls[k].at === at) return
+  calls.splice(k, 0, { at, len, callee })
 }

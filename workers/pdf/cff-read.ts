@@ -24,7 +24,8 @@ export const OP = {
   CIDCount: 1234,
   UIDBase: 1235,
   FDArray: 1236,
-  FDSelect: 1237
+  FDSelect: 1237,
+  FontName: 1238
 } as const
 
 export function readIndex (b: Buffer, at: number): Index {

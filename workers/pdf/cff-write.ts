@@ -1,6 +1,5 @@
 // Writing the parts of a CFF table (Adobe Technical Note #5176) for cff-subset.ts: INDEXes,
 // DICTs made of the source's entries (copied as bytes) plus offsets, charset and FDSelect.
-import { bias, type Piece } from './cff-charstrings.js'
 import { itemStart, OP, type CffSource, type Entry } from './cff-read.js'
 
 /** An INDEX of `items` with the smallest offset size that fits. */
@@ -53,34 +52,11 @@ export function charstringInt (v: number): Buffer {
   return out
 }
 
-/** A kept charstring or subroutine, its calls renumbered for the subset's subroutine INDEXes. */
-export function emit (b: Buffer, piece: Piece): Buffer {
-  if (piece.edits.size === 0) return b.subarray(piece.start, piece.end)
-  const parts: Buffer[] = []
-  let p = piece.start
-  for (const e of [...piece.edits.values()].sort((x, y) => x.at - y.at)) {
-    parts.push(b.subarray(p, e.at), charstringInt(e.callee.index - bias(e.callee.group!.size)))
-    p = e.at + e.len
-  }
-  parts.push(b.subarray(p, piece.end))
-  return Buffer.concat(parts)
-}
-
 const SUBRS = new Set<number>([OP.Subrs])
-const PRIVATE = new Set<number>([OP.Private])
 
-/** A Private DICT whose local subroutines (if any) follow it: Subrs is relative to its start. */
-export function privateDict (b: Buffer, priv: Entry[], hasSubrs: boolean): Buffer {
-  const kept = copied(b, priv, SUBRS)
-  if (!hasSubrs) return Buffer.concat(kept)
-  let size = 6 // the Subrs entry itself: a 5-byte integer and the operator
-  for (const k of kept) size += k.length
-  return Buffer.concat([...kept, entry(OP.Subrs, size)])
-}
-
-/** A Font DICT pointing at its Private DICT (`size` bytes at `at`). */
-export function fontDict (strings: Strings, dict: Entry[], size: number, at: number): Buffer {
-  return Buffer.concat([...strings.entries(dict, PRIVATE), entry(OP.Private, size, at)])
+/** A Private DICT's entries but Subrs. */
+export function privateDict (b: Buffer, priv: Entry[]): Buffer {
+  return Buffer.concat(copied(b, priv, SUBRS))
 }
 
 /** charset of a subset whose glyph i is CID i (format 2: one range 1 … n − 1). */

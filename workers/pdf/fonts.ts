@@ -6,8 +6,7 @@ import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
-import type { CffSource } from './cff-read.js'
-import { cffSource, CffSubset, type FontSubset } from './cff-subset.js'
+import { cffFont, CffSubset, type CffFont, type FontSubset } from './cff-subset.js'
 import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 export interface GlyphPosition { xAdvance: number }
@@ -49,7 +48,7 @@ export class FontFace {
   // Shaped strings of embedded fonts, shared by all documents of this worker: fontkit shaping
   // is the expensive part of measuring and drawing, and table cells repeat a lot.
   private readonly shapes = new Map<string, Shaped>()
-  private cffTable: CffSource | null | undefined
+  private cffTable: CffFont | null | undefined
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -74,9 +73,9 @@ export class FontFace {
     return this.fk!.hasGlyphForCodePoint(cp)
   }
 
-  /** The font's CFF table, read on first use; null for TrueType fonts and standard fonts. */
-  cff (): CffSource | null {
-    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffSource(this.fk)
+  /** The font's CFF table ready to subset, read on first use; null for TrueType and standard fonts. */
+  cff (): CffFont | null {
+    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffFont(this.fk)
     return this.cffTable
   }
 
