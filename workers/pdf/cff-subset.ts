@@ -5,7 +5,7 @@
 // per document, measured. This one copies the kept charstrings, keeps only the subroutines they
 // call (renumbered: cff-charstrings.ts finds them), the Font DICTs and Private DICTs of the
 // glyphs' FDs, and writes a CID-keyed CFF with CID = new glyph id (charset and FDSelect for the
-// new ids), which pdfkit embeds as FontFile3 /CIDFontType0C. Name-keyed fonts (asset OTFs)
+// new ids), embedded as FontFile3 /CIDFontType0C (font-embed.ts). Name-keyed fonts (asset OTFs)
 // come out CID-keyed too, with their Private DICT in a single Font DICT. What does not depend
 // on the glyphs (DICT entries, strings, the glyphs' call graph) is prepared once per font.
 // Same contract as fontkit's Subset: includeGlyph() while text is encoded, encode() at the end.
@@ -53,15 +53,13 @@ export class CffFont {
 }
 
 export class CffSubset implements FontSubset {
-  /** pdfkit's embed() writes a FontFile3 /CIDFontType0C (not FontFile2) when the subset has `cff`. */
-  readonly cff = true
   private readonly font: CffFont
-  private readonly fallback: FontSubset
+  private readonly fallback: () => FontSubset
   private readonly glyphs: number[] = []
   private readonly mapping = new Map<number, number>()
 
-  /** `fallback`: fontkit's subsetter, for a font this one does not handle (see encode()). */
-  constructor (font: CffFont, fallback: FontSubset) {
+  /** `fallback` makes fontkit's subsetter, for a font this one does not handle (see encode()). */
+  constructor (font: CffFont, fallback: () => FontSubset) {
     this.font = font
     this.fallback = fallback
     this.includeGlyph(0)
@@ -85,8 +83,9 @@ export class CffSubset implements FontSubset {
       // Charstrings this subsetter does not follow (computed subroutine numbers, seac, see
       // cff-charstrings.ts): fontkit's subsetter, given the same glyphs in the same order,
       // numbers them the same way.
-      for (const g of this.glyphs) this.fallback.includeGlyph(g)
-      return this.fallback.encode()
+      const fontkit = this.fallback()
+      for (const g of this.glyphs) fontkit.includeGlyph(g)
+      return fontkit.encode()
     }
     return new Writer(this.font).write(this.glyphs, codes)
   }

@@ -6,8 +6,8 @@ import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
-import { cffFont, CffSubset, type CffFont, type FontSubset } from './cff-subset.js'
-import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
+import { cffFont, type CffFont } from './cff-subset.js'
+import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
 
 export interface GlyphPosition { xAdvance: number }
 export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
@@ -24,16 +24,6 @@ export interface FontkitFont {
   descent: number
   lineGap: number
 }
-/** The part of pdfkit's EmbeddedFont we use. */
-interface EmbeddedFont {
-  id: string
-  scale: number
-  widths: number[]
-  unicode: number[][]
-  subset: FontSubset
-  ref (): unknown
-}
-
 export class FontFace {
   /** Index into a document's binding table. */
   readonly index: number
@@ -49,6 +39,7 @@ export class FontFace {
   // is the expensive part of measuring and drawing, and table cells repeat a lot.
   private readonly shapes = new Map<string, Shaped>()
   private cffTable: CffFont | null | undefined
+  private faceInfo: FaceInfo | undefined
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -78,6 +69,9 @@ export class FontFace {
     if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffFont(this.fk)
     return this.cffTable
   }
+
+  /** Names, flags and metrics of the face's PDF font objects (embedded fonts only). */
+  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.fk)) }
 
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
@@ -190,28 +184,23 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
   }
 }
 
-interface DocLike {
-  ref (data?: unknown): { end (): void }
-  font (src: unknown): unknown
-  _font: EmbeddedFont
-}
-
 /**
  * Faces bound to one PDFDocument: resource names and font references, created on first use.
- * `resName(face)` is what content streams use after `/`.
+ * `resName(face)` is what content streams use after `/`. end() writes the embedded fonts.
  */
 export class DocFonts {
-  private readonly doc: DocLike
+  private readonly doc: RefMaker
   private readonly names: Array<string | undefined>
   private readonly refs: unknown[]
-  private readonly embedded: Array<EmbeddedFont | undefined>
+  private readonly embedded: Array<EmbeddedFace | undefined>
+  private readonly order: EmbeddedFace[] = []
 
   /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
   readonly missing = new Set<number>()
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
   constructor (doc: PDFKit.PDFDocument) {
-    this.doc = doc as unknown as DocLike
+    this.doc = doc as unknown as RefMaker
     this.names = []
     this.refs = []
     this.embedded = []
@@ -221,22 +210,23 @@ export class DocFonts {
     const n = this.names[face.index]
     if (n !== undefined) return n
     if (face.std !== null) {
-      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' })
+      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
+        end (): void
+      }
       ref.end()
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
     }
-    this.doc.font(face.fk)
-    const ef = this.doc._font
-    // Byte-copying subsets (see ttf-subset.ts, cff-subset.ts); nothing is included yet.
-    if (isGlyfFont(face.fk)) ef.subset = new TtfSubset(face.fk as unknown as RawFont)
-    else {
-      const cff = face.cff()
-      if (cff !== null) ef.subset = new CffSubset(cff, ef.subset)
-    }
+    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.fk, face.info(), face.cff())
+    this.order.push(ef)
     this.embedded[face.index] = ef
-    this.refs[face.index] = ef.ref()
+    this.refs[face.index] = ef.dictionary
     return (this.names[face.index] = ef.id)
+  }
+
+  /** Writes the embedded fonts' subsets and objects: after the last page's text, before doc.end(). */
+  end (): void {
+    for (const ef of this.order) ef.end()
   }
 
   ref (face: FontFace): unknown { return this.refs[face.index] }
@@ -268,7 +258,7 @@ export class DocFonts {
   // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
   // word and lets fontkit guess the direction from the script, which puts the words of an
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
-  private encode (ef: EmbeddedFont, sh: Shaped): string[] {
+  private encode (ef: EmbeddedFace, sh: Shaped): string[] {
     const hex: string[] = []
     for (let i = 0; i < sh.ids.length; i++) {
       const gid = ef.subset.includeGlyph(sh.ids[i])
