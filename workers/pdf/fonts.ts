@@ -1,12 +1,13 @@
 // Font faces of a compiled template and their per-document PDF resources.
 // A face is built once per compiled template (asset TTF/OTF parsed once by fontkit through
 // pdfkit); each render binds faces to its own PDFDocument lazily, so a font that is not used
-// costs nothing and embedded fonts are subset per document by pdfkit.
+// costs nothing and embedded fonts are subset per document (ttf-subset.ts, cff-subset.ts).
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
-import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
+import { cffFont, type CffFont } from './cff-subset.js'
+import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
 
 export interface GlyphPosition { xAdvance: number }
 export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
@@ -23,16 +24,6 @@ export interface FontkitFont {
   descent: number
   lineGap: number
 }
-/** The part of pdfkit's EmbeddedFont we use. */
-interface EmbeddedFont {
-  id: string
-  scale: number
-  widths: number[]
-  unicode: number[][]
-  subset: { includeGlyph (id: number): number, encode (): Uint8Array }
-  ref (): unknown
-}
-
 export class FontFace {
   /** Index into a document's binding table. */
   readonly index: number
@@ -47,6 +38,8 @@ export class FontFace {
   // Shaped strings of embedded fonts, shared by all documents of this worker: fontkit shaping
   // is the expensive part of measuring and drawing, and table cells repeat a lot.
   private readonly shapes = new Map<string, Shaped>()
+  private cffTable: CffFont | null | undefined
+  private faceInfo: FaceInfo | undefined
 
   constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
     this.index = index
@@ -70,6 +63,15 @@ export class FontFace {
     if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
     return this.fk!.hasGlyphForCodePoint(cp)
   }
+
+  /** The font's CFF table ready to subset, read on first use; null for TrueType and standard fonts. */
+  cff (): CffFont | null {
+    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffFont(this.fk)
+    return this.cffTable
+  }
+
+  /** Names, flags and metrics of the face's PDF font objects (embedded fonts only). */
+  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.fk)) }
 
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
@@ -182,28 +184,23 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
   }
 }
 
-interface DocLike {
-  ref (data?: unknown): { end (): void }
-  font (src: unknown): unknown
-  _font: EmbeddedFont
-}
-
 /**
  * Faces bound to one PDFDocument: resource names and font references, created on first use.
- * `resName(face)` is what content streams use after `/`.
+ * `resName(face)` is what content streams use after `/`. end() writes the embedded fonts.
  */
 export class DocFonts {
-  private readonly doc: DocLike
+  private readonly doc: RefMaker
   private readonly names: Array<string | undefined>
   private readonly refs: unknown[]
-  private readonly embedded: Array<EmbeddedFont | undefined>
+  private readonly embedded: Array<EmbeddedFace | undefined>
+  private readonly order: EmbeddedFace[] = []
 
   /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
   readonly missing = new Set<number>()
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
   constructor (doc: PDFKit.PDFDocument) {
-    this.doc = doc as unknown as DocLike
+    this.doc = doc as unknown as RefMaker
     this.names = []
     this.refs = []
     this.embedded = []
@@ -213,18 +210,23 @@ export class DocFonts {
     const n = this.names[face.index]
     if (n !== undefined) return n
     if (face.std !== null) {
-      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' })
+      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
+        end (): void
+      }
       ref.end()
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
     }
-    this.doc.font(face.fk)
-    const ef = this.doc._font
-    // Byte-copying subsets for TrueType fonts (see ttf-subset.ts); nothing is included yet.
-    if (isGlyfFont(face.fk)) ef.subset = new TtfSubset(face.fk as unknown as RawFont)
+    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.fk, face.info(), face.cff())
+    this.order.push(ef)
     this.embedded[face.index] = ef
-    this.refs[face.index] = ef.ref()
+    this.refs[face.index] = ef.dictionary
     return (this.names[face.index] = ef.id)
+  }
+
+  /** Writes the embedded fonts' subsets and objects: after the last page's text, before doc.end(). */
+  end (): void {
+    for (const ef of this.order) ef.end()
   }
 
   ref (face: FontFace): unknown { return this.refs[face.index] }
@@ -256,7 +258,7 @@ export class DocFonts {
   // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
   // word and lets fontkit guess the direction from the script, which puts the words of an
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
-  private encode (ef: EmbeddedFont, sh: Shaped): string[] {
+  private encode (ef: EmbeddedFace, sh: Shaped): string[] {
     const hex: string[] = []
     for (let i = 0; i < sh.ids.length; i++) {
       const gid = ef.subset.includeGlyph(sh.ids[i])

@@ -77,6 +77,7 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSucc
   }
   const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
   const pageCount = new Pager(cd, scope, fonts, limits.maxPages, sink).run()
+  fonts.end()
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   const out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)

@@ -8,7 +8,7 @@
 // render time of an invoice with one Polish name (measured).
 // Same contract as fontkit's Subset (pdfkit calls includeGlyph() while encoding text, encode()
 // when the document ends); new glyph ids are given in order of first use, so output is
-// deterministic. CFF fonts (the CJK collection) keep fontkit's subsetter.
+// deterministic. CFF fonts (the CJK collection) have their own: cff-subset.ts.
 
 interface TableRecord { offset: number, length: number }
 /** The parts of a fontkit TTFFont this reads: the file bytes and its table directory. */
@@ -77,11 +77,17 @@ export class TtfSubset {
       const start = longLoca ? b.readUInt32BE(loca + gid * 4) : b.readUInt16BE(loca + gid * 2) * 2
       const end = longLoca ? b.readUInt32BE(loca + gid * 4 + 4) : b.readUInt16BE(loca + gid * 2 + 2) * 2
       let g = b.subarray(glyfAt + start, glyfAt + end)
-      if (g.length >= 10) g = g.readInt16BE(0) < 0 ? this.remapComponents(Buffer.from(g)) : withoutInstructions(g)
-      const pad = (4 - (g.length & 3)) & 3
-      parts.push(g)
-      if (pad > 0) parts.push(Buffer.alloc(pad))
-      size += g.length + pad
+      let len = g.length
+      if (len >= 10 && g.readInt16BE(0) < 0) {
+        g = this.remapComponents(Buffer.from(g))
+        len = g.length
+        parts.push(g)
+      } else if (len >= 10) {
+        len = pushWithoutInstructions(g, parts)
+      } else parts.push(g)
+      const pad = (4 - (len & 3)) & 3
+      if (pad > 0) parts.push(ZEROS.subarray(0, pad))
+      size += len + pad
       offsets.push(size)
       const m = Math.min(gid, metrics - 1)
       const advance = b.readUInt16BE(hmtx + m * 4)
@@ -133,16 +139,18 @@ export class TtfSubset {
   }
 }
 
-/** A simple glyph without its instructions (header, contour ends, length 0, then the points). */
-function withoutInstructions (g: Buffer): Buffer {
+const ZEROS = Buffer.alloc(4)
+
+/**
+ * A simple glyph without its instructions (header, contour ends, length 0, then the points),
+ * as slices of the font's bytes pushed onto `parts` (no copy per glyph); returns its length.
+ */
+function pushWithoutInstructions (g: Buffer, parts: Buffer[]): number {
   const at = 10 + 2 * g.readInt16BE(0)
   const len = g.readUInt16BE(at)
-  if (len === 0) return g
-  const out = Buffer.alloc(g.length - len)
-  g.copy(out, 0, 0, at)
-  out.writeUInt16BE(0, at)
-  g.copy(out, at + 2, at + 2 + len)
-  return out
+  if (len === 0) { parts.push(g); return g.length }
+  parts.push(g.subarray(0, at), ZEROS.subarray(0, 2), g.subarray(at + 2 + len))
+  return g.length - len
 }
 
 /** An sfnt file: offset table, table records (sorted by tag), then the 4-byte aligned tables. */

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import PDFDocument from 'pdfkit'
 
 // The engine uses pdfkit as an object/xref writer and reaches a few of its private internals
-// (render-pdf.ts, fonts.ts, metrics.ts, images.ts). One test per internal, against pdfkit alone:
+// (render-pdf.ts, fonts.ts, font-embed.ts, metrics.ts, images.ts). One test per internal, against pdfkit alone:
 // an upgrade that changes one of them fails here, by name, before any layout test does.
 
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
@@ -106,30 +106,26 @@ test('metrics: after font(<standard name>), doc._font.font is the AFM with width
   assert.equal(typeof afm.lineGap, 'number')
 })
 
-test('fonts: after font(<TTF bytes>), doc._font is an embedded font: fontkit font, id, encode(), ref()', () => {
+test('fonts: after font(<TTF bytes>), doc._font.font is the fontkit font (asset fonts are parsed this way)', () => {
   const doc = newDoc()
-  const out = capture(doc)
   doc.font(readFileSync(DEJAVU))
-  const ef = doc._font as {
-    id: string
-    font: { layout (s: string): unknown, unitsPerEm: number }
-    ref (): unknown
-    encode (s: string): [string[], Array<{ xAdvance: number, advanceWidth: number }>]
-  }
+  const ef = doc._font as { font: { layout (s: string): unknown, unitsPerEm: number, createSubset (): unknown } }
   assert.equal(typeof ef.font.layout, 'function')
+  assert.equal(typeof ef.font.createSubset, 'function')
   assert.equal(ef.font.unitsPerEm, 2048)
-  assert.match(ef.id, /^F\d+$/)
-  const [hex, positions] = ef.encode('AVé')
-  assert.equal(hex.length, 3)
-  assert.ok(hex.every((h) => /^[0-9a-f]{4}$/.test(h)), hex.join(' '))
-  assert.equal(positions.length, 3)
-  for (const p of positions) assert.ok(typeof p.xAdvance === 'number' && typeof p.advanceWidth === 'number')
-  // Kerning (A, V) shows as an advance that differs from the glyph's own width.
-  assert.notEqual(positions[0].xAdvance, positions[0].advanceWidth)
-  const ref = ef.ref()
-  doc.addPage({ size: [100, 100] })
-  ;(doc.page as unknown as { fonts: Record<string, unknown> }).fonts[ef.id] = ref
+})
+
+test('fonts: a compressing document writes a ref whose `compress` was set false without FlateDecode', () => {
+  const doc = newDoc({ compress: true })
+  const out = capture(doc)
+  const stored = refOf(doc, { Note: 'stored' }) as Ref & { compress: boolean }
+  stored.compress = false
+  stored.end(Buffer.from('plain bytes'))
+  const deflated = refOf(doc, { Note: 'deflated' })
+  deflated.end(Buffer.from('deflated bytes'))
   doc.end()
-  // The subset font is written at end() with its descendant and embedded program.
-  assert.match(out(), /\/FontFile2/)
+  const pdf = out()
+  assert.match(pdf, new RegExp(`${stored.id} 0 obj\\s*<<[^>]*/Note /stored[^>]*>>\\s*stream\\s*plain bytes\\s*endstream`))
+  assert.doesNotMatch(pdf.slice(pdf.indexOf(`${stored.id} 0 obj`), pdf.indexOf('plain bytes')), /FlateDecode/)
+  assert.match(pdf, new RegExp(`${deflated.id} 0 obj\\s*<<[^>]*/Filter /FlateDecode`))
 })
