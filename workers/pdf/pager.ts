@@ -1,6 +1,8 @@
 // Page flow: places bands and elements top to bottom, starts new pages, and hands finished
 // pages to the writer. Pages are written as soon as they are finished unless a header or
-// footer needs the page count (`pages`); then they wait in memory until the end.
+// footer needs the page count (`pages`) and it is not known yet; then they wait in memory
+// until the end, but at most `holdLimit` of them (PagesHeld beyond: the caller counts the
+// pages in a `counting` pass that keeps none, then lays out again with `total` known).
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
 import { Canvas } from './canvas.js'
@@ -14,6 +16,20 @@ export interface PageSink {
   page (parts: Canvas[]): void
 }
 
+export interface PagerOptions {
+  maxPages: number
+  sink: PageSink
+  /** Nothing is written or kept: the pass only counts pages (run() returns the count). */
+  counting?: boolean
+  /** The page count, known from a counting pass: every page is written as soon as it is finished. */
+  total?: number
+  /** More pages than this and run() throws PagesHeld (set while the page count is unknown). */
+  holdLimit?: number
+}
+
+/** Thrown when a pass would hold more pages than its holdLimit: count first, then draw. */
+export class PagesHeld extends Error {}
+
 export class Pager {
   readonly cd: CompiledDocument
   readonly scope: EvalScope
@@ -26,18 +42,27 @@ export class Pager {
   body: Canvas
   private readonly maxPages: number
   private readonly sink: PageSink
+  private readonly counting: boolean
+  private readonly total: number | undefined
+  private readonly holdLimit: number
+  /** Finished pages wait for the page count (a header or footer shows it, and it is unknown). */
+  private readonly holding: boolean
   private readonly buffered: Canvas[] = []
   private readonly header: Canvas
   private readonly footer: Canvas
   private headerHeight = 0
   private footerHeight = 0
 
-  constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, maxPages: number, sink: PageSink) {
+  constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, options: PagerOptions) {
     this.cd = cd
     this.scope = scope
     this.fonts = fonts
-    this.maxPages = maxPages
-    this.sink = sink
+    this.maxPages = options.maxPages
+    this.sink = options.sink
+    this.counting = options.counting ?? false
+    this.total = options.total
+    this.holdLimit = options.holdLimit ?? Infinity
+    this.holding = cd.needsPageCount && !this.counting && this.total === undefined
     this.left = cd.margins.left
     this.body = new Canvas(fonts)
     this.header = new Canvas(fonts)
@@ -63,7 +88,7 @@ export class Pager {
     this.flow(cd.body, this.left)
     this.flow(cd.summary, this.left)
     this.finishPage()
-    if (cd.needsPageCount) {
+    if (this.holding) {
       scope.pages = this.pageNo
       for (let i = 0; i < this.buffered.length; i++) this.writePage(this.buffered[i], i + 1)
     }
@@ -72,15 +97,17 @@ export class Pager {
 
   private startPage (): void {
     if (this.pageNo >= this.maxPages) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
+    if (this.pageNo >= this.holdLimit) throw new PagesHeld()
     this.pageNo++
     this.scope.page = this.pageNo
     this.y = this.top
-    if (this.cd.needsPageCount) this.body = new Canvas(this.fonts)
+    if (this.holding) this.body = new Canvas(this.fonts)
     else this.body.reset()
   }
 
   private finishPage (): void {
-    if (this.cd.needsPageCount) this.buffered.push(this.body)
+    if (this.counting) return
+    if (this.holding) this.buffered.push(this.body)
     else this.writePage(this.body, this.pageNo)
   }
 
@@ -92,13 +119,17 @@ export class Pager {
   private writePage (body: Canvas, n: number): void {
     const { cd, scope } = this
     const current = scope.page
+    const pages = scope.pages
     scope.page = n
+    // Only headers and footers see the count: the body was laid out with pages 0 in every pass.
+    if (this.total !== undefined) scope.pages = this.total
     if (cd.headerPerPage) {
       this.header.reset()
       drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top)
     }
     if (cd.footerPerPage) { this.footer.reset(); drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom) }
     scope.page = current
+    scope.pages = pages
     this.sink.page([this.header, body, this.footer])
   }
 
