@@ -5,6 +5,7 @@
 import { availableParallelism } from 'node:os'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
+import { createOutputReceiver } from './output-stream.js'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderFailure, RenderInput, RenderResult } from './types.js'
@@ -52,11 +53,26 @@ export interface RenderPoolStats {
 
 export type { RenderLane }
 
+export interface RenderStream {
+  /** Called once, before the first chunk, with the document's page count (PDF; labels: label count).
+   *  In stream mode the engine knows it before drawing (measuring pass), so `X-Page-Count` can be
+   *  sent as a header ahead of the bytes. */
+  onPageCount?: (pages: number) => void
+  /** Called on the main thread, in order, with each piece of output (about 64 KiB each except the
+   *  last). The pool lets the worker run at most a few chunks ahead of the promise returned:
+   *  a slow consumer (socket, document store) holds the worker back instead of piling up bytes. */
+  onChunk: (chunk: Buffer) => void | Promise<void>
+}
+
 export interface RenderTaskOptions {
   /** Default `interactive`. */
   lane?: RenderLane
   /** Whose render this is: the waiting room is shared fairly between workspaces. */
   workspaceId?: string
+  /** Stream the output instead of returning it: RenderSuccess.bytes is then empty
+   *  (byteLength 0) and the bytes went through onChunk. Failures are still the RenderResult
+   *  (a failure after some chunks were delivered: the consumer must discard what it got). */
+  stream?: RenderStream
 }
 
 export interface RenderPool {
@@ -110,9 +126,9 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
 
   async function render (input: RenderInput, task: RenderTaskOptions = {}): Promise<RenderResult> {
     const lane = task.lane ?? 'interactive'
-    if (options.onRender === undefined) return await renderOnThread(input, task.workspaceId ?? '', lane)
+    if (options.onRender === undefined) return await renderOnThread(input, task.workspaceId ?? '', lane, task.stream)
     const mark = { since: performance.now(), acquired: 0 }
-    const r = await renderOnThread(input, task.workspaceId ?? '', lane, mark)
+    const r = await renderOnThread(input, task.workspaceId ?? '', lane, task.stream, mark)
     const end = performance.now()
     const acquired = mark.acquired === 0 ? end : mark.acquired // 0: refused before a thread
     options.onRender({
@@ -126,13 +142,21 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   }
 
   async function renderOnThread (input: RenderInput, workspaceId: string, lane: RenderLane,
-    mark?: { acquired: number }): Promise<RenderResult> {
+    stream: RenderStream | undefined, mark?: { acquired: number }): Promise<RenderResult> {
     const admission = await queue.acquire(workspaceId, lane)
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
+    const receiver = stream === undefined ? undefined : createOutputReceiver(stream, options.timeoutMs)
     try {
+      if (receiver !== undefined) {
+        const streamed = { ...input, output: receiver.channel }
+        const r = await pool.run(streamed, { signal: ac.signal, transferList: receiver.transferList })
+        if (!r.ok) return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: r.message } : r
+        await receiver.drained(ac.signal)
+        return { ...r, bytes: Buffer.alloc(0) }
+      }
       const light = compiled.has(input.versionKey)
       let r = await pool.run(light ? withoutDefinition(input) : input, { signal: ac.signal })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
@@ -153,8 +177,12 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
       if ((err as Error).message === 'Task queue is at limit') return full('render queue full')
+      if (receiver !== undefined && !(err instanceof Error && err.name === 'AbortError')) {
+        return { ok: false, code: 'RENDER_FAILED', message: `output stream consumer failed: ${String(err)}` }
+      }
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
+      receiver?.close()
       clearTimeout(timer)
       admission.release()
     }

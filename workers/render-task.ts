@@ -2,6 +2,7 @@
 // survive the thread hop), and transfers the output bytes instead of copying them.
 import { Piscina } from 'piscina'
 import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
+import { ChunkSender, type OutputChannel } from './output-stream.js'
 import { render } from './render.js'
 import { getCompiled, peekCompiled } from './template/cache.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
@@ -11,7 +12,11 @@ import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './
  * version has compiled somewhere the pool leaves `definition` out instead of cloning it into
  * every task; a worker that lacks it answers NEED_DEFINITION and the pool sends it again.
  */
-export type RenderTaskInput = Omit<RenderInput, 'definition'> & { definition?: string }
+export type RenderTaskInput = Omit<RenderInput, 'definition'> & {
+  definition?: string
+  /** Stream mode (output-stream.ts): the output goes through this channel, not the result. */
+  output?: OutputChannel
+}
 
 /** Internal answer between render-task and pool; never reaches callers of the pool. */
 export interface NeedDefinition { ok: false, code: 'NEED_DEFINITION', message: string }
@@ -53,7 +58,24 @@ function taskResult (input: RenderTaskInput): RenderTaskResult {
   }
 }
 
+/** Stream mode: the pool always sends the definition (the channel's port cannot be sent twice). */
+function streamedResult (input: RenderTaskInput, output: OutputChannel): RenderResult {
+  const sender = new ChunkSender(output)
+  try {
+    const compiled = input.definition === undefined
+      ? peekCompiled(input.versionKey)
+      : getCompiled(input.versionKey, input.definition)
+    if (compiled === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'a streamed render came without its template' }
+    const result = render(compiled, input as RenderInput, sender)
+    sender.end()
+    return result
+  } catch (err) {
+    return failure(err)
+  }
+}
+
 export default async function renderTask (input: RenderTaskInput): Promise<RenderTaskResult> {
+  if (input.output !== undefined) return streamedResult(input, input.output)
   const result = taskResult(input)
   if (!result.ok) return result
   let bytes = result.bytes
