@@ -11,11 +11,18 @@ import { embedImage } from './images.js'
 import type { CompiledDocument } from './model.js'
 import { Pager, PagesHeld } from './pager.js'
 
+const EMPTY = Object.freeze({})
+
 /** CreationDate/ModDate of every PDF: identical input must give identical bytes. */
 export const FIXED_DATE = new Date(Date.UTC(2000, 0, 1))
 
 interface PageLike { fonts: Record<string, unknown>, xobjects: Record<string, unknown> }
-interface DocInternals { page: PageLike, push (chunk: Uint8Array | null): boolean, _offset: number }
+interface DocInternals {
+  page: PageLike
+  push (chunk: Uint8Array | null): boolean
+  _offset: number
+  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } }
+}
 
 /** Rows over all datasets: a `single` dataset counts 1, a `multiple` its length. */
 export function countRows (datasets: RenderInput['datasets']): number {
@@ -112,9 +119,14 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const fonts = new DocFonts(doc)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
+  const kids = internals._root.data.Pages.data.Kids
   const sink = {
     page (parts: Canvas[]): void {
       doc.addPage(pageOptions as PDFKit.PDFDocumentOptions)
+      // addPage() wrote out the previous page's objects; the page tree keeps its reference only
+      // for `n 0 R`: drop the written dictionary (and its content and resource objects with
+      // it) so a long document does not keep ~1 KB per page.
+      if (kids.length > 1) kids[kids.length - 2].data = EMPTY
       // addPage() wrote out the previous page: stop as soon as the output is too big.
       if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
       const page = internals.page
