@@ -5,7 +5,7 @@
 // pages in a `counting` pass that keeps none, then lays out again with `total` known).
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
-import { Canvas } from './canvas.js'
+import { Canvas, NullCanvas } from './canvas.js'
 import { draw, drawFlow, drawLines, isVisible, measure, measureFlow, measureText } from './elements.js'
 import type { DocFonts } from './fonts.js'
 import type { CompiledDocument, Elem, TextEl } from './model.js'
@@ -64,9 +64,10 @@ export class Pager {
     this.holdLimit = options.holdLimit ?? Infinity
     this.holding = cd.needsPageCount && !this.counting && this.total === undefined
     this.left = cd.margins.left
-    this.body = new Canvas(fonts)
-    this.header = new Canvas(fonts)
-    this.footer = new Canvas(fonts)
+    const Kind = this.counting ? NullCanvas : Canvas
+    this.body = new Kind(fonts)
+    this.header = new Kind(fonts)
+    this.footer = new Kind(fonts)
   }
 
   /** Lays out the whole document; returns the page count. */
