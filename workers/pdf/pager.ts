@@ -1,8 +1,8 @@
 // Page flow: places bands and elements top to bottom, starts new pages, and hands finished
 // pages to the writer. Pages are written as soon as they are finished unless a header or
 // footer needs the page count (`pages`) and it is not known yet; then they wait in memory
-// until the end, but at most `holdLimit` of them (PagesHeld beyond: the caller counts the
-// pages in a `counting` pass that keeps none, then lays out again with `total` known).
+// until the end, but at most `holdLimit` of them: beyond, the held pages are dropped and the
+// pass goes on counting only (`overflowed`); the caller then lays out again with `total` known.
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
 import { Canvas, NullCanvas } from './canvas.js'
@@ -19,16 +19,11 @@ export interface PageSink {
 export interface PagerOptions {
   maxPages: number
   sink: PageSink
-  /** Nothing is written or kept: the pass only counts pages (run() returns the count). */
-  counting?: boolean
-  /** The page count, known from a counting pass: every page is written as soon as it is finished. */
+  /** The page count, known from an earlier pass: every page is written as soon as it is finished. */
   total?: number
-  /** More pages than this and run() throws PagesHeld (set while the page count is unknown). */
+  /** Pages written or held before the count is known; past them the pass only counts. */
   holdLimit?: number
 }
-
-/** Thrown when a pass would hold more pages than its holdLimit: count first, then draw. */
-export class PagesHeld extends Error {}
 
 export class Pager {
   readonly cd: CompiledDocument
@@ -42,11 +37,12 @@ export class Pager {
   body: Canvas
   private readonly maxPages: number
   private readonly sink: PageSink
-  private readonly counting: boolean
+  /** Past holdLimit: nothing is written or kept any more, run() only counts the pages. */
+  overflowed = false
   private readonly total: number | undefined
   private readonly holdLimit: number
   /** Finished pages wait for the page count (a header or footer shows it, and it is unknown). */
-  private readonly holding: boolean
+  private holding: boolean
   private readonly buffered: Canvas[] = []
   private readonly header: Canvas
   private readonly footer: Canvas
@@ -59,15 +55,13 @@ export class Pager {
     this.fonts = fonts
     this.maxPages = options.maxPages
     this.sink = options.sink
-    this.counting = options.counting ?? false
     this.total = options.total
     this.holdLimit = options.holdLimit ?? Infinity
-    this.holding = cd.needsPageCount && !this.counting && this.total === undefined
+    this.holding = cd.needsPageCount && this.total === undefined
     this.left = cd.margins.left
-    const Kind = this.counting ? NullCanvas : Canvas
-    this.body = new Kind(fonts)
-    this.header = new Kind(fonts)
-    this.footer = new Kind(fonts)
+    this.body = new Canvas(fonts)
+    this.header = new Canvas(fonts)
+    this.footer = new Canvas(fonts)
   }
 
   /** Lays out the whole document; returns the page count. */
@@ -98,7 +92,7 @@ export class Pager {
 
   private startPage (): void {
     if (this.pageNo >= this.maxPages) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
-    if (this.pageNo >= this.holdLimit) throw new PagesHeld()
+    if (this.pageNo >= this.holdLimit && !this.overflowed) this.overflow()
     this.pageNo++
     this.scope.page = this.pageNo
     this.y = this.top
@@ -106,8 +100,19 @@ export class Pager {
     else this.body.reset()
   }
 
+  /**
+   * Too long to hold: drop what is held and go on laying out without drawing (layout needs only
+   * heights, which the elements measure themselves), to count the pages.
+   */
+  private overflow (): void {
+    this.overflowed = true
+    this.holding = false
+    this.buffered.length = 0
+    this.body = new NullCanvas(this.fonts)
+  }
+
   private finishPage (): void {
-    if (this.counting) return
+    if (this.overflowed) return
     if (this.holding) this.buffered.push(this.body)
     else this.writePage(this.body, this.pageNo)
   }

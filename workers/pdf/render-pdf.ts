@@ -9,7 +9,7 @@ import type { Canvas } from './canvas.js'
 import { DocFonts } from './fonts.js'
 import { embedImage } from './images.js'
 import type { CompiledDocument } from './model.js'
-import { Pager, PagesHeld } from './pager.js'
+import { Pager } from './pager.js'
 
 const EMPTY = Object.freeze({})
 
@@ -66,28 +66,17 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput, out?: Outpu
   const rows = countRows(input.datasets)
   if (rows > limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${limits.maxRows}) exceeded: ${rows} rows`)
   // The common path, unchanged: nothing waits for the page count.
-  if (out === undefined && !cd.needsPageCount) return pass(cd, input, {})
-  try {
-    return pass(cd, input, { holdLimit: HOLD_PAGES, out })
-  } catch (err) {
-    if (!(err instanceof PagesHeld)) throw err
-  }
-  const total = countPages(cd, input)
-  out?.count(total)
-  return pass(cd, input, { total, out })
+  if (out === undefined && !cd.needsPageCount) return pass(cd, input, {}) as RenderSuccess
+  // Held pages (and a stream's held output) are bounded: a longer document is counted by the
+  // same pass, then drawn again with the count known.
+  const first = pass(cd, input, { holdLimit: HOLD_PAGES, out })
+  if (!('counted' in first)) return first
+  out?.count(first.counted)
+  return pass(cd, input, { total: first.counted, out }) as RenderSuccess
 }
 
-/** Lays the document out without writing anything (nothing is kept): its page count. */
-function countPages (cd: CompiledDocument, input: RenderInput): number {
-  // Fonts of a document of their own: the counting pass must not add objects to the output.
-  const doc = new PDFDocument({ autoFirstPage: false, font: null } as unknown as PDFKit.PDFDocumentOptions)
-  ;(doc as unknown as DocInternals).push = () => true
-  const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
-  const sink = { page (): void {} }
-  return new Pager(cd, scope, new DocFonts(doc), { maxPages: input.limits.maxPages, sink, counting: true }).run()
-}
-
-function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSuccess {
+/** A render, or (past plan.holdLimit) the page count of one with nothing written. */
+function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSuccess | { counted: number } {
   const { limits } = input
   const doc = new PDFDocument({
     autoFirstPage: false,
@@ -144,7 +133,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   }
   const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
   const options = { maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit }
-  const pageCount = new Pager(cd, scope, fonts, options).run()
+  const pager = new Pager(cd, scope, fonts, options)
+  const pageCount = pager.run()
+  if (pager.overflowed) return { counted: pageCount }
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   let out: Uint8Array
