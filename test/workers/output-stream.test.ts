@@ -116,11 +116,13 @@ test('a consumer that fails stops the render: RENDER_FAILED, and the pool goes o
 })
 
 test('a worker blocked on credit by a consumer that never finishes ends at the time limit', async () => {
-  // A limit that thread start-up and compiling leave room for on a loaded machine.
-  const pool = newPool(10_000)
+  // A limit that thread start-up, compiling and laying out leave room for on a loaded machine
+  // (8 sessions on 2 cores: load averages of 25 were seen).
+  const pool = newPool(20_000)
   assert.ok((await pool.render(invoice(10))).ok) // warm the worker
   let calls = 0
-  const r = await pool.render(invoice(43 * (HOLD_PAGES + 200)), {
+  // ~200 pages, ~430 KB: more than the 1 + CREDIT pieces the worker may post before it blocks.
+  const r = await pool.render(invoice(43 * (HOLD_PAGES + 140)), {
     stream: { onChunk: async () => { calls++; await new Promise(() => {}) } }
   })
   assert.deepEqual({ ok: r.ok, code: r.ok ? '' : r.code }, { ok: false, code: 'RENDER_TIMEOUT' })

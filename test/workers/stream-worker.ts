@@ -3,5 +3,6 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import renderTask, { type RenderTaskInput } from '../../workers/render-task.js'
 
-const result = await renderTask((workerData as { task: RenderTaskInput }).task)
-parentPort?.postMessage(result)
+// The test runner also loads this file as a test file (main thread, no task): then it does nothing.
+const task = (workerData as { task?: RenderTaskInput } | null)?.task
+if (parentPort !== null && task !== undefined) parentPort.postMessage(await renderTask(task))
