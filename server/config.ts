@@ -172,7 +172,7 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
   SVC_RENDER_WORKSPACE_QUEUE: '(SVC_RENDER_QUEUE ÷ 4)',
   SVC_RENDER_TIMEOUT: '30s',
-  SVC_RENDER_MAX_PAGES: '2000',
+  SVC_RENDER_MAX_PAGES: '20000',
   SVC_RENDER_MAX_BYTES: '52428800',
   SVC_RENDER_MAX_ROWS: '100000',
   SVC_RENDER_MAX_LABELS: '20000',
@@ -287,7 +287,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       workspaceRunning: int(e, 'SVC_RENDER_WORKSPACE_RUNNING', threads, 1, 256),
       workspaceQueue: int(e, 'SVC_RENDER_WORKSPACE_QUEUE', Math.ceil(renderQueue / 4), 0),
       timeoutMs: renderTimeoutMs,
-      maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 2000, 1),
+      maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 20_000, 1),
       // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.
       maxBytes: int(e, 'SVC_RENDER_MAX_BYTES', 50 * 1024 * 1024, 1024, 2_147_483_647),
       maxRows: int(e, 'SVC_RENDER_MAX_ROWS', 100_000, 1),

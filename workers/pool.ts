@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os'
 import type { MessagePort } from 'node:worker_threads'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
+import { createOutputReceiver } from './output-stream.js'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
@@ -55,11 +56,14 @@ export interface RenderPoolStats {
 
 export type { RenderLane }
 
-/** Output streaming (contract: /work/notes/stream-interface.md, implemented by the engine branch). */
 export interface RenderStream {
-  /** Called once, before the first chunk, with the document's page count (PDF; labels: label count). */
+  /** Called once, before the first chunk, with the document's page count (PDF; labels: label count).
+   *  In stream mode the engine knows it before drawing (measuring pass), so `X-Page-Count` can be
+   *  sent as a header ahead of the bytes. */
   onPageCount?: (pages: number) => void
-  /** Called in order with each piece of output; the render waits for a returned promise. */
+  /** Called on the main thread, in order, with each piece of output (about 64 KiB each except the
+   *  last). The pool lets the worker run at most a few chunks ahead of the promise returned:
+   *  a slow consumer (socket, document store) holds the worker back instead of piling up bytes. */
   onChunk: (chunk: Buffer) => void | Promise<void>
 }
 
@@ -68,8 +72,9 @@ export interface RenderTaskOptions {
   lane?: RenderLane
   /** Whose render this is: the waiting room is shared fairly between workspaces. */
   workspaceId?: string
-  /** Stream the output instead of returning it: RenderSuccess.bytes is then empty and the bytes
-   *  went through onChunk. A failure after some chunks: the consumer discards what it got. */
+  /** Stream the output instead of returning it: RenderSuccess.bytes is then empty
+   *  (byteLength 0) and the bytes went through onChunk. Failures are still the RenderResult
+   *  (a failure after some chunks were delivered: the consumer must discard what it got). */
   stream?: RenderStream
   /** Datasets still being read: the worker's end of a row feed (row-feed.ts), moved with the task. */
   rows?: MessagePort
@@ -152,11 +157,22 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
+    const receiver = stream === undefined ? undefined : createOutputReceiver(stream, options.timeoutMs)
     try {
+      if (task.rows !== undefined) fed++
+      if (receiver !== undefined) {
+        // Stream mode (output-stream.ts): the task always carries its definition, as its ports
+        // move once and cannot go with a second try.
+        const streamed: RenderTaskInput = { ...withFeed(input, task.rows), output: receiver.channel }
+        const transferList = task.rows === undefined ? receiver.transferList : [...receiver.transferList, task.rows]
+        const r = await pool.run(streamed, { signal: ac.signal, transferList })
+        if (!r.ok) return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: r.message } : r
+        await receiver.drained(ac.signal)
+        return { ...r, bytes: Buffer.alloc(0) }
+      }
       // Row feed hook (row-feed.ts): a fed task carries its definition, as its port moves once
       // and cannot go with a second try.
       const light = compiled.has(input.versionKey) && task.rows === undefined
-      if (task.rows !== undefined) fed++
       let r = await pool.run(light ? withoutDefinition(input) : withFeed(input, task.rows),
         { signal: ac.signal, transferList: task.rows === undefined ? undefined : [task.rows] })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
@@ -167,16 +183,19 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       if (!r.ok && r.code === 'NEED_DEFINITION') return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
       if (r.ok && !light) compiled.set(input.versionKey, true)
       if (r.ok) asBuffer(r)
-      if (r.ok && stream !== undefined) return await shimStream(r, stream, ac.signal) // SHIM until stream-engine lands
       return r
     } catch (err) {
-      if (ac.signal.aborted || err === SHIM_TIMEOUT) {
+      if (ac.signal.aborted) {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
       if ((err as Error).message === 'Task queue is at limit') return full('render queue full')
+      if (receiver !== undefined && !(err instanceof Error && err.name === 'AbortError')) {
+        return { ok: false, code: 'RENDER_FAILED', message: `output stream consumer failed: ${String(err)}` }
+      }
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
+      receiver?.close()
       clearTimeout(timer)
       admission.release()
     }
@@ -203,29 +222,6 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     close: async () => { await pool.destroy() }
   }
 }
-
-// SHIM until stream-engine lands: honours the RenderStream contract without real streaming
-// (the worker still returns the whole document): onPageCount, then 64 KiB slices through
-// onChunk, each awaited, and the render's time limit still bounds a consumer that stops taking
-// them. The lead replaces this function and its call in renderOnThread with the engine
-// branch's output stream at merge.
-const SHIM_CHUNK = 64 * 1024
-const SHIM_TIMEOUT = new Error('render time limit reached while streaming')
-async function shimStream (r: RenderSuccess, stream: RenderStream, signal: AbortSignal): Promise<RenderResult> {
-  stream.onPageCount?.(r.format === 'pdf' ? r.pageCount : r.labelCount)
-  const bytes = r.bytes as Buffer
-  const aborted = new Promise<never>((_resolve, reject) => {
-    if (signal.aborted) reject(SHIM_TIMEOUT)
-    signal.addEventListener('abort', () => reject(SHIM_TIMEOUT), { once: true })
-  })
-  aborted.catch(() => {})
-  for (let at = 0; at < bytes.length; at += SHIM_CHUNK) {
-    if (signal.aborted) throw SHIM_TIMEOUT
-    await Promise.race([stream.onChunk(bytes.subarray(at, at + SHIM_CHUNK)), aborted])
-  }
-  return { ...r, bytes: Buffer.alloc(0) }
-}
-// end of SHIM until stream-engine lands
 
 /** Structured clone delivers a plain Uint8Array: view the same memory as a Buffer. */
 function asBuffer (r: RenderSuccess): RenderSuccess {

@@ -3,6 +3,7 @@
 import { Piscina } from 'piscina'
 import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
 import type { MessagePort } from 'node:worker_threads'
+import { ChunkSender, type OutputChannel } from './output-stream.js'
 import { render } from './render.js'
 import { receiveRows } from './row-feed.js'
 import { getCompiled, peekCompiled } from './template/cache.js'
@@ -17,6 +18,8 @@ export type RenderTaskInput = Omit<RenderInput, 'definition'> & {
   definition?: string
   /** Datasets still being read arrive on this port before the render (row-feed.ts). */
   feed?: MessagePort
+  /** Stream mode (output-stream.ts): the output goes through this channel, not the result. */
+  output?: OutputChannel
 }
 
 /** Internal answer between render-task and pool; never reaches callers of the pool. */
@@ -59,6 +62,22 @@ function taskResult (input: RenderTaskInput): RenderTaskResult {
   }
 }
 
+/** Stream mode: the pool always sends the definition (the channel's port cannot be sent twice). */
+function streamedResult (input: RenderTaskInput, output: OutputChannel): RenderResult {
+  const sender = new ChunkSender(output)
+  try {
+    const compiled = input.definition === undefined
+      ? peekCompiled(input.versionKey)
+      : getCompiled(input.versionKey, input.definition)
+    if (compiled === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'a streamed render came without its template' }
+    const result = render(compiled, input as RenderInput, sender)
+    sender.end()
+    return result
+  } catch (err) {
+    return failure(err)
+  }
+}
+
 export default async function renderTask (task: RenderTaskInput): Promise<RenderTaskResult> {
   let input = task
   if (task.feed !== undefined) {
@@ -66,6 +85,7 @@ export default async function renderTask (task: RenderTaskInput): Promise<Render
     if (fed === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'the render\'s rows were not delivered' }
     input = { ...task, feed: undefined, datasets: { ...task.datasets, ...fed } }
   }
+  if (input.output !== undefined) return streamedResult(input, input.output)
   const result = taskResult(input)
   if (!result.ok) return result
   let bytes = result.bytes

@@ -34,7 +34,7 @@ test('defaults without any variable', () => {
     workspaceRunning: 3,
     workspaceQueue: 64,
     timeoutMs: 30_000,
-    maxPages: 2000,
+    maxPages: 20_000,
     maxBytes: 52_428_800,
     maxRows: 100_000,
     maxLabels: 20_000,

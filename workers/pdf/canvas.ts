@@ -101,3 +101,17 @@ export class Canvas {
     this.ops += 'q ' + fmt(w) + ' 0 0 ' + fmt(-h) + ' ' + fmt(x) + ' ' + fmt(y + h) + ' cm /I' + img.index + ' Do Q\n'
   }
 }
+
+/**
+ * A canvas that draws nothing, for the counting pass (render-pdf.ts): layout needs only
+ * heights, which the elements measure themselves; encoding text for a page nobody writes is
+ * wasted work.
+ */
+export class NullCanvas extends Canvas {
+  override text (): void {}
+  override rect (): void {}
+  override rects (): void {}
+  override strokeRect (): void {}
+  override line (): void {}
+  override image (): void {}
+}

@@ -1,9 +1,11 @@
 // Page flow: places bands and elements top to bottom, starts new pages, and hands finished
 // pages to the writer. Pages are written as soon as they are finished unless a header or
-// footer needs the page count (`pages`); then they wait in memory until the end.
+// footer needs the page count (`pages`) and it is not known yet; then they wait in memory
+// until the end, but at most `holdLimit` of them: beyond, the held pages are dropped and the
+// pass goes on counting only (`overflowed`); the caller then lays out again with `total` known.
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
-import { Canvas } from './canvas.js'
+import { Canvas, NullCanvas } from './canvas.js'
 import { draw, drawFlow, drawLines, isVisible, measure, measureFlow, measureText } from './elements.js'
 import type { DocFonts } from './fonts.js'
 import type { CompiledDocument, Elem, TextEl } from './model.js'
@@ -12,6 +14,15 @@ import { layoutTable } from './table.js'
 export interface PageSink {
   /** Writes one finished page: header, body and footer canvases. */
   page (parts: Canvas[]): void
+}
+
+export interface PagerOptions {
+  maxPages: number
+  sink: PageSink
+  /** The page count, known from an earlier pass: every page is written as soon as it is finished. */
+  total?: number
+  /** Pages written or held before the count is known; past them the pass only counts. */
+  holdLimit?: number
 }
 
 export class Pager {
@@ -26,18 +37,27 @@ export class Pager {
   body: Canvas
   private readonly maxPages: number
   private readonly sink: PageSink
+  /** Past holdLimit: nothing is written or kept any more, run() only counts the pages. */
+  overflowed = false
+  private readonly total: number | undefined
+  private readonly holdLimit: number
+  /** Finished pages wait for the page count (a header or footer shows it, and it is unknown). */
+  private holding: boolean
   private readonly buffered: Canvas[] = []
   private readonly header: Canvas
   private readonly footer: Canvas
   private headerHeight = 0
   private footerHeight = 0
 
-  constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, maxPages: number, sink: PageSink) {
+  constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, options: PagerOptions) {
     this.cd = cd
     this.scope = scope
     this.fonts = fonts
-    this.maxPages = maxPages
-    this.sink = sink
+    this.maxPages = options.maxPages
+    this.sink = options.sink
+    this.total = options.total
+    this.holdLimit = options.holdLimit ?? Infinity
+    this.holding = cd.needsPageCount && this.total === undefined
     this.left = cd.margins.left
     this.body = new Canvas(fonts)
     this.header = new Canvas(fonts)
@@ -63,7 +83,7 @@ export class Pager {
     this.flow(cd.body, this.left)
     this.flow(cd.summary, this.left)
     this.finishPage()
-    if (cd.needsPageCount) {
+    if (this.holding) {
       scope.pages = this.pageNo
       for (let i = 0; i < this.buffered.length; i++) this.writePage(this.buffered[i], i + 1)
     }
@@ -72,15 +92,28 @@ export class Pager {
 
   private startPage (): void {
     if (this.pageNo >= this.maxPages) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
+    if (this.pageNo >= this.holdLimit && !this.overflowed) this.overflow()
     this.pageNo++
     this.scope.page = this.pageNo
     this.y = this.top
-    if (this.cd.needsPageCount) this.body = new Canvas(this.fonts)
+    if (this.holding) this.body = new Canvas(this.fonts)
     else this.body.reset()
   }
 
+  /**
+   * Too long to hold: drop what is held and go on laying out without drawing (layout needs only
+   * heights, which the elements measure themselves), to count the pages.
+   */
+  private overflow (): void {
+    this.overflowed = true
+    this.holding = false
+    this.buffered.length = 0
+    this.body = new NullCanvas(this.fonts)
+  }
+
   private finishPage (): void {
-    if (this.cd.needsPageCount) this.buffered.push(this.body)
+    if (this.overflowed) return
+    if (this.holding) this.buffered.push(this.body)
     else this.writePage(this.body, this.pageNo)
   }
 
@@ -92,13 +125,17 @@ export class Pager {
   private writePage (body: Canvas, n: number): void {
     const { cd, scope } = this
     const current = scope.page
+    const pages = scope.pages
     scope.page = n
+    // Only headers and footers see the count: the body was laid out with pages 0 in every pass.
+    if (this.total !== undefined) scope.pages = this.total
     if (cd.headerPerPage) {
       this.header.reset()
       drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top)
     }
     if (cd.footerPerPage) { this.footer.reset(); drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom) }
     scope.page = current
+    scope.pages = pages
     this.sink.page([this.header, body, this.footer])
   }
 

@@ -11,11 +11,18 @@ import { embedImage } from './images.js'
 import type { CompiledDocument } from './model.js'
 import { Pager } from './pager.js'
 
+const EMPTY = Object.freeze({})
+
 /** CreationDate/ModDate of every PDF: identical input must give identical bytes. */
 export const FIXED_DATE = new Date(Date.UTC(2000, 0, 1))
 
 interface PageLike { fonts: Record<string, unknown>, xobjects: Record<string, unknown> }
-interface DocInternals { page: PageLike, push (chunk: Uint8Array | null): boolean, _offset: number }
+interface DocInternals {
+  page: PageLike
+  push (chunk: Uint8Array | null): boolean
+  _offset: number
+  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } }
+}
 
 /** Rows over all datasets: a `single` dataset counts 1, a `multiple` its length. */
 export function countRows (datasets: RenderInput['datasets']): number {
@@ -30,10 +37,48 @@ export function countRows (datasets: RenderInput['datasets']): number {
   return n
 }
 
-export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSuccess {
+/**
+ * Where a render's output goes in stream mode (see workers/output-stream.ts): `count` once,
+ * before the first `write`, then the bytes in order.
+ */
+export interface OutputSink {
+  count (n: number): void
+  write (chunk: Uint8Array): void
+}
+
+/**
+ * Pages a pass may hold while the page count is unknown (a header or footer shows `pages`, or
+ * a stream must announce the count before its first byte). Documents up to this size render in
+ * one pass as before; longer ones are counted first, then drawn page by page, so memory does
+ * not grow with the page count. Holding is cheap (~4 KB per page: its content stream, plus its
+ * ~2 KB of output in stream mode, ~3 MB at most) and the second pass is not (~30% more CPU).
+ */
+export const HOLD_PAGES = 500
+
+interface Pass {
+  /** Known page count: pages are written, and streamed, as soon as they are finished. */
+  total?: number
+  holdLimit?: number
+  out?: OutputSink
+}
+
+export function renderPdf (cd: CompiledDocument, input: RenderInput, out?: OutputSink): RenderSuccess {
   const { limits } = input
   const rows = countRows(input.datasets)
   if (rows > limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${limits.maxRows}) exceeded: ${rows} rows`)
+  // The common path, unchanged: nothing waits for the page count.
+  if (out === undefined && !cd.needsPageCount) return pass(cd, input, {}) as RenderSuccess
+  // Held pages (and a stream's held output) are bounded: a longer document is counted by the
+  // same pass, then drawn again with the count known.
+  const first = pass(cd, input, { holdLimit: HOLD_PAGES, out })
+  if (!('counted' in first)) return first
+  out?.count(first.counted)
+  return pass(cd, input, { total: first.counted, out }) as RenderSuccess
+}
+
+/** A render, or (past plan.holdLimit) the page count of one with nothing written. */
+function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSuccess | { counted: number } {
+  const { limits } = input
   const doc = new PDFDocument({
     autoFirstPage: false,
     font: null, // no default Helvetica: standard fonts are handled by metrics.ts, see there
@@ -45,21 +90,33 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSucc
   // are delivered on a later tick): pdfkit writes everything through push().
   // The constructor already pushed the `%PDF-1.3` header into the stream buffer: take it out.
   const head = doc.read() as Uint8Array | null
-  const chunks: Uint8Array[] = head === null ? [] : [head]
-  let bytes = head === null ? 0 : head.length
-  internals.push = (chunk) => {
-    if (chunk !== null) {
-      chunks.push(chunk)
-      bytes += chunk.length
+  let chunks: Uint8Array[] = []
+  let bytes = 0
+  const direct = plan.out !== undefined && plan.total !== undefined ? plan.out : undefined
+  if (direct !== undefined) {
+    // The count is known: every chunk leaves as soon as pdfkit writes it.
+    internals.push = (chunk) => {
+      if (chunk !== null) { direct.write(chunk); bytes += chunk.length }
+      return true
     }
-    return true
+  } else {
+    internals.push = (chunk) => {
+      if (chunk !== null) { chunks.push(chunk); bytes += chunk.length }
+      return true
+    }
   }
+  if (head !== null) internals.push(head)
   const fonts = new DocFonts(doc)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
+  const kids = internals._root.data.Pages.data.Kids
   const sink = {
     page (parts: Canvas[]): void {
       doc.addPage(pageOptions as PDFKit.PDFDocumentOptions)
+      // addPage() wrote out the previous page's objects; the page tree keeps its reference only
+      // for `n 0 R`: drop the written dictionary (and its content and resource objects with
+      // it) so a long document does not keep ~1 KB per page.
+      if (kids.length > 1) kids[kids.length - 2].data = EMPTY
       // addPage() wrote out the previous page: stop as soon as the output is too big.
       if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
       const page = internals.page
@@ -76,11 +133,25 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput): RenderSucc
     }
   }
   const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
-  const pageCount = new Pager(cd, scope, fonts, limits.maxPages, sink).run()
+  const options = { maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit }
+  const pager = new Pager(cd, scope, fonts, options)
+  const pageCount = pager.run()
+  if (pager.overflowed) return { counted: pageCount }
   fonts.end()
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
-  const out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)
+  let out: Uint8Array
+  if (plan.out === undefined) {
+    out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)
+  } else {
+    // Streamed: what was held (a short document) leaves now, after its count.
+    if (direct === undefined) {
+      plan.out.count(pageCount)
+      for (const c of chunks) plan.out.write(c)
+      chunks = []
+    }
+    out = new Uint8Array(0)
+  }
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
