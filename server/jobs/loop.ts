@@ -53,7 +53,12 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     for (const job of jobs) run(job, () => deps.run.execute(job, owner, batch, stage))
     return jobs.length === free
   }
-  const loop = claimLoop(claimOnce, { pollMs, onError: (err) => { deps.log.warn({ err }, 'job claim failed') } })
+  const loop = claimLoop(claimOnce, {
+    pollMs,
+    // Jobs of other processes: one autocommit read per poll while nothing is queued.
+    probe: async () => await deps.jobs.anyQueued(),
+    onError: (err) => { deps.log.warn({ err }, 'job claim failed') }
+  })
 
   async function handBack (jobs: JobRow[]): Promise<void> {
     for (const job of jobs) {

@@ -94,6 +94,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   const loop = claimLoop(pass, {
     pollMs: wh.pollMs,
     onPoll: () => { fanOutWanted = true },
+    probe: async () => await deliveries.anyDue(),
     onError: (err) => { logger.error({ err }, 'webhook dispatcher pass failed') }
   })
 

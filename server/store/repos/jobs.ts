@@ -224,6 +224,13 @@ export function jobsRepo (db: Db) {
       )
     },
 
+    /** Whether any job is queued (due or not): the claim loop's poll asks this before a claim. */
+    async anyQueued (): Promise<boolean> {
+      const [rows] = await db.execute<RowDataPacket[]>(
+        "SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair) WHERE status = 'queued' LIMIT 1")
+      return rows.length > 0
+    },
+
     /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
     async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
       if (held.length === 0) return

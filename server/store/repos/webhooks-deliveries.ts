@@ -193,6 +193,18 @@ export function deliveriesRepo (db: Db) {
       )
       return seqs.map((seq) => ({ seq, lease }))
     },
+    /**
+     * Whether the dispatcher has anything to do: an event not fanned out yet, or a delivery due.
+     * One autocommit read on two indexes (ix_events_fanout, ix_deliveries_next), asked by the
+     * poll before its fan-out and claim transactions.
+     */
+    async anyDue (): Promise<boolean> {
+      const [rows] = await db.execute<RowDataPacket[]>(
+        `SELECT EXISTS (SELECT 1 FROM events FORCE INDEX (ix_events_fanout) WHERE fanned_out = 0)
+          OR EXISTS (SELECT 1 FROM webhook_deliveries FORCE INDEX (ix_deliveries_next)
+            WHERE next_attempt_at <= UTC_TIMESTAMP(3)) AS due`)
+      return Number(rows[0]?.due) === 1
+    },
     /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
     async loadClaimed (claims: Array<{ seq: number, lease: Date }>): Promise<ClaimedDelivery[]> {
       if (claims.length === 0) return []

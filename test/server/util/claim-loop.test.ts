@@ -1,0 +1,68 @@
+// The claim loop's poll probe: a timer pass asks the probe first (one cheap read on an idle
+// node instead of a claim's transaction); a wake() never does, and a wake during the probe
+// still gets its pass.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { claimLoop } from '../../../server/util/claim-loop.js'
+
+async function until (cond: () => boolean): Promise<void> {
+  while (!cond()) await sleep(2) // hang guard: the test's own timeout
+}
+
+test('poll passes ask the probe; with nothing to claim no pass runs, a wake() runs one without asking', { timeout: 10_000 }, async () => {
+  let probes = 0
+  let passes = 0
+  const loop = claimLoop(async () => { passes++; return false }, {
+    pollMs: 5,
+    probe: async () => { probes++; return false },
+    onError: (err) => { throw err }
+  })
+  loop.start() // start() is a wake: one pass, no probe
+  await until(() => probes >= 5)
+  assert.equal(passes, 1, 'only the start pass ran: every poll was answered by the probe')
+  const before = probes
+  loop.wake()
+  await until(() => passes === 2)
+  assert.equal(probes - before <= 1, true, 'the wake itself did not ask the probe (a poll may have)')
+  await loop.close()
+})
+
+test('a probe that finds work lets the poll pass run', { timeout: 10_000 }, async () => {
+  let passes = 0
+  let probes = 0
+  const loop = claimLoop(async () => { passes++; return false }, {
+    pollMs: 5,
+    probe: async () => { probes++; return true },
+    onError: (err) => { throw err }
+  })
+  loop.start()
+  await until(() => passes >= 4)
+  assert.ok(probes >= passes - 1, 'each poll pass was preceded by a probe')
+  await loop.close()
+})
+
+test('a wake during the probe is not lost when the probe finds nothing', { timeout: 10_000 }, async () => {
+  let passes = 0
+  let release: (() => void) | undefined
+  let probing = false
+  const loop = claimLoop(async () => { passes++; return false }, {
+    pollMs: 5,
+    probe: async () => {
+      probing = true
+      await new Promise<void>((resolve) => { release = resolve })
+      probing = false
+      return false
+    },
+    onError: (err) => { throw err }
+  })
+  loop.start()
+  await until(() => passes === 1 && probing)
+  loop.wake() // new local work arrives while the poll's probe is out
+  release?.()
+  await until(() => passes === 2)
+  assert.equal(passes, 2, 'the wake got its pass although the probe said "nothing"')
+  loop.quiesce()
+  release?.()
+  await loop.close()
+})
