@@ -97,7 +97,9 @@ fi
 start_server () {
   node "${node_flags[@]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
   server_pid=$!
-  SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" \
+  # Node 2 takes no jobs (SVC_JOBS=false): it serves only the two-node row's sync requests, and
+  # must not claim half of the async drain's jobs (a second job loop on the same 2 cores).
+  SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" SVC_JOBS=false \
     node "$1/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
   server2_pid=$!
   for out in serve serve2; do
