@@ -12,6 +12,7 @@
 import { bias, CallGraph, GLOBAL, type Code } from './cff-charstrings.js'
 import { CffSource, find, OP } from './cff-read.js'
 import { charstringInt, entry, fdSelect, identityCharset, index, privateDict, Strings } from './cff-write.js'
+import { GlyphMap } from './glyph-map.js'
 import type { RawFont } from './ttf-subset.js'
 
 /** The part of fontkit's Subset this stands in for (and falls back to). */
@@ -55,39 +56,29 @@ export class CffFont {
 export class CffSubset implements FontSubset {
   private readonly font: CffFont
   private readonly fallback: () => FontSubset
-  private readonly glyphs: number[] = []
-  private readonly mapping = new Map<number, number>()
+  private readonly map = new GlyphMap()
 
   /** `fallback` makes fontkit's subsetter, for a font this one does not handle (see encode()). */
   constructor (font: CffFont, fallback: () => FontSubset) {
     this.font = font
     this.fallback = fallback
-    this.includeGlyph(0)
   }
 
-  includeGlyph (gid: number): number {
-    let n = this.mapping.get(gid)
-    if (n === undefined) {
-      n = this.glyphs.length
-      this.glyphs.push(gid)
-      this.mapping.set(gid, n)
-    }
-    return n
-  }
+  includeGlyph (gid: number): number { return this.map.include(gid) }
 
   encode (): Uint8Array {
     let codes: Code[]
     try {
-      codes = this.glyphs.map((g) => this.font.graph.glyph(g))
+      codes = this.map.glyphs.map((g) => this.font.graph.glyph(g))
     } catch {
       // Charstrings this subsetter does not follow (computed subroutine numbers, seac, see
       // cff-charstrings.ts): fontkit's subsetter, given the same glyphs in the same order,
       // numbers them the same way.
       const fontkit = this.fallback()
-      for (const g of this.glyphs) fontkit.includeGlyph(g)
+      for (const g of this.map.glyphs) fontkit.includeGlyph(g)
       return fontkit.encode()
     }
-    return new Writer(this.font).write(this.glyphs, codes)
+    return new Writer(this.font).write(this.map.glyphs, codes)
   }
 }
 

@@ -9,6 +9,7 @@
 // Same contract as fontkit's Subset (pdfkit calls includeGlyph() while encoding text, encode()
 // when the document ends); new glyph ids are given in order of first use, so output is
 // deterministic. CFF fonts (the CJK collection) have their own: cff-subset.ts.
+import { GlyphMap } from './glyph-map.js'
 
 interface TableRecord { offset: number, length: number }
 /** The parts of a fontkit TTFFont this reads: the file bytes and its table directory. */
@@ -38,25 +39,15 @@ export function isGlyfFont (fk: unknown): boolean {
 export class TtfSubset {
   private readonly buf: Buffer
   private readonly tables: Record<string, TableRecord | undefined>
-  private readonly glyphs: number[] = []
-  private readonly mapping = new Map<number, number>()
+  private readonly map = new GlyphMap()
 
   constructor (font: RawFont) {
     const b = font.stream.buffer
     this.buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength)
     this.tables = font.directory.tables
-    this.includeGlyph(0)
   }
 
-  includeGlyph (gid: number): number {
-    let n = this.mapping.get(gid)
-    if (n === undefined) {
-      n = this.glyphs.length
-      this.glyphs.push(gid)
-      this.mapping.set(gid, n)
-    }
-    return n
-  }
+  includeGlyph (gid: number): number { return this.map.include(gid) }
 
   encode (): Buffer {
     const b = this.buf
@@ -72,8 +63,8 @@ export class TtfSubset {
     const hmtxOut: number[] = []
     let size = 0
     // Compound glyphs add their components while we go: loop by index over a growing list.
-    for (let i = 0; i < this.glyphs.length; i++) {
-      const gid = this.glyphs[i]
+    for (let i = 0; i < this.map.glyphs.length; i++) {
+      const gid = this.map.glyphs[i]
       const start = longLoca ? b.readUInt32BE(loca + gid * 4) : b.readUInt16BE(loca + gid * 2) * 2
       const end = longLoca ? b.readUInt32BE(loca + gid * 4 + 4) : b.readUInt16BE(loca + gid * 2 + 2) * 2
       let g = b.subarray(glyfAt + start, glyfAt + end)
@@ -95,7 +86,7 @@ export class TtfSubset {
         gid < metrics ? b.readInt16BE(hmtx + gid * 4 + 2) : b.readInt16BE(hmtx + metrics * 4 + (gid - metrics) * 2)
       hmtxOut.push(advance, lsb)
     }
-    const n = this.glyphs.length
+    const n = this.map.glyphs.length
     const locaOut = Buffer.alloc((n + 1) * 4)
     offsets.forEach((o, i) => locaOut.writeUInt32BE(o, i * 4))
     const hmtxBuf = Buffer.alloc(n * 4)
