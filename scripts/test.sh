@@ -25,5 +25,7 @@ export SVC_TEST_DATABASE_URL="mysql://svc_test_admin:$admin_pw@127.0.0.1:$SVC_TE
 export SVC_DATASOURCE_ALLOW="${SVC_DATASOURCE_ALLOW:-127.0.0.1}"
 echo "test suite: data sources on $SVC_DATASOURCE_ALLOW allowed (SVC_DATASOURCE_ALLOW opt-in for the suite's own instance)" >&2
 files=("$@")
-[ ${#files[@]} -eq 0 ] && files=(dist/test)
+# Only *.test.js: given a folder, node --test runs every .js in it, so the helpers (test/helpers,
+# fixtures, probes) each counted as a passing test with no assertion.
+[ ${#files[@]} -eq 0 ] && mapfile -t files < <(find dist/test -name '*.test.js' | sort)
 node --test --test-concurrency="${TEST_CONCURRENCY:-2}" --test-timeout=180000 "${files[@]}"
