@@ -115,16 +115,22 @@ test('a consumer that fails stops the render: RENDER_FAILED, and the pool goes o
   assert.ok((await pool.render(invoice(10))).ok)
 })
 
-test('a worker blocked on credit by a consumer that never finishes ends at the time limit', async () => {
-  // A limit that thread start-up, compiling and laying out leave room for on a loaded machine
-  // (8 sessions on 2 cores: load averages of 25 were seen).
+test('a worker blocked on credit by a consumer that never finishes ends at the time limit', async (t) => {
+  // Timers mocked from the start (as in pool.test.ts): thread start-up and compiling may take
+  // long on a loaded machine, and the limit passes only when the test says so.
+  t.mock.timers.enable({ apis: ['setTimeout'] })
   const pool = newPool(20_000)
   assert.ok((await pool.render(invoice(10))).ok) // warm the worker
   let calls = 0
   // ~200 pages, ~430 KB: more than the 1 + CREDIT pieces the worker may post before it blocks.
-  const r = await pool.render(invoice(43 * 200), {
+  const pending = pool.render(invoice(43 * 200), {
     stream: { onChunk: async () => { calls++; await new Promise(() => {}) } }
   })
+  const handedOver = (): number => calls // changed by the consumer, another async task
+  while (handedOver() === 0) await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(pool.stats().running, 1, 'the render holds its thread, waiting for credit')
+  t.mock.timers.tick(20_000)
+  const r = await pending
   assert.deepEqual({ ok: r.ok, code: r.ok ? '' : r.code }, { ok: false, code: 'RENDER_TIMEOUT' })
   assert.equal(calls, 1, 'the first piece never resolved: no other was handed over')
   assert.equal(pool.stats().timeouts, 1)
