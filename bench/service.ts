@@ -101,24 +101,23 @@ const labels = await inputsFor('shipping-label', labelParams)
 const threads = config.render.threads
 const pool = createRenderPool({ threads, maxQueue: 100_000, timeoutMs: 30_000 })
 
+/** What every sync load of workspace A's server shares: closed loop of C clients, its live key. */
+const syncLoad = {
+  url: demo.baseUrl,
+  key: demo.keys.live.key,
+  async: false,
+  connections: C,
+  timeoutMs: 30_000,
+  ca,
+  insecure: false,
+  jobTimeoutMs: 60_000
+}
+
 async function service (template: string, parameters: Array<Record<string, unknown>>): Promise<ServiceRun> {
   const q0 = await questions()
   const sample = cpu.start()
   const result = await runBench({
-    url: demo.baseUrl,
-    key: demo.keys.live.key,
-    template,
-    parameters,
-    async: false,
-    connections: C,
-    rate: RATE,
-    durationMs: DURATION,
-    warmupMs: 1000,
-    timeoutMs: 30_000,
-    ca,
-    insecure: false,
-    jobTimeoutMs: 60_000,
-    maxErrorRate: 0
+    ...syncLoad, template, parameters, rate: RATE, durationMs: DURATION, warmupMs: 1000, maxErrorRate: 0
   })
   const split = sample.stop()
   // Everything served during the call (the 1 s warm-up too), at the window's rate.
@@ -134,21 +133,7 @@ async function service (template: string, parameters: Array<Record<string, unkno
 
 /** Unmeasured load so the server's threads run optimised code before the first run counts. */
 async function warmService (template: string, parameters: Array<Record<string, unknown>>, ms: number): Promise<void> {
-  await runBench({
-    url: demo.baseUrl,
-    key: demo.keys.live.key,
-    template,
-    parameters,
-    async: false,
-    connections: C,
-    durationMs: ms,
-    warmupMs: 0,
-    timeoutMs: 30_000,
-    ca,
-    insecure: false,
-    jobTimeoutMs: 60_000,
-    maxErrorRate: 1
-  })
+  await runBench({ ...syncLoad, template, parameters, durationMs: ms, warmupMs: 0, maxErrorRate: 1 })
 }
 
 /** MariaDB's statement counter (service database and demo data sources share the instance). */
@@ -254,19 +239,7 @@ if (want('rss')) {
   // After the runs above: the server has served them all, as a long-running one would have.
   log(`server RSS under ${C} clients of sync invoices for ${RSS_DURATION / 1000} s`)
   const { result, curve } = await rssCurve(Number(process.env.BENCH_SERVER_PID), 5000, async () => await runBench({
-    url: demo.baseUrl,
-    key: demo.keys.live.key,
-    template: 'invoice',
-    parameters: invoiceParams,
-    async: false,
-    connections: C,
-    durationMs: RSS_DURATION,
-    warmupMs: 0,
-    timeoutMs: 30_000,
-    ca,
-    insecure: false,
-    jobTimeoutMs: 60_000,
-    maxErrorRate: 0
+    ...syncLoad, template: 'invoice', parameters: invoiceParams, durationMs: RSS_DURATION, warmupMs: 0, maxErrorRate: 0
   }))
   report.rss = curve
   report.rssRequests = result.requestsPerSec
