@@ -5,7 +5,7 @@
 # sections of bench/RESULTS.md. Node 2 serves only the two-node row. Everything started here is
 # stopped on exit. Arguments go to bench/service.ts (`make bench BENCH_ARGS="--only neighbour,limiter,nodes"`).
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
-# Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_ADMIN_PORT, SVC_BENCH_HOME (to run beside others).
+# Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_ADMIN_PORT (node 2: SVC_BENCH_ADMIN_PORT2), SVC_BENCH_HOME (to run beside others).
 # BENCH_AB="dirA dirB": interleaved A/B runs of two built checkouts (see the end of this file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -99,7 +99,7 @@ start_server () {
   server_pid=$!
   # Node 2 takes no jobs (SVC_JOBS=false): it serves only the two-node row's sync requests, and
   # must not claim half of the async drain's jobs (a second job loop on the same 2 cores).
-  SVC_PORT="$SVC_PORT2" SVC_LOG_FILE="$SVC_HOME/server2.log" SVC_JOBS=false \
+  SVC_PORT="$SVC_PORT2" SVC_ADMIN_PORT="${SVC_BENCH_ADMIN_PORT2:-0}" SVC_LOG_FILE="$SVC_HOME/server2.log" SVC_JOBS=false \
     node "$1/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
   server2_pid=$!
   for out in serve serve2; do
