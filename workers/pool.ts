@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os'
 import type { MessagePort } from 'node:worker_threads'
 import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
-import { createOutputReceiver } from './output-stream.js'
+import { createOutputHub, type OutputChannel } from './output-stream.js'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
@@ -65,6 +65,9 @@ export interface RenderStream {
    *  last). The pool lets the worker run at most a few chunks ahead of the promise returned:
    *  a slow consumer (socket, document store) holds the worker back instead of piling up bytes. */
   onChunk: (chunk: Buffer) => void | Promise<void>
+  /** Output up to this many bytes is held by the worker: the count and then the whole output in
+   *  one onChunk when the render ends (no per-piece traffic for a small document). Default 0. */
+  holdBytes?: number
 }
 
 export interface RenderTaskOptions {
@@ -124,6 +127,9 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
   const compiled = new LRUCache<string, true>({ max: 4096 })
   let definitionsResent = 0
   let fed = 0
+  // Streamed output comes as the workers' own messages (output-stream.ts).
+  const outputs = createOutputHub()
+  pool.on('message', (m: unknown) => { outputs.dispatch(m) })
 
   const full = (message: string): RenderResult => {
     busy++
@@ -157,33 +163,27 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     if (mark !== undefined) mark.acquired = performance.now()
     const ac = new AbortController()
     const timer = setTimeout(() => ac.abort(), options.timeoutMs)
-    const receiver = stream === undefined ? undefined : createOutputReceiver(stream, options.timeoutMs)
+    const receiver = stream === undefined ? undefined : outputs.open(stream, options.timeoutMs)
     try {
       if (task.rows !== undefined) fed++
-      if (receiver !== undefined) {
-        // Stream mode (output-stream.ts): the task always carries its definition, as its ports
-        // move once and cannot go with a second try.
-        const streamed: RenderTaskInput = { ...withFeed(input, task.rows), output: receiver.channel }
-        const transferList = task.rows === undefined ? receiver.transferList : [...receiver.transferList, task.rows]
-        const r = await pool.run(streamed, { signal: ac.signal, transferList })
-        if (!r.ok) return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: r.message } : r
-        await receiver.drained(ac.signal)
-        return { ...r, bytes: Buffer.alloc(0) }
-      }
-      // Row feed hook (row-feed.ts): a fed task carries its definition, as its port moves once
-      // and cannot go with a second try.
+      // Without the definition once a worker compiled it; a fed task always carries it, as its
+      // row feed's port (row-feed.ts) moves once and cannot go with a second try.
       const light = compiled.has(input.versionKey) && task.rows === undefined
-      let r = await pool.run(light ? withoutDefinition(input) : withFeed(input, task.rows),
+      const output = receiver?.channel
+      let r = await pool.run(taskInput(input, light, task.rows, output),
         { signal: ac.signal, transferList: task.rows === undefined ? undefined : [task.rows] })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
         // This worker is new (replaced after a timeout) or evicted the version: send it all.
+        // Nothing was written yet, so a stream's receiver serves the second try as well.
         definitionsResent++
-        r = await pool.run(input, { signal: ac.signal })
+        r = await pool.run(taskInput(input, false, undefined, output), { signal: ac.signal })
       }
-      if (!r.ok && r.code === 'NEED_DEFINITION') return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
-      if (r.ok && !light) compiled.set(input.versionKey, true)
-      if (r.ok) asBuffer(r)
-      return r
+      if (!r.ok) return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' } : r
+      if (!light) compiled.set(input.versionKey, true)
+      asBuffer(r)
+      if (receiver === undefined) return r
+      await receiver.complete(r, ac.signal)
+      return { ...r, bytes: EMPTY }
     } catch (err) {
       if (ac.signal.aborted) {
         timeouts++
@@ -229,18 +229,24 @@ function asBuffer (r: RenderSuccess): RenderSuccess {
   return r
 }
 
-/** The task with its row feed's port (row-feed.ts), if any: datasets read so far go as they are. */
-function withFeed (input: RenderInput, port: MessagePort | undefined): RenderTaskInput {
-  return port === undefined ? input : { ...input, feed: port }
-}
+const EMPTY = Buffer.alloc(0)
 
-/** The task without its definition: built field by field, no spread of the caller's object. */
-function withoutDefinition (input: RenderInput): RenderTaskInput {
+/**
+ * What goes to the worker: the input as it is, or built field by field (no spread of the
+ * caller's object) without its definition (`light`), with its row feed's port (datasets read
+ * so far go as they are) and its output channel.
+ */
+function taskInput (input: RenderInput, light: boolean, feed: MessagePort | undefined,
+  output: OutputChannel | undefined): RenderTaskInput {
+  if (!light && feed === undefined && output === undefined) return input
   return {
     versionKey: input.versionKey,
+    definition: light ? undefined : input.definition,
     parameters: input.parameters,
     context: input.context,
     datasets: input.datasets,
-    limits: input.limits
+    limits: input.limits,
+    feed,
+    output
   }
 }

@@ -2,8 +2,8 @@
 // survive the thread hop), and transfers the output bytes instead of copying them.
 import { Piscina } from 'piscina'
 import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
-import type { MessagePort } from 'node:worker_threads'
-import { ChunkSender, type OutputChannel } from './output-stream.js'
+import { parentPort, type MessagePort } from 'node:worker_threads'
+import { ChunkSender, type OutputChannel, type OutputPort } from './output-stream.js'
 import { render } from './render.js'
 import { receiveRows } from './row-feed.js'
 import { getCompiled, peekCompiled } from './template/cache.js'
@@ -18,7 +18,7 @@ export type RenderTaskInput = Omit<RenderInput, 'definition'> & {
   definition?: string
   /** Datasets still being read arrive on this port before the render (row-feed.ts). */
   feed?: MessagePort
-  /** Stream mode (output-stream.ts): the output goes through this channel, not the result. */
+  /** Stream mode (output-stream.ts): output past the channel's holdBytes goes through it. */
   output?: OutputChannel
 }
 
@@ -52,26 +52,21 @@ function failure (err: unknown): RenderFailure {
 }
 
 function taskResult (input: RenderTaskInput): RenderTaskResult {
-  if (input.definition !== undefined) return renderResult(input as RenderInput)
-  const compiled = peekCompiled(input.versionKey)
-  if (compiled === undefined) return { ok: false, code: 'NEED_DEFINITION', message: `worker has no compiled ${input.versionKey}` }
+  let compiled
   try {
-    return render(compiled, input as RenderInput)
+    compiled = input.definition === undefined
+      ? peekCompiled(input.versionKey)
+      : getCompiled(input.versionKey, input.definition)
   } catch (err) {
     return failure(err)
   }
-}
-
-/** Stream mode: the pool always sends the definition (the channel's port cannot be sent twice). */
-function streamedResult (input: RenderTaskInput, output: OutputChannel): RenderResult {
-  const sender = new ChunkSender(output)
+  if (compiled === undefined) return { ok: false, code: 'NEED_DEFINITION', message: `worker has no compiled ${input.versionKey}` }
   try {
-    const compiled = input.definition === undefined
-      ? peekCompiled(input.versionKey)
-      : getCompiled(input.versionKey, input.definition)
-    if (compiled === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'a streamed render came without its template' }
+    if (input.output === undefined) return render(compiled, input as RenderInput)
+    // Stream mode: the output comes back with the result when it stayed within the hold.
+    const sender = new ChunkSender(input.output, parentPort as OutputPort)
     const result = render(compiled, input as RenderInput, sender)
-    sender.end()
+    result.bytes = sender.end() ?? new Uint8Array(0)
     return result
   } catch (err) {
     return failure(err)
@@ -85,7 +80,6 @@ export default async function renderTask (task: RenderTaskInput): Promise<Render
     if (fed === undefined) return { ok: false, code: 'RENDER_FAILED', message: 'the render\'s rows were not delivered' }
     input = { ...task, feed: undefined, datasets: { ...task.datasets, ...fed } }
   }
-  if (input.output !== undefined) return streamedResult(input, input.output)
   const result = taskResult(input)
   if (!result.ok) return result
   let bytes = result.bytes

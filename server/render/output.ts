@@ -44,6 +44,8 @@ export function spool (bufferBytes: number, open: () => OutputSink | Promise<Out
 
   return {
     stream: {
+      // The worker holds as much as this spool would: a document within it comes whole.
+      holdBytes: bufferBytes,
       onPageCount: (n) => { pages = n },
       async onChunk (chunk) {
         total += chunk.length

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { CHUNK_BYTES, CREDIT, createOutputReceiver } from '../../workers/output-stream.js'
+import { CHUNK_BYTES, CREDIT, createOutputHub } from '../../workers/output-stream.js'
 import { HOLD_PAGES } from '../../workers/pdf/render-pdf.js'
 import { createRenderPool, type RenderPool, type RenderStream } from '../../workers/pool.js'
 import type { RenderTaskInput } from '../../workers/render-task.js'
@@ -33,11 +33,12 @@ function newPool (timeoutMs = 60_000): RenderPool {
 }
 
 /** Streams `inp` and records every event in order. */
-async function streamed (pool: RenderPool, inp: RenderInput, onChunk?: RenderStream['onChunk']) {
+async function streamed (pool: RenderPool, inp: RenderInput, onChunk?: RenderStream['onChunk'], holdBytes?: number) {
   const events: string[] = []
   const chunks: Buffer[] = []
   const result = await pool.render(inp, {
     stream: {
+      holdBytes,
       onPageCount: (n) => { events.push(`count ${n}`) },
       onChunk: async (c) => { events.push('chunk'); chunks.push(c); await onChunk?.(c) }
     }
@@ -67,6 +68,33 @@ test('streamed bytes equal the returned bytes, the count comes first, pieces are
     for (const c of s.chunks.slice(0, -1)) assert.equal(c.length, CHUNK_BYTES, name)
     assert.ok(s.chunks[s.chunks.length - 1].length > 0, name)
   }
+})
+
+test('output within holdBytes comes whole after its count; past it, in pieces; the task goes without its template once compiled', async () => {
+  const pool = newPool()
+  const small = invoice(43 * 3)
+  const big = invoice(43 * 60)
+  const [a, b] = [await pool.render(small), await pool.render(big)]
+  assert.ok(a.ok && b.ok)
+  const hold = { holdBytes: a.bytes.length + 1 }
+  let reads = 0
+  // Structured clone reads every property: counting reads of `definition` counts clones of it.
+  const counted = (inp: RenderInput): RenderInput =>
+    Object.defineProperty({ ...inp }, 'definition', { enumerable: true, get: () => { reads++; return inp.definition } })
+  const events: string[] = []
+  const chunks: Buffer[] = []
+  const held = await pool.render(counted(small), {
+    stream: { ...hold, onPageCount: (n) => { events.push(`count ${n}`) }, onChunk: (c) => { events.push('chunk'); chunks.push(c) } }
+  })
+  assert.ok(held.ok && held.bytes.byteLength === 0)
+  assert.deepEqual(events, [`count ${a.pageCount}`, 'chunk'])
+  assert.ok(chunks[0].equals(a.bytes), 'the held output is the document')
+  assert.equal(reads, 0, 'a version the worker compiled goes without its template, streamed or not')
+  const past = await streamed(pool, big, undefined, hold.holdBytes)
+  assert.ok(past.result.ok)
+  assert.equal(past.chunks.length, Math.ceil(b.bytes.length / CHUNK_BYTES))
+  assert.ok(past.bytes.equals(b.bytes))
+  assert.equal(pool.stats().definitionsResent, 0)
 })
 
 test('labels stream too: the label count first, then the same ZPL bytes', async () => {
@@ -142,7 +170,8 @@ test('a slow consumer holds the worker back: never more than CREDIT pieces ahead
   const inp = invoice(43 * (HOLD_PAGES + 100)) // counted first, ~1.3 MB: ~20 pieces
   const ahead: number[] = []
   let release = (): void => {}
-  const receiver = createOutputReceiver({
+  const hub = createOutputHub()
+  const receiver = hub.open({
     onChunk: async () => {
       ahead.push(receiver.produced() - receiver.delivered())
       if (ahead.length !== 3) return
@@ -151,22 +180,49 @@ test('a slow consumer holds the worker back: never more than CREDIT pieces ahead
     }
   }, 60_000)
   const task: RenderTaskInput = { ...inp, output: receiver.channel }
-  const worker = new Worker(fileURLToPath(new URL('./stream-worker.js', import.meta.url)),
-    { workerData: { task }, transferList: receiver.transferList })
-  const done = new Promise<RenderResult>((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject) })
+  const worker = new Worker(fileURLToPath(new URL('./stream-worker.js', import.meta.url)), { workerData: { task } })
+  // The worker's output pieces and its result share its parentPort: the hub takes the pieces.
+  const done = new Promise<RenderResult>((resolve, reject) => {
+    worker.on('message', (m: unknown) => { if (!hub.dispatch(m)) resolve(m as RenderResult) })
+    worker.once('error', reject)
+  })
   while (!receiver.waiting() || ahead.length < 3) await new Promise((resolve) => setImmediate(resolve))
   // Two delivered, the third in the consumer's hands: the worker posted exactly CREDIT past them.
   assert.equal(receiver.delivered(), 2)
   assert.equal(receiver.produced(), 2 + CREDIT)
   release()
   const result = await done
-  await receiver.drained(new AbortController().signal)
+  assert.ok(result.ok, JSON.stringify(result))
+  await receiver.complete(result, new AbortController().signal)
   receiver.close()
   await worker.terminate()
   assert.ok(result.ok, JSON.stringify(result))
   assert.equal(receiver.delivered(), receiver.produced())
   assert.ok(ahead.length > 3 * CREDIT)
   assert.ok(Math.max(...ahead) <= CREDIT, `at most ${CREDIT} ahead: ${Math.max(...ahead)}`)
+})
+
+test('a render within holdBytes posts no output message: its result carries the bytes', async () => {
+  const inp = invoice(43 * 3)
+  const whole = await newPool().render(inp)
+  assert.ok(whole.ok)
+  for (const [holdBytes, messages] of [[whole.bytes.length, 0], [whole.bytes.length - 1, 2]] as const) {
+    const hub = createOutputHub()
+    const receiver = hub.open({ holdBytes, onChunk: () => {} }, 60_000)
+    const task: RenderTaskInput = { ...inp, output: receiver.channel }
+    const worker = new Worker(fileURLToPath(new URL('./stream-worker.js', import.meta.url)), { workerData: { task } })
+    let routed = 0
+    const result = await new Promise<RenderResult>((resolve, reject) => {
+      worker.on('message', (m: unknown) => { if (hub.dispatch(m)) routed++; else resolve(m as RenderResult) })
+      worker.once('error', reject)
+    })
+    await worker.terminate()
+    receiver.close()
+    assert.ok(result.ok, JSON.stringify(result))
+    assert.equal(routed, messages, `hold ${holdBytes}: the count and one piece past the hold, nothing within it`)
+    assert.equal(result.bytes.byteLength, messages === 0 ? whole.bytes.length : 0)
+    if (messages === 0) assert.ok(Buffer.from(result.bytes).equals(whole.bytes))
+  }
 })
 
 test('heap kept by a streamed render does not grow with its pages (2,400 pages vs 600, measured in the render process)', () => {
