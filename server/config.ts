@@ -67,7 +67,13 @@ export interface Config {
     maxRunningPerWorkspace: number
     maxQueuedPerWorkspace: number
   }
-  documents: { linkTtlMs: number, ttlMs: number, sweepMs: number }
+  documents: {
+    linkTtlMs: number
+    ttlMs: number
+    sweepMs: number
+    /** A pending document older than this has a dead writer: the sweep deletes it (derived, see loadConfig). */
+    pendingMaxAgeMs: number
+  }
   datasources: {
     connectTimeoutMs: number
     queryTimeoutMs: number
@@ -97,6 +103,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>
+
+/** Added to the longest time a pending document may be written before the sweep takes it (see pendingMaxAgeMs). */
+const PENDING_MARGIN_MS = 5 * 60_000
 
 function str (env: Env, name: string, fallback?: string): string | undefined {
   const value = env[name]
@@ -256,6 +265,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
   const webhookConcurrency = int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
   const jobConcurrency = int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024)
+  const jobLeaseMs = duration(e, 'SVC_JOB_LEASE', '30s')
   const config: Config = {
     home,
     databaseUrl,
@@ -298,14 +308,24 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
     jobs: {
       enabled: bool(e, 'SVC_JOBS', true),
       concurrency: jobConcurrency,
-      leaseMs: duration(e, 'SVC_JOB_LEASE', '30s'),
+      leaseMs: jobLeaseMs,
       maxAttempts: int(e, 'SVC_JOB_MAX_ATTEMPTS', 3, 1, 100),
       pollMs: duration(e, 'SVC_JOB_POLL', '250ms'),
       // A quarter of the slots always stay free for other workspaces' jobs.
       maxRunningPerWorkspace: int(e, 'SVC_JOB_MAX_RUNNING_PER_WORKSPACE', Math.max(1, Math.floor(jobConcurrency * 3 / 4)), 1, 1_000_000),
       maxQueuedPerWorkspace: int(e, 'SVC_JOB_MAX_QUEUED_PER_WORKSPACE', 10_000, 1, 100_000_000)
     },
-    documents: { linkTtlMs, ttlMs, sweepMs: duration(e, 'SVC_DOCUMENT_SWEEP', '1m') },
+    documents: {
+      linkTtlMs,
+      ttlMs,
+      sweepMs: duration(e, 'SVC_DOCUMENT_SWEEP', '1m'),
+      // A pending document is written from its first chunk to the end of its render, which the
+      // render timeout bounds (waiting for the reader included); then its last chunk and the
+      // commit. A job's writes are fenced on its claim, which a process stalled past its lease
+      // has lost; the rest of the margin covers the last statements of a slow database. Older
+      // than this, no live process on any node can still write or commit it.
+      pendingMaxAgeMs: renderTimeoutMs + jobLeaseMs + PENDING_MARGIN_MS
+    },
     datasources: {
       connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),
       queryTimeoutMs: duration(e, 'SVC_DATASOURCE_QUERY_TIMEOUT', '30s'),

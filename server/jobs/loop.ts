@@ -1,6 +1,6 @@
 // The job loop that runs in every server process: claim queued jobs (SKIP LOCKED, so processes
 // never take the same job), keep their leases alive while rendering, requeue or abandon jobs
-// whose process died, and sweep expired documents.
+// whose process died, and sweep expired documents (and pending ones whose writer died).
 import { randomUUID } from 'node:crypto'
 import { gate } from '../util/gate.js'
 import { claimLoop } from '../util/claim-loop.js'
@@ -103,6 +103,9 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     try {
       const deleted = await deps.documents.sweepExpired()
       if (deleted > 0) deps.log.info({ deleted }, 'deleted expired documents')
+      // Pending documents whose process died mid-write go long before their expiry.
+      const dead = await deps.documents.sweepDeadPending(config.documents.pendingMaxAgeMs)
+      if (dead > 0) deps.log.info({ deleted: dead }, 'deleted pending documents of dead writers')
     } catch (err) {
       deps.log.warn({ err }, 'document sweep failed')
     }

@@ -54,7 +54,12 @@ test('defaults without any variable', () => {
     },
     'job concurrency: 16 per render thread; a workspace runs at most 3/4 of it'
   )
-  assert.deepEqual(c.documents, { linkTtlMs: 15 * 60_000, ttlMs: 24 * 3_600_000, sweepMs: 60_000 })
+  assert.deepEqual(c.documents, {
+    linkTtlMs: 15 * 60_000,
+    ttlMs: 24 * 3_600_000,
+    sweepMs: 60_000,
+    pendingMaxAgeMs: 30_000 + 30_000 + 5 * 60_000
+  }, 'a pending document is swept after the render timeout, a job lease and a 5 min margin')
   assert.deepEqual(c.datasources, {
     connectTimeoutMs: 5000,
     queryTimeoutMs: 30_000,
@@ -193,6 +198,8 @@ test('HTTP limits: defaults, header timeout within the request timeout, idle tim
   assert.equal(String(c.http.authFailuresPerMinute), CONFIG_DEFAULTS.SVC_AUTH_FAILURE_LIMIT)
   assert.equal(c.http.connectionTimeoutMs, 120_000)
   assert.equal(loadConfig({ SVC_RENDER_TIMEOUT: '2m' }, {}, 2).http.connectionTimeoutMs, 240_000, 'follows the render timeout')
+  assert.equal(loadConfig({ SVC_RENDER_TIMEOUT: '2m', SVC_JOB_LEASE: '1m' }, {}, 2).documents.pendingMaxAgeMs,
+    120_000 + 60_000 + 300_000, 'the dead-writer cutoff follows the render timeout and the job lease')
   configError({ SVC_HEADERS_TIMEOUT: '40s' }, 'SVC_HEADERS_TIMEOUT')
   configError({ SVC_CONNECTION_TIMEOUT: '30s' }, 'SVC_CONNECTION_TIMEOUT')
   configError({ SVC_MAX_CONNECTIONS: '0' }, 'SVC_MAX_CONNECTIONS')

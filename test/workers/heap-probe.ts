@@ -1,12 +1,17 @@
 // Run as `node --expose-gc heap-probe.js LINES`: streams an invoice of LINES lines (page X of Y
-// in its footer) to a sink that drops the bytes, and prints the most heap the render kept
-// alive, sampled after a full GC every 64 writes of the PDF writer, above what was in use before it began.
+// in its footer: counted first, then drawn with every page written as it is finished) to a
+// sink that drops the bytes, and prints the heap the render keeps alive, sampled after a full
+// GC at the page count and every SAMPLE_EVERY writes of the drawing pass, as [bytes written so
+// far, heap above what was in use before it began]. Memory that grows with the pages shows as a
+// slope over the bytes; one render gives it, and a full GC per sample is most of the probe's cost.
 import type { OutputSink } from '../../workers/pdf/render-pdf.js'
 import { render } from '../../workers/render.js'
 import { getCompiled } from '../../workers/template/cache.js'
 import { input, invoiceDefinition, invoiceHeader } from './pdf/fixtures.js'
 
-// The test runner also loads this file as a test file (no arguments): then it does nothing.
+/** About 15 writes per page: a sample every ~34 pages. */
+const SAMPLE_EVERY = 512
+
 const gc = (globalThis as { gc?: () => void }).gc
 const lines = Number(process.argv[2] ?? 0)
 if (gc !== undefined && lines > 0) probe(gc, lines)
@@ -23,17 +28,23 @@ function probe (gc: () => void, lines: number): void {
   gc()
   const base = process.memoryUsage().heapUsed
   let pieces = 0
-  let peak = 0
   let bytes = 0
+  let counted = false
+  const samples: Array<[number, number]> = []
   const sink: OutputSink = {
-    count () {},
+    // The count comes after the counting pass: what follows is the drawing pass.
+    count () {
+      counted = true
+      gc()
+      samples.push([0, process.memoryUsage().heapUsed - base])
+    },
     write (chunk) {
       bytes += chunk.length
-      if (++pieces % 64 !== 0) return
+      if (!counted || ++pieces % SAMPLE_EVERY !== 0) return
       gc()
-      peak = Math.max(peak, process.memoryUsage().heapUsed - base)
+      samples.push([bytes, process.memoryUsage().heapUsed - base])
     }
   }
   const r = render(compiled, inp, sink)
-  process.stdout.write(JSON.stringify({ pages: r.pageCount, bytes, pieces, keptMB: peak / 1024 / 1024 }))
+  process.stdout.write(JSON.stringify({ pages: r.pageCount, bytes, pieces, samples }))
 }

@@ -56,6 +56,30 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   }
 
   /**
+   * Pending documents older than `maxAgeMs` by the database's clock (the one that set
+   * created_at, so nodes' clocks do not matter): their writer died, as no live one writes that
+   * long (config.documents.pendingMaxAgeMs). Younger ones may be another node's render in flight.
+   */
+  async function deleteDeadPending (maxAgeMs: number, limit = 500): Promise<number> {
+    const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents
+      WHERE pending = 1 AND created_at <= UTC_TIMESTAMP(3) - INTERVAL ${Math.floor(maxAgeMs) * 1000} MICROSECOND
+      ORDER BY created_at LIMIT ${Number(limit)}`)
+    return res.affectedRows
+  }
+
+  /** Batches of `batch` rows (short transactions, short locks) until one comes back short, at most `maxBatches`. */
+  async function inBatches (remove: (limit: number) => Promise<number>, batch: number,
+    maxBatches: number): Promise<number> {
+    let total = 0
+    for (let i = 0; i < maxBatches; i++) {
+      const deleted = await remove(batch)
+      total += deleted
+      if (deleted < batch) break
+    }
+    return total
+  }
+
+  /**
    * Many documents: their rows (first chunks) in multi-row INSERTs of at most one chunk's worth
    * of bytes each, then every further chunk in a statement of its own. Prepared (execute), not
    * query(): the binary protocol sends the bytes as they are, where query() would inline them
@@ -145,13 +169,11 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
      * at 500 rows a minute, and one sweep stays bounded.
      */
     async sweepExpired (batch = 500, maxBatches = 20): Promise<number> {
-      let total = 0
-      for (let i = 0; i < maxBatches; i++) {
-        const deleted = await deleteExpired(batch)
-        total += deleted
-        if (deleted < batch) break
-      }
-      return total
+      return await inBatches(deleteExpired, batch, maxBatches)
+    },
+    /** The same sweep for pending documents of dead writers (see deleteDeadPending); chunks go with them. */
+    async sweepDeadPending (maxAgeMs: number, batch = 500, maxBatches = 20): Promise<number> {
+      return await inBatches((limit) => deleteDeadPending(maxAgeMs, limit), batch, maxBatches)
     }
   }
 }

@@ -19,6 +19,7 @@ import type { RenderDeps } from '../../../server/render/deps.js'
 import type { Outcome } from '../../../server/render/outcome.js'
 import type { RowDataPacket } from 'mysql2'
 import { newJob as jobRow } from '../../helpers/jobs.js'
+import { newRun } from '../../helpers/runs.js'
 
 let database: TestDatabase
 before(async () => { database = await createTestDatabase('completions') })
@@ -26,31 +27,7 @@ after(async () => { await database.drop() })
 
 const workspaceId = randomUUID()
 const newJob = (): NewJob => jobRow({ workspaceId })
-const runOf = (job: JobRow): RunRecord => ({
-  id: randomUUID(),
-  workspaceId,
-  apiKeyId: 'k',
-  apiKeyPrefix: 'svc_live_k',
-  apiKeyName: 'k',
-  correlationId: 'c',
-  mode: 'async',
-  jobId: job.id,
-  templateCode: 'invoice',
-  version: 1,
-  environment: 'production',
-  format: 'pdf',
-  status: 'succeeded',
-  errorCode: null,
-  errorMessage: null,
-  durationMs: 1,
-  pageCount: 1,
-  labelCount: null,
-  outputBytes: 4,
-  warningCount: 0,
-  warnings: [],
-  startedAt: new Date(),
-  completedAt: new Date()
-})
+const runOf = (job: JobRow): RunRecord => newRun({ workspaceId, mode: 'async', jobId: job.id, outputBytes: 4 })
 const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), outputBytes: Buffer.byteLength(text), contentType: 'application/pdf', pageCount: 1, labelCount: null, errorCode: null, errorMessage: null })
 
 test('jobs finishing while the writes are in flight commit together; a claim that lost its lease writes nothing', async () => {

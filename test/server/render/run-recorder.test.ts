@@ -6,32 +6,9 @@ import { runRecorder } from '../../../server/render/run-recorder.js'
 import { runsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord, RunsRepo } from '../../../server/store/repos/runs.js'
 import { createTestDatabase } from '../../helpers/db.js'
+import { newRun } from '../../helpers/runs.js'
 
-const run = (id: string): RunRecord => ({
-  id,
-  workspaceId: 'w',
-  apiKeyId: 'k',
-  apiKeyPrefix: 'p',
-  apiKeyName: 'n',
-  correlationId: 'c',
-  mode: 'sync',
-  jobId: null,
-  templateCode: 't',
-  version: 1,
-  environment: 'e',
-  format: 'pdf',
-  status: 'succeeded',
-  errorCode: null,
-  errorMessage: null,
-  durationMs: 1,
-  pageCount: 1,
-  labelCount: null,
-  outputBytes: 1,
-  warningCount: 0,
-  warnings: [],
-  startedAt: new Date(),
-  completedAt: new Date()
-})
+const run = (id: string): RunRecord => newRun({ id })
 
 test('a failed batch write is kept and written by the next flush', async () => {
   const written: string[] = []

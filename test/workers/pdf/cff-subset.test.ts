@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
 import { inflateSync } from 'node:zlib'
-import { CffSource } from '../../../workers/pdf/cff-read.js'
+import { CffSource, itemStart } from '../../../workers/pdf/cff-read.js'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import type { RenderSuccess } from '../../../workers/types.js'
@@ -118,9 +118,59 @@ test('a name-keyed OpenType CFF font asset is subset too (CID-keyed, with its gl
   assertLooksLike(r.bytes, 'inconsolata')
 })
 
-/** A table of the first face of an OpenType collection (or of a single font). */
-function fontTable (file: string, tag: string): Buffer {
-  const b = readFileSync(file)
+/**
+ * Inconsolata with glyph `x` drawn as glyph `y`: its charstring becomes `1 1 and drop` and then
+ * y's charstring (which calls local subroutines), in place, padded with endchar to its length.
+ * Charstring arithmetic is what cff-charstrings.ts does not follow (a subroutine number could
+ * come out of it): the glyph sends the subset to fontkit's subsetter. The font stays valid
+ * (and + drop leave the stack as it was; nothing reads past endchar but more endchars).
+ * `and`, as fontkit 2's charstring reader fails on the other arithmetic operators
+ * (ReferenceError: its `a` is declared in the `and` case only), already when it measures the glyph.
+ */
+function withComputedGlyph (x: string, y: string): Buffer {
+  const font = Buffer.from(readFileSync(INCONSOLATA))
+  const cff = fontTable(font, 'CFF ')
+  const src = new CffSource(cff)
+  const at = (c: string): [number, number] => { // Inconsolata's glyph ids are its ASCII codes
+    const gid = c.charCodeAt(0)
+    return [itemStart(cff, src.charStrings, gid), itemStart(cff, src.charStrings, gid + 1)]
+  }
+  const [xs, xe] = at(x)
+  const [ys, ye] = at(y)
+  const code = Buffer.concat([Buffer.from([140, 140, 12, 3, 12, 18]), cff.subarray(ys, ye)])
+  assert.ok(code.length <= xe - xs, `${y}'s charstring fits in ${x}'s`)
+  cff.fill(14, xs, xe)
+  code.copy(cff, xs)
+  return font
+}
+
+test('a glyph with charstring arithmetic: the whole subset goes to fontkit\'s subsetter, and the PDF holds', () => {
+  const doc = { page, styles: { m: { font: 'Mono', size: 24 } }, body: [{ text: 'lxl', style: 'm' }] }
+  const asset = (data: Buffer): Record<string, unknown> => ({ fonts: { Mono: { data: data.toString('base64') } } })
+  const r = render(doc, asset(withComputedGlyph('x', 'l')))
+  assert.deepEqual(lines(r.bytes), ['lxl'], 'the text comes back (ToUnicode)')
+  assert.match(fontsOf(r.bytes).join('\n'), /\+Inconsolata\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
+  const cff = [...cffPrograms(r.bytes).values()][0]
+  assert.equal(cff.charStrings.count, 3, '.notdef, l and x')
+  // fontkit's subset: every local subroutine slot of the font (unused ones emptied), where
+  // cff-subset.ts keeps only those the glyphs call.
+  const full = new CffSource(fontTable(readFileSync(INCONSOLATA), 'CFF '))
+  assert.equal(cff.fds[0].subrs?.count, full.fds[0].subrs?.count)
+  const own = [...cffPrograms(render(doc, asset(readFileSync(INCONSOLATA))).bytes).values()][0]
+  assert.ok((own.fds[0].subrs?.count ?? 0) < (full.fds[0].subrs?.count ?? 0), 'the unmodified font: cff-subset.ts')
+  // Poppler draws the x as an l: the page is the one of `lll` in the unmodified font.
+  const gray = (bytes: Uint8Array): ReturnType<typeof decodeGrayPng> => decodeGrayPng(pagePng(bytes, 100))
+  const lll = gray(render({ ...doc, body: [{ text: 'lll', style: 'm' }] }, asset(readFileSync(INCONSOLATA))).bytes)
+  const page1 = gray(r.bytes)
+  assert.ok(inkShare(page1, 0, 0, page1.width, page1.height) > 0.005, 'the glyphs are drawn')
+  assert.ok(diffShare(page1, lll) < 0.001, `${(diffShare(page1, lll) * 100).toFixed(2)}% of the pixels differ from lll`)
+  const lxl = gray(render(doc, asset(readFileSync(INCONSOLATA))).bytes)
+  assert.ok(diffShare(lxl, lll) > 0.002, 'an x is not an l')
+})
+
+/** A table of the first face of an OpenType collection (or of a single font), in place. */
+function fontTable (file: string | Buffer, tag: string): Buffer {
+  const b = typeof file === 'string' ? readFileSync(file) : file
   const dir = b.toString('latin1', 0, 4) === 'ttcf' ? b.readUInt32BE(12) : 0
   const n = b.readUInt16BE(dir + 4)
   for (let i = 0; i < n; i++) {
