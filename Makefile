@@ -1,7 +1,8 @@
 # Two commands: `make run` (everything, then serve HTTPS) and `make test` (everything, then the suite).
 SHELL := /bin/bash
 export SVC_HOME ?= $(CURDIR)/.svc
-SVC := node bin/svc
+# bin/svc, not `node bin/svc`: its first line sets the process's memory settings (docs/deploy.md).
+SVC := bin/svc
 
 .PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-engine bench-webhooks cluster cluster-stop clean docs-cli
 

@@ -21,7 +21,7 @@ export SVC_ADMIN_PORT="${SVC_BENCH_ADMIN_PORT:-0}"
 export SVC_DATASOURCE_ALLOW="${SVC_DATASOURCE_ALLOW:-127.0.0.1:$SVC_DB_PORT}"
 echo "bench: SVC_DATASOURCE_ALLOW=$SVC_DATASOURCE_ALLOW (data sources may reach the demo's own loopback database)"
 mkdir -p "$SVC_HOME"
-SVC="node bin/svc"
+SVC="bin/svc"
 
 server_pid=
 server2_pid=
@@ -84,7 +84,8 @@ key_b="$($SVC --json keys create --workspace "$ws_b" --name 'bench neighbour' --
 export SVC_RATE_LIMIT=0
 # Logging stays as deployed (info, one line per request) but goes to a file, not a terminal.
 export SVC_LOG_FILE="$SVC_HOME/server.log"
-# BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2).
+# BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2), given
+# through NODE_OPTIONS: the servers run as deployed, bin/svc with its own settings (docs/deploy.md).
 read -r -a node_flags <<<"${BENCH_NODE_FLAGS:-}"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   rm -rf "$SVC_HOME/profiles"
@@ -95,12 +96,12 @@ fi
 # Starts both nodes from the checkout $1 (built) and waits until they listen. Node 2: same
 # database, master key and certificate (all in SVC_HOME), its own port and log.
 start_server () {
-  node "${node_flags[@]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
+  NODE_OPTIONS="${node_flags[*]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
   server_pid=$!
   # Node 2 takes no jobs (SVC_JOBS=false): it serves only the two-node row's sync requests, and
   # must not claim half of the async drain's jobs (a second job loop on the same 2 cores).
   SVC_PORT="$SVC_PORT2" SVC_ADMIN_PORT="${SVC_BENCH_ADMIN_PORT2:-0}" SVC_LOG_FILE="$SVC_HOME/server2.log" SVC_JOBS=false \
-    node "$1/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
+    "$1/bin/svc" serve >"$SVC_HOME/serve2.out" 2>&1 &
   server2_pid=$!
   for out in serve serve2; do
     for _ in $(seq 1 150); do

@@ -10,7 +10,7 @@ CLUSTER_PORT="${CLUSTER_PORT:-8600}"        # the balancer; nodes on CLUSTER_POR
 CLUSTER_ADMIN_PORT="${CLUSTER_ADMIN_PORT:-9600}" # metrics of node i on CLUSTER_ADMIN_PORT+i
 export SVC_HOME="${CLUSTER_HOME:-$PWD/.svc/cluster}"
 export SVC_DB_PORT="${CLUSTER_DB_PORT:-3347}"
-SVC=(node bin/svc)
+SVC=(bin/svc) # its first line sets the memory settings (docs/deploy.md)
 
 stop () {
   for f in "$SVC_HOME"/run/*.pid; do
