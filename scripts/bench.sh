@@ -84,8 +84,9 @@ key_b="$($SVC --json keys create --workspace "$ws_b" --name 'bench neighbour' --
 export SVC_RATE_LIMIT=0
 # Logging stays as deployed (info, one line per request) but goes to a file, not a terminal.
 export SVC_LOG_FILE="$SVC_HOME/server.log"
-# BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2), given
-# through NODE_OPTIONS: the servers run as deployed, bin/svc with its own settings (docs/deploy.md).
+# BENCH_NODE_FLAGS: extra node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2). The
+# servers run as deployed: bin/svc's first line (env -S …: its memory settings, docs/deploy.md),
+# with these flags after its own.
 read -r -a node_flags <<<"${BENCH_NODE_FLAGS:-}"
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
   rm -rf "$SVC_HOME/profiles"
@@ -96,7 +97,9 @@ fi
 # Starts both nodes from the checkout $1 (built) and waits until they listen. Node 2: same
 # database, master key and certificate (all in SVC_HOME), its own port and log.
 start_server () {
-  NODE_OPTIONS="${node_flags[*]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
+  local -a own
+  read -r -a own <<<"$(head -1 "$1/bin/svc" | sed 's|^#!/usr/bin/env -S ||')"
+  env "${own[@]}" "${node_flags[@]}" "$1/bin/svc" serve >"$SVC_HOME/serve.out" 2>&1 &
   server_pid=$!
   # Node 2 takes no jobs (SVC_JOBS=false): it serves only the two-node row's sync requests, and
   # must not claim half of the async drain's jobs (a second job loop on the same 2 cores).
