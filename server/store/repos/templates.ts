@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
+import { batcher } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
 import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
@@ -26,7 +27,7 @@ export interface LockedTemplate {
  * whether a template, version or environment exists. The caller still verifies the key itself
  * (constant-time, verifyKey).
  */
-const RESOLVE_FOR_KEY = `SELECT ${keyColumns('k')}, t.id, t.format, t.disabled, t.current_version, v.version,
+const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, t.id, t.format, t.disabled, t.current_version, v.version,
     IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
   FROM api_keys k
   LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
@@ -34,6 +35,38 @@ const RESOLVE_FOR_KEY = `SELECT ${keyColumns('k')}, t.id, t.format, t.disabled, 
   LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
   LEFT JOIN environments e ON e.workspace_id = k.workspace_id AND e.env_key = ? AND t.id IS NOT NULL
   WHERE k.id = ?`
+
+/**
+ * Requests that arrive while a resolve is in flight go together in the next one (the batcher's
+ * group commit): one statement of UNION ALL arms, each tagged with its request's index, instead
+ * of one statement each. A statement per batch size is prepared once per connection.
+ */
+const RESOLVE_BATCH = 8
+const resolveBatchSql = Array.from({ length: RESOLVE_BATCH }, (_, n) =>
+  n === 0 ? RESOLVE_FOR_KEY : Array.from({ length: n + 1 }, () => `(${RESOLVE_FOR_KEY})`).join(' UNION ALL '))
+
+interface ResolveKeyItem {
+  key: { keyId: string, mode: string, secretHash: Buffer }
+  code: string
+  version: number | undefined
+  known: { templateId: string, version: number } | undefined
+  envKey: string
+}
+type ResolveKeyResult = { key: ApiKeyRow, template: ResolveRow | undefined } | undefined
+
+async function resolveBatch (db: Db, items: ResolveKeyItem[]): Promise<ResolveKeyResult[]> {
+  const params: Array<string | number | Buffer | null> = []
+  items.forEach((it, i) => {
+    params.push(i, it.known?.templateId ?? '', it.known?.version ?? 0, it.code, it.key.secretHash, it.key.mode,
+      it.version ?? null, it.envKey, it.key.keyId)
+  })
+  const [rows] = await db.execute<RowDataPacket[]>(resolveBatchSql[items.length - 1], params)
+  const out: ResolveKeyResult[] = new Array<ResolveKeyResult>(items.length).fill(undefined)
+  for (const r of rows) {
+    out[Number(r.i)] = { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }
+  }
+  return out
+}
 
 function toResolveRow (r: RowDataPacket, withEnvironment: boolean): ResolveRow {
   return {
@@ -101,6 +134,10 @@ function toRecord (r: RowDataPacket): RecordRow {
 }
 
 export function templatesRepo (db: Db) {
+  // One batch in flight: a request waits at most one round trip for the next, and under load
+  // the batches fill (a second writer measured smaller batches and more statements).
+  const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(async (items) => await resolveBatch(db, items),
+    { maxItems: RESOLVE_BATCH })
   return {
     /**
      * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
@@ -182,19 +219,7 @@ export function templatesRepo (db: Db) {
       known: { templateId: string, version: number } | undefined,
       envKey: string
     ): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
-      const [rows] = await db.execute<RowDataPacket[]>(RESOLVE_FOR_KEY, [
-        known?.templateId ?? '',
-        known?.version ?? 0,
-        code,
-        key.secretHash,
-        key.mode,
-        version ?? null,
-        envKey,
-        key.keyId
-      ])
-      if (rows.length === 0) return undefined
-      const r = rows[0]
-      return { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }
+      return await resolves.push({ key, code, version, known, envKey })
     },
 
     /** The definition of one version (after a cache eviction raced the resolve query). */

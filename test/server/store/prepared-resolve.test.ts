@@ -63,3 +63,33 @@ test('the render\'s key + template + environment read is one prepared-statement 
   // Com_select counts text-protocol and prepared SELECTs alike (SHOW STATUS is not one): no other read.
   assert.equal(after.query - before.query, RESOLVES, 'one SELECT per resolve, and it is the execution')
 })
+
+test('resolves that arrive together share statements: each gets its own key, template and environment', async () => {
+  // Three workspaces, each with its key, template and environment; one has no such environment.
+  const reads: Array<{ workspaceId: string, presented: ReturnType<typeof parseToken>, env: string, has: boolean }> = []
+  for (const env of ['production', 'staging', undefined]) {
+    const { workspace, key } = await workspaceWithKey(ctx)
+    if (env !== undefined) await ctx.services.environments.create({ workspaceId: workspace.id, key: env })
+    await ctx.services.templates.publish(workspace.id, await readExample('invoice'), { note: 'test' })
+    reads.push({ workspaceId: workspace.id, presented: parseToken(key.key), env: env ?? 'production', has: env !== undefined })
+  }
+  const one = async (r: typeof reads[number], code: string): Promise<string> => {
+    const read = await ctx.services.templates.resolveForKey(r.presented, code, undefined, r.env)
+    assert.equal(read.key?.workspaceId, r.workspaceId)
+    try {
+      const { resolved, environment } = await read.resolve()
+      assert.equal(environment?.key, r.has ? r.env : undefined)
+      return `${resolved.code}@${environment?.key ?? '-'}`
+    } catch (err) {
+      return (err as { code?: string }).code ?? 'error'
+    }
+  }
+  const asked = Array.from({ length: 24 }, (_, i) => ({ r: reads[i % 3], code: i % 4 === 3 ? 'nope' : 'invoice' }))
+  const expected = asked.map(({ r, code }) => code === 'nope' ? 'TEMPLATE_NOT_FOUND' : `invoice@${r.has ? r.env : '-'}`)
+  const before = await counters()
+  const answers = await Promise.all(asked.map(async ({ r, code }) => await one(r, code)))
+  const after = await counters()
+  assert.deepEqual(answers, expected)
+  // The first goes alone; the others wait for it and go 8 at a time (the pool has one connection).
+  assert.ok(after.execute - before.execute <= 1 + Math.ceil(23 / 8), `${after.execute - before.execute} executions for 24 resolves`)
+})
