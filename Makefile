@@ -4,7 +4,7 @@ export SVC_HOME ?= $(CURDIR)/.svc
 # bin/svc, not `node bin/svc`: its first line sets the process's memory settings (docs/deploy.md).
 SVC := bin/svc
 
-.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-engine bench-webhooks cluster cluster-stop clean docs-cli
+.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-peers bench-engine bench-webhooks cluster cluster-stop clean docs-cli
 
 all: build
 
@@ -61,6 +61,10 @@ bench-webhooks: build
 
 bench: build
 	bash scripts/bench.sh $(BENCH_ARGS)
+
+# The jsreport-style peer row of make bench (jsreport 4 + Debian's Chromium, into .svc/peers).
+bench-peers:
+	bash scripts/peers.sh
 
 # NODES svc serve processes on one private MariaDB behind HAProxy (scripts/cluster.sh).
 cluster: build

@@ -24,6 +24,8 @@ export interface Report {
   drain: DrainResult[]
   pdfkit: LoopResult[]
   pdfmake: LoopResult[]
+  /** jsreport-style peer (peer-jsreport.ts), when `make bench-peers` installed it. */
+  jsreport?: { version: string, clients: number, runs: LoopResult[] }
   engineOne: LoopResult[]
   /** The server's RSS over a long sync invoice load (after the runs above). */
   rss: RssPoint[]
@@ -139,6 +141,19 @@ const pc = (n: number): string => Number.isFinite(n) ? `${Math.round(n * 100)}%`
 const ok = (v: boolean): string => v ? 'met' : '**missed**'
 const all = (xs: number[]): string => xs.map(f0).join(', ')
 
+/** Row 5d: the jsreport-style peer, or why it is missing. */
+function jsreportRow (r: Report, eng: number, sync: number): string {
+  const j = r.jsreport
+  if (j === undefined) return '| 5d. jsreport 4 chrome-pdf | not installed: `make bench-peers` (scripts/peers.sh) | – | – | – | – |'
+  const rate = median(j.runs.map((x) => x.rate))
+  const p = (x: number): string => x.toFixed(1)
+  const latency = `${median(j.runs.map((x) => x.p50)).toFixed(0)} / ${median(j.runs.map((x) => x.p99)).toFixed(0)}`
+  return `| 5d. jsreport ${j.version} chrome-pdf + handlebars (Chromium from Debian), in process, ${r.threads} Chrome ` +
+    `workers, ${j.clients} clients | ${p(rate)} renders | ${j.runs.map((x) => p(x.rate)).join(', ')} | ${latency} | ` +
+    `${j.runs.reduce((n, x) => n + x.errors, 0)} | ${(rate / eng).toFixed(4)} (engine ${(eng / rate).toFixed(0)}×; ` +
+    `the service's sync invoice ${(sync / rate).toFixed(0)}×) |`
+}
+
 export function sectionLines (r: Report): string[] {
   const raw = median(r.raw.map((x) => x.rate))
   const sync = median(r.sync.map((x) => x.result.requestsPerSec))
@@ -200,6 +215,7 @@ export function sectionLines (r: Report): string[] {
     `| 5a. this engine, pool of ${r.threads} (same invoices) | ${f0(eng)} renders | ${all(r.engineOne.map((x) => x.rate))} | ${loopLat(r.engineOne)} | 0 | 1.00 |`,
     `| 5b. plain pdfkit 0.20, pool of ${r.threads} | ${f0(pk)} renders | ${all(r.pdfkit.map((x) => x.rate))} | ${loopLat(r.pdfkit)} | ${r.pdfkit.reduce((n, x) => n + x.errors, 0)} | ${f2(pk / eng)} (engine ${f1(eng / pk)}×) |`,
     `| 5c. pdfmake 0.3, pool of ${r.threads} | ${f0(pm)} renders | ${all(r.pdfmake.map((x) => x.rate))} | ${loopLat(r.pdfmake)} | ${r.pdfmake.reduce((n, x) => n + x.errors, 0)} | ${f2(pm / eng)} (engine ${f1(eng / pm)}×) |`,
+    jsreportRow(r, eng, sync),
     '',
     '## Targets',
     '',

@@ -26,6 +26,7 @@ import { writeSection, type Report, type ServiceRun } from './service-report.js'
 import { limiterOnOff, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
 import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
 import type { InvoiceData } from './engine-baselines.js'
+import { jsreportPeer } from './peer-jsreport.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -262,6 +263,20 @@ if (want('peers')) {
   }
   await peers.close()
   await enginePool.close()
+  // jsreport with Chromium renders a few invoices per second: 8 clients as in the side-by-side
+  // of the issue (16 queue in its Chrome pool and measured slower), 5 s windows.
+  const js = await jsreportPeer(join(process.cwd(), '.svc', 'peers'), threads)
+  if (js === undefined) {
+    log('jsreport peer not installed (make bench-peers): row 5d left out')
+  } else {
+    report.jsreport = { version: js.version, clients: 8, runs: [] }
+    await closedLoop(js.call(data), 8, 0, 3000)
+    for (let run = 1; run <= RUNS; run++) {
+      report.jsreport.runs.push(await closedLoop(js.call(data), 8, 1000, 5000))
+      log(`run ${run}: peer jsreport ${report.jsreport.runs.at(-1)?.rate.toFixed(1)}/s`)
+    }
+    await js.close()
+  }
 }
 await ctx.close()
 
