@@ -145,12 +145,10 @@ async function questions (): Promise<number> {
 
 const rowOptions: RowOptions = { ca, template: 'invoice', parameters: invoiceParams, durationMs: DURATION, questions }
 const nodeA: Target = { url: demo.baseUrl, key: demo.keys.live.key }
+/** What both sections say about the run. */
+const header = { date: new Date().toISOString(), runs: RUNS, durationMs: DURATION, connections: C, threads }
 const rows: RowsReport = {
-  date: new Date().toISOString(),
-  runs: RUNS,
-  durationMs: DURATION,
-  connections: C,
-  threads,
+  ...header,
   loadBefore: loadavg()[0],
   neighbour: [],
   limiter: [],
@@ -158,11 +156,7 @@ const rows: RowsReport = {
 }
 
 const report: Report = {
-  date: new Date().toISOString(),
-  runs: RUNS,
-  durationMs: DURATION,
-  connections: C,
-  threads,
+  ...header,
   raw: [],
   sync: [],
   rawLabels: [],
