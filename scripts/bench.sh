@@ -37,6 +37,8 @@ cleanup_server () {
 }
 cleanup () {
   cleanup_server
+  # The jsreport peer's Chromium browsers, should bench/service.ts have died before closing them.
+  pkill -9 -f -- '--svc-bench-peer=' 2>/dev/null || true
   $SVC db stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
