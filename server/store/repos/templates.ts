@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
-import { batcher } from '../../util/batcher.js'
+import { batcher, isolating } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
 import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
@@ -135,9 +135,11 @@ function toRecord (r: RowDataPacket): RecordRow {
 
 export function templatesRepo (db: Db) {
   // One batch in flight: a request waits at most one round trip for the next, and under load
-  // the batches fill (a second writer measured smaller batches and more statements).
-  const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(async (items) => await resolveBatch(db, items),
-    { maxItems: RESOLVE_BATCH })
+  // the batches fill (a second writer measured smaller batches and more statements). Requests
+  // of several workspaces share a statement: should it fail, each is read again alone
+  // (isolating), so one request's values can never fail another's.
+  const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(
+    isolating(async (items) => await resolveBatch(db, items)), { maxItems: RESOLVE_BATCH })
   return {
     /**
      * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
