@@ -10,35 +10,34 @@ async function until (cond: () => boolean): Promise<void> {
   while (!cond()) await sleep(2) // hang guard: the test's own timeout
 }
 
-test('poll passes ask the probe; with nothing to claim no pass runs, a wake() runs one without asking', { timeout: 10_000 }, async () => {
-  let probes = 0
-  let passes = 0
-  const loop = claimLoop(async () => { passes++; return false }, {
+/** A loop polling every 5 ms whose passes find nothing and whose probe answers `found`; counts both. */
+function countingLoop (found: boolean) {
+  const counts = { passes: 0, probes: 0 }
+  const loop = claimLoop(async () => { counts.passes++; return false }, {
     pollMs: 5,
-    probe: async () => { probes++; return false },
+    probe: async () => { counts.probes++; return found },
     onError: (err) => { throw err }
   })
+  return { loop, counts }
+}
+
+test('poll passes ask the probe; with nothing to claim no pass runs, a wake() runs one without asking', { timeout: 10_000 }, async () => {
+  const { loop, counts } = countingLoop(false)
   loop.start() // start() is a wake: one pass, no probe
-  await until(() => probes >= 5)
-  assert.equal(passes, 1, 'only the start pass ran: every poll was answered by the probe')
-  const before = probes
+  await until(() => counts.probes >= 5)
+  assert.equal(counts.passes, 1, 'only the start pass ran: every poll was answered by the probe')
+  const before = counts.probes
   loop.wake()
-  await until(() => passes === 2)
-  assert.equal(probes - before <= 1, true, 'the wake itself did not ask the probe (a poll may have)')
+  await until(() => counts.passes === 2)
+  assert.equal(counts.probes - before <= 1, true, 'the wake itself did not ask the probe (a poll may have)')
   await loop.close()
 })
 
 test('a probe that finds work lets the poll pass run', { timeout: 10_000 }, async () => {
-  let passes = 0
-  let probes = 0
-  const loop = claimLoop(async () => { passes++; return false }, {
-    pollMs: 5,
-    probe: async () => { probes++; return true },
-    onError: (err) => { throw err }
-  })
+  const { loop, counts } = countingLoop(true)
   loop.start()
-  await until(() => passes >= 4)
-  assert.ok(probes >= passes - 1, 'each poll pass was preceded by a probe')
+  await until(() => counts.passes >= 4)
+  assert.ok(counts.probes >= counts.passes - 1, 'each poll pass was preceded by a probe')
   await loop.close()
 })
 
