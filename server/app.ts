@@ -10,7 +10,7 @@ import { problem, problemSchema } from './errors.js'
 import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.js'
 import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
-import { RequestLog } from './http/plugins/request-log.js'
+import { lazyRequestLogger, RequestLog } from './http/plugins/request-log.js'
 import type { Authenticator } from './auth/authenticate.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
@@ -53,6 +53,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     genReqId: correlationIdFor,
     // One line per request (plugins/request-log.ts).
     logController: new RequestLog(options.logger),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     // Requests that still arrive while closing get a problem document (below), not Fastify's plain 503.

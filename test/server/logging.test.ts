@@ -91,6 +91,33 @@ test('request log lines carry correlationId and keyPrefix; no secret appears any
   for (const leaked of ['body-password', 'body-secret', 'pw-in-log', 'whsec_in_log', 'svc_live_in_log']) assert.ok(!text.includes(leaked), leaked)
 })
 
+test('request loggers are made on first use: requests that log nothing of their own make no pino child', async () => {
+  const { key } = await workspaceWithKey(server.context)
+  const made: unknown[] = []
+  // The children of every request logger come from this logger's child() (pino children inherit it).
+  const original = logger.child
+  logger.child = function (this: Logger, ...args: Parameters<Logger['child']>) {
+    made.push(args[0])
+    return original.apply(this, args)
+  } as Logger['child']
+  try {
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: bearer(key.key) })).status, 200)
+    }
+    assert.deepEqual(made, [], 'no child for requests that only get their request line')
+    const res = await server.fetch('POST', '/api/v1/log-test', { headers: { ...bearer(key.key), 'x-correlation-id': 'lazy-made' }, body: {} })
+    assert.equal(res.status, 200)
+    // The handler logged: Fastify's child (correlation id), then auth's (key prefix), in that order.
+    assert.deepEqual(made, [{ correlationId: 'lazy-made' }, { keyPrefix: key.prefix }])
+  } finally {
+    logger.child = original
+  }
+  const handler = (await lines()).find((l) => l.correlationId === 'lazy-made' && l.msg === 'top-level secrets')
+  assert.ok(handler !== undefined)
+  assert.equal(handler.keyPrefix, key.prefix)
+  assert.equal(handler.password, '[redacted]')
+})
+
 test('document link tokens never reach the log', async () => {
   const token = 'f02d4b6ae95f42caa899be9ede0d7ba6.tovqcp.Y63QIIFu7BpD8GmzkY2sdBE4TqrK9aOMxjYul6sTcMs'
   const res = await server.fetch('GET', `/api/v1/documents/${token}`, { headers: { 'x-correlation-id': 'doc-token-log' } })
