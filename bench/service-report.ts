@@ -15,6 +15,8 @@ export interface Report {
   date: string
   runs: number
   durationMs: number
+  /** The server's warm-up before the first run (invoices at saturation). */
+  warmupMs: number
   connections: number
   threads: number
   raw: LoopResult[]
@@ -201,7 +203,7 @@ export function sectionLines (r: Report): string[] {
     '',
     `Everything shares the ${cpu.length} cores: the server (HTTP + ${r.threads} render threads), MariaDB (service database and the demo data sources), ` +
       `and this process (load generator, and the raw pool when that is measured). Closed loops of ${r.connections} clients; each figure is the median of ${r.runs} runs ` +
-      `of ${f0(r.durationMs / 1000)} s (service runs after a warm-up), runs interleaved. The invoice is the demo's invoice template on the production environment's ` +
+      `of ${f0(r.durationMs / 1000)} s (after ${f0(r.warmupMs / 1000)} s of invoices each for the server and the raw pool, until their JIT has settled), runs interleaved. The invoice is the demo's invoice template on the production environment's ` +
       'invoices 1–12 (5–40 lines each, cycled); the raw pool renders exactly the rows the service reads (read once through the same data-source code).',
     '',
     '| what | per second (median) | runs | p50 / p99 ms | errors | ratio |',
