@@ -1,6 +1,6 @@
-// Job completions, group-committed: every job that finishes while the previous write is in
-// flight goes into the next one, so N jobs cost one transaction (one fenced UPDATE, one
-// multi-row INSERT of documents and one of runs) instead of N transactions of four
+// Job completions, group-committed: jobs that finish within a few ms of each other, or while the
+// previous write is in flight, go into one write, so N jobs cost one transaction (one fenced
+// UPDATE, one multi-row INSERT of documents and one of runs) instead of N transactions of four
 // statements. Each job's document, run, state and event still commit together, atomically
 // with its finish; a claim that lost its lease writes nothing.
 import { batcher, isolating } from '../util/batcher.js'
@@ -20,6 +20,10 @@ export interface Completions {
 
 // Bounded by count and by bytes: one multi-row INSERT must stay well under max_allowed_packet.
 const MAX_BATCH_BYTES = 4 * 1024 * 1024
+// A completion waits up to this long for others to join its transaction. Without it, under a
+// drain the two writers took ~1.7 jobs per transaction (6.0 statements per job); with 5 ms,
+// 4.6 statements and ~10% less MariaDB CPU per job. An async job's end moves by at most 5 ms.
+const LINGER_MS = 5
 
 export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>, maxItems = 64): Completions {
   const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
@@ -53,6 +57,8 @@ export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | '
       })
     }
     return won
-  })), { maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0, maxWriters: 2 })
+  })), {
+    maxItems, maxWeight: MAX_BATCH_BYTES, weigh: (c) => c.outcome.bytes?.length ?? 0, maxWriters: 2, lingerMs: LINGER_MS
+  })
   return { commit: writer.push }
 }
