@@ -81,8 +81,9 @@ export class LazyLogger implements FastifyBaseLogger {
 
   /** The pino child, made now if it was not yet. */
   get made (): FastifyBaseLogger {
+    if (this.#made !== undefined) return this.#made
     const parent = this.#parent instanceof LazyLogger ? this.#parent.made : this.#parent
-    return (this.#made ??= parent.child(this.#bindings))
+    return (this.#made = parent.child(this.#bindings))
   }
 
   // The bindings do not change the level: reading it needs no child.
@@ -98,15 +99,17 @@ export class LazyLogger implements FastifyBaseLogger {
   silent (): void {}
 
   child (bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return options === undefined || Object.keys(options).length === 0
-      ? new LazyLogger(this, bindings)
-      : this.made.child(bindings, options)
+    return lazyRequestLogger(this, bindings, options)
   }
 }
 
-/** Fastify's childLoggerFactory: request loggers made on first use (options, e.g. a route's level: at once). */
+/**
+ * Fastify's childLoggerFactory (and LazyLogger's child): a child made on first use. With
+ * options (a route's own level or serializers) the child is made at once.
+ */
 export function lazyRequestLogger (
-  logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions
+  parent: FastifyBaseLogger, bindings: Bindings, options?: ChildLoggerOptions
 ): FastifyBaseLogger {
-  return Object.keys(options).length === 0 ? new LazyLogger(logger, bindings) : logger.child(bindings, options)
+  if (options === undefined || Object.keys(options).length === 0) return new LazyLogger(parent, bindings)
+  return (parent instanceof LazyLogger ? parent.made : parent).child(bindings, options)
 }
