@@ -9,7 +9,8 @@
 //
 // Failed authentications are throttled per client address (auth/failure-throttle.ts): every 401
 // counts one failure of the address, and a blocked address is refused (429) at its request's
-// first check, before its key is looked at or its body read.
+// first check, before its key is looked up or its body read; unless the key presented is one that
+// authenticated on this process lately (clients sharing the address with a bad one go on).
 import { Problem, problem } from '../errors.js'
 import { defaultEnvironment } from './api-key-format.js'
 import type { Scope } from './api-key-format.js'
@@ -75,6 +76,7 @@ export function authenticator (deps: AuthDeps) {
   async function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route,
     hooks: AuthHooks): Promise<AuthContext> {
     const auth = verifyKey(key, row)
+    deps.failures?.vouch(key)
     hooks.identified?.(auth)
     const rate = await deps.admission.admit(auth)
     if (rate.unavailable === true) {
@@ -104,13 +106,25 @@ export function authenticator (deps: AuthDeps) {
     return auth
   }
 
-  /** A request's first check: an address blocked for its failed authentications is refused. */
-  function admitAddress (request: AuthRequest): void {
-    const wait = request.ip === undefined ? 0 : deps.failures?.retryAfter(request.ip) ?? 0
+  /**
+   * A request's first check: the key's form, and an address blocked for its failed
+   * authentications is refused (429, whatever the key's form) unless the key was vouched for.
+   */
+  function admitted (request: AuthRequest): PresentedKey {
+    let key: PresentedKey | undefined
+    let malformed: unknown
+    try {
+      key = presented(request)
+    } catch (err) {
+      malformed = err
+    }
+    const wait = request.ip === undefined ? 0 : deps.failures?.retryAfter(request.ip, key) ?? 0
     if (wait > 0) {
       throw problem('RATE_LIMITED', `Too many failed authentications from this address; retry in ${wait} s`,
         { headers: { 'Retry-After': String(wait) } })
     }
+    if (key === undefined) throw malformed
+    return key
   }
 
   /** Runs one check; a 401 counts as a failed authentication of the client's address. */
@@ -132,8 +146,7 @@ export function authenticator (deps: AuthDeps) {
     key?: PresentedKey): Promise<AuthContext> {
     return await counted(request, async () => {
       // A given key continues a request whose first check already ran (beforeBody).
-      if (key === undefined) admitAddress(request)
-      const shown = key ?? presented(request)
+      const shown = key ?? admitted(request)
       return check(shown, await deps.keys.get(shown.keyId), request, route, hooks)
     })
   }
@@ -149,10 +162,7 @@ export function authenticator (deps: AuthDeps) {
      */
     async beforeBody (request: AuthRequest, route: Route,
       hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
-      const key = await counted(request, () => {
-        admitAddress(request)
-        return presented(request)
-      })
+      const key = await counted(request, () => admitted(request))
       if (!announcesLargeBody(request.headers)) return { key }
       return { key, auth: await authenticate(request, route, hooks, key) }
     },
