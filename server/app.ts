@@ -21,6 +21,7 @@ import type { Metrics } from './metrics/metrics.js'
 // Hostile input (issue 12): connection/request limits, protocol-error problems, body shapes.
 import { capConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
 import { bodyShapePlugin } from './http/plugins/body-shape.js'
+import { connectionReusePlugin } from './http/plugins/connection-reuse.js'
 import { requestFormats } from './http/validation/file-name.js'
 
 export interface AppOptions {
@@ -90,6 +91,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
 
   correlationPlugin(app)
+  connectionReusePlugin(app, config.http.maxRequestsPerSocket)
   if (options.metrics !== undefined) httpMetrics(app, options.metrics)
   let closing = false
   app.addHook('preClose', async () => { closing = true })

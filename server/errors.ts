@@ -39,6 +39,7 @@ export const PROBLEMS = {
   REQUEST_TIMEOUT: { status: 408, title: 'Request not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Request body too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported content type' },
+  EXPECTATION_FAILED: { status: 417, title: 'Expectation not supported' },
   HEADERS_TOO_LARGE: { status: 431, title: 'Request header fields too large' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service not ready' },
   // Admin-side (CLI and future management API)

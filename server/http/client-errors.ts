@@ -1,17 +1,23 @@
 // Errors Node's HTTP parser raises before a request exists (malformed request line or header,
-// headers or URL too large, headers or body not received in time): the same problem document
-// as everything else, with a fresh correlation id, then `Connection: close` and a graceful end
+// headers or URL too large, headers or body not received in time), and requests Node would
+// answer itself without a body (CONNECT, an Expect other than 100-continue, server-limits.ts):
+// the same problem document as everything else, then `Connection: close` and a graceful end
 // (FIN after the answer), so a keep-alive client reads an answer instead of ECONNRESET.
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
+import { correlationIdFor } from './plugins/correlation.js'
 
 const answered = Symbol('svc.clientErrorAnswered')
 
-interface ServerSocket extends Socket { _httpMessage?: { headersSent?: boolean } | null, [answered]?: true }
+interface ServerSocket extends Socket {
+  _httpMessage?: { headersSent?: boolean, req?: IncomingMessage } | null
+  [answered]?: true
+}
 
 export function clientErrorProblem (err: NodeJS.ErrnoException): Problem {
   switch (err.code) {
@@ -40,15 +46,34 @@ export function clientErrorHandler (this: FastifyInstance, err: NodeJS.ErrnoExce
   const s = socket as ServerSocket
   // Answered once already: the parser reports every later chunk again; the close is under way.
   if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed || s[answered] === true) return
+  // Not an HTTP error (a TLS handshake that failed or timed out, reported here too): the peer
+  // cannot read an HTTP answer on this socket.
+  if (!isHttpError(err)) {
+    socket.destroy()
+    return
+  }
   const pending = s._httpMessage
   // A response already under way cannot be replaced without corrupting what the peer reads.
   if (!socket.writable || pending?.headersSent === true) {
     socket.destroy()
     return
   }
-  const correlationId = randomUUID()
+  // A request whose headers were read (a body too slow: 408) keeps the caller's correlation id.
+  const pendingRequest = pending?.req
+  const correlationId = pendingRequest === undefined ? randomUUID() : correlationIdFor(pendingRequest)
   const p = clientErrorProblem(err)
   this.log.info({ correlationId, errorCode: p.code, err: { code: err.code, message: err.message } }, 'client error')
+  answerAndClose(socket, p, correlationId)
+}
+
+/** llhttp's parse errors (HPE_…) and Node's HTTP timeouts (ERR_HTTP_…). */
+const isHttpError = (err: NodeJS.ErrnoException): boolean =>
+  typeof err.code === 'string' && (err.code.startsWith('HPE_') || err.code.startsWith('ERR_HTTP_'))
+
+/** Writes the problem as the socket's last bytes, then ends it gracefully (once per socket). */
+export function answerAndClose (socket: Socket, p: Problem, correlationId: string): void {
+  const s = socket as ServerSocket
+  if (socket.destroyed || s[answered] === true) return
   s[answered] = true
   socket.end(clientErrorResponse(p, correlationId))
   // Keep reading (and dropping) what the peer still sends: closing with unread bytes would

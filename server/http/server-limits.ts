@@ -1,33 +1,98 @@
 // What one connection or request may cost, from Config.http: Fastify's own options, the Node
-// server options only its constructor takes, and the connection cap. Protocol errors these
-// limits raise are answered by client-errors.ts.
-import type { Server } from 'node:http'
+// server options only its constructor takes, the connection cap and the deadline for a
+// connection's first request. Protocol errors these limits raise, and the requests Node would
+// answer itself without a problem document, are answered by client-errors.ts.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { Server as TlsServer } from 'node:tls'
 import type { Config } from '../config.js'
-import { clientErrorHandler } from './client-errors.js'
+import { problem } from '../errors.js'
+import { answerAndClose, clientErrorHandler } from './client-errors.js'
+import { correlationIdFor } from './plugins/correlation.js'
 
 export function fastifyLimits (config: Config) {
   return {
     requestTimeout: config.http.requestTimeoutMs,
     connectionTimeout: config.http.connectionTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
-    maxRequestsPerSocket: config.http.maxRequestsPerSocket,
+    // Counted by plugins/connection-reuse.ts instead: Node answers a request past its own cap
+    // with a bare 503, not a problem document.
+    maxRequestsPerSocket: 0,
     clientErrorHandler
   }
 }
 
 /** Passed to https.createServer with the certificate (Fastify forwards that object). */
-export function nodeServerLimits (config: Config): { headersTimeout: number, connectionsCheckingInterval: number } {
+export function nodeServerLimits (config: Config): {
+  headersTimeout: number
+  connectionsCheckingInterval: number
+  handshakeTimeout: number
+  requireHostHeader: boolean
+} {
   const shortest = Math.min(config.http.headersTimeoutMs, config.http.requestTimeoutMs)
   // Node checks the two timeouts on this interval (default 30 s): a tenth of the shorter one,
   // so a timeout fires within ~10% of its value.
   return {
     headersTimeout: config.http.headersTimeoutMs,
-    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(shortest / 10)))
+    connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(shortest / 10))),
+    // A TCP connection that never completes TLS held a connection slot for Node's default 120 s.
+    handshakeTimeout: config.http.headersTimeoutMs,
+    // Node answers a missing Host with a bare 400; plugins/connection-reuse.ts answers a problem.
+    requireHostHeader: false
   }
 }
+
+/** A body chunked, or announced larger than the body limit: nothing bounds draining it. */
+function unbounded (req: IncomingMessage, bodyLimitBytes: number): boolean {
+  const length = req.headers['content-length']
+  if (length !== undefined) return !(Number(length) <= bodyLimitBytes)
+  return req.headers['transfer-encoding'] !== undefined
+}
+
+const FIRST_REQUEST = Symbol('svc.firstRequestDeadline')
+interface ConnectionSocket extends Socket { [FIRST_REQUEST]?: NodeJS.Timeout }
 
 export function capConnections (server: Server, config: Config): void {
   // Beyond the cap Node closes new connections at once; established ones keep being served.
   server.maxConnections = config.http.maxConnections
   server.headersTimeout = config.http.headersTimeoutMs
+  // Node's header timeout starts at a request's first byte: a connection that sends nothing
+  // held its slot until the idle timeout (2 min). Its first request's headers are due within
+  // SVC_HEADERS_TIMEOUT of the connection (after TLS); later ones within keep-alive's timeout.
+  const connected = server instanceof TlsServer ? 'secureConnection' : 'connection'
+  server.on(connected, (socket: ConnectionSocket) => {
+    const deadline = setTimeout(() => socket.destroy(), config.http.headersTimeoutMs)
+    deadline.unref()
+    socket[FIRST_REQUEST] = deadline
+  })
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as ConnectionSocket
+    const deadline = socket[FIRST_REQUEST]
+    if (deadline !== undefined) {
+      clearTimeout(deadline)
+      socket[FIRST_REQUEST] = undefined
+    }
+    if (!unbounded(req, config.bodyLimitBytes)) return
+    // Answered before its body was read (a bad key, 413), Node would read and drop the rest of
+    // the body, however long, to reuse the connection: it closes after the answer instead. A
+    // body announced within the limit is drained (bounded), and its client reads the answer on
+    // a live connection; so is a chunked body read to its end before the answer.
+    res.setHeader('Connection', 'close')
+    req.once('end', () => { if (!res.headersSent) res.removeHeader('Connection') })
+  })
+  // Requests Node would refuse on its own with an empty body (or, CONNECT, none at all).
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    answerAndClose(socket, problem('METHOD_NOT_ALLOWED', 'CONNECT is not served here'), correlationIdFor(req))
+  })
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const correlationId = correlationIdFor(req)
+    const body = JSON.stringify(problem('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported').toBody(correlationId))
+    res.writeHead(417, {
+      'Content-Type': 'application/problem+json',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Correlation-ID': correlationId,
+      Connection: 'close'
+    })
+    res.end(body)
+  })
 }

@@ -8,6 +8,7 @@ import type { TestDatabase } from '../../helpers/db.js'
 import { startServer } from '../../helpers/server.js'
 import type { TestServer } from '../../helpers/server.js'
 import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
+import { createConnection } from 'node:net'
 import { rawConnect } from '../../helpers/raw-http.js'
 import type { RawResponse } from '../../helpers/raw-http.js'
 
@@ -76,8 +77,74 @@ test('a body trickled slower than SVC_REQUEST_TIMEOUT: 408 REQUEST_TIMEOUT, sock
   }
 })
 
+test('a slow body keeps the caller\'s correlation id in its 408', async () => {
+  const sent = '0b7e4a52-4f0c-4d6c-9d8e-3a1f2b3c4d5e'
+  const conn = await rawConnect(server.url, server.ca)
+  conn.write(`POST /api/v1/render HTTP/1.1\r\nHost: localhost\r\nX-Correlation-ID: ${sent}\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`)
+  try {
+    const body = problemOf(await conn.next(), 408, 'REQUEST_TIMEOUT')
+    assert.equal(body.correlationId, sent)
+  } finally {
+    conn.close()
+  }
+})
+
+test('requests Node would refuse with an empty answer get problems: no Host, an unknown Expect, CONNECT', async () => {
+  const cases: Array<[string, number, string]> = [
+    ['GET /healthz HTTP/1.1\r\n\r\n', 400, 'BAD_REQUEST'],
+    [`GET /api/v1/whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nExpect: foo\r\n\r\n`, 417, 'EXPECTATION_FAILED'],
+    [`POST /api/v1/render HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}`, 417, 'EXPECTATION_FAILED'],
+    ['CONNECT localhost:443 HTTP/1.1\r\nHost: localhost:443\r\n\r\n', 405, 'METHOD_NOT_ALLOWED']
+  ]
+  for (const [raw, status, code] of cases) {
+    const conn = await rawConnect(server.url, server.ca)
+    conn.write(raw)
+    const res = await conn.next()
+    problemOf(res, status, code)
+    assert.equal(res.headers.connection, 'close', raw)
+    assert.equal(await conn.ended, 'end', raw)
+  }
+  // HTTP/1.0 has no Host requirement; 100-continue is still honoured.
+  const old = await rawConnect(server.url, server.ca)
+  old.write('GET /healthz HTTP/1.0\r\n\r\n')
+  assert.equal((await old.next()).status, 200)
+  old.close()
+  const cont = await rawConnect(server.url, server.ca)
+  cont.write(`GET /api/v1/whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nExpect: 100-continue\r\n\r\n`)
+  const answers = [await cont.next()]
+  if (answers[0].status === 100) answers.push(await cont.next())
+  assert.equal(answers.at(-1)?.status, 200)
+  cont.close()
+})
+
+test('a connection that sends nothing is closed after SVC_HEADERS_TIMEOUT, before or after TLS', async () => {
+  // The server's SVC_HEADERS_TIMEOUT is 2 s; its idle timeout is 2 min. The bound below is
+  // the behaviour (closed by the header deadline), not a speed.
+  const within = async (what: string, ended: Promise<unknown>): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`${what}: still open after 20 s`)), 20_000) })
+    try { await Promise.race([ended, late]) } finally { clearTimeout(timer) }
+  }
+  const silent = await rawConnect(server.url, server.ca)
+  await within('after TLS', silent.ended)
+  const { hostname, port } = new URL(server.url)
+  const tcp = createConnection({ host: hostname, port: Number(port) })
+  const closed = new Promise((resolve) => tcp.once('close', resolve))
+  tcp.on('error', () => {})
+  await within('before TLS', closed)
+  // A connection that sent a request is not cut by that deadline afterwards.
+  const used = await rawConnect(server.url, server.ca)
+  used.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+  assert.equal((await used.next()).headers.connection, 'keep-alive')
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  used.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+  assert.equal((await used.next()).status, 200)
+  used.close()
+})
+
 test('failed authentications are throttled per address: 429 with Retry-After, before the key is read', async () => {
   const bad = bearer('svc_live_' + 'x'.repeat(40))
+  assert.equal((await server.fetch('GET', '/api/v1/whoami', { headers: bearer(key) })).status, 200)
   const statuses: number[] = []
   for (let i = 0; i < 3; i++) statuses.push((await server.fetch('GET', '/api/v1/whoami', { headers: bad })).status)
   assert.deepEqual(statuses, [401, 401, 401])
@@ -109,6 +176,15 @@ test('connection limits: requests per socket end the socket gracefully; connecti
     assert.equal(last.status, 200)
     assert.equal(last.headers.connection, 'close', 'the second request is the socket\'s last')
     assert.equal(await a.ended, 'end')
+
+    // Pipelined past the cap: the third request gets a 503 problem or nothing, never a bare 503.
+    const b = await rawConnect(limited.url, limited.ca)
+    b.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'.repeat(3))
+    assert.equal((await b.next()).status, 200)
+    assert.equal((await b.next()).headers.connection, 'close')
+    const third = await b.next().catch(() => undefined)
+    if (third !== undefined) problemOf(third, 503, 'SERVICE_UNAVAILABLE')
+    b.close()
 
     const open = [await rawConnect(limited.url, limited.ca), await rawConnect(limited.url, limited.ca)]
     for (const conn of open) {
