@@ -19,7 +19,7 @@ import type { ApiDeps } from './http/routes/index.js'
 import { httpMetrics } from './metrics/http.js'
 import type { Metrics } from './metrics/metrics.js'
 // Hostile input (issue 12): connection/request limits, protocol-error problems, body shapes.
-import { capConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
+import { limitConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
 import { bodyShapePlugin } from './http/plugins/body-shape.js'
 import { connectionReusePlugin } from './http/plugins/connection-reuse.js'
 import { requestFormats } from './http/validation/file-name.js'
@@ -74,7 +74,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   }
   if (options.https !== undefined) fastifyOptions.https = { ...options.https, ...nodeServerLimits(config) }
   const app = Fastify(fastifyOptions) as unknown as FastifyInstance
-  capConnections(app.server, config)
+  limitConnections(app.server, config)
 
   const routes: Array<{ method: string, pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {

@@ -52,7 +52,11 @@ function unbounded (req: IncomingMessage, bodyLimitBytes: number): boolean {
 const FIRST_REQUEST = Symbol('svc.firstRequestDeadline')
 interface ConnectionSocket extends Socket { [FIRST_REQUEST]?: NodeJS.Timeout }
 
-export function capConnections (server: Server, config: Config): void {
+/**
+ * The connection cap, the first request's deadline, the close of a body nothing bounds, and
+ * problem answers to CONNECT and to an Expect other than 100-continue.
+ */
+export function limitConnections (server: Server, config: Config): void {
   // Beyond the cap Node closes new connections at once; established ones keep being served.
   server.maxConnections = config.http.maxConnections
   server.headersTimeout = config.http.headersTimeoutMs
