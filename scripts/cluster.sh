@@ -45,6 +45,8 @@ if [ ! -s "$SVC_HOME/tls/cert.pem" ]; then
 fi
 export SVC_TLS_CERT="$SVC_HOME/tls/cert.pem" SVC_TLS_KEY="$SVC_HOME/tls/key.pem"
 export SVC_PUBLIC_URL="https://127.0.0.1:$CLUSTER_PORT"
+# HAProxy sends each client's address in a PROXY protocol header (scripts/haproxy-cfg.sh).
+export SVC_PROXY_PROTOCOL_FROM=127.0.0.2
 export SVC_LOG_LEVEL="${SVC_LOG_LEVEL:-info}"
 "${SVC[@]}" db migrate >/dev/null
 [ -s "$SVC_HOME/demo-keys.json" ] || "${SVC[@]}" --json demo >"$SVC_HOME/demo-keys.json"

@@ -20,6 +20,7 @@ import { httpMetrics } from './metrics/http.js'
 import type { Metrics } from './metrics/metrics.js'
 // Hostile input (issue 12): connection/request limits, protocol-error problems, body shapes.
 import { limitConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
+import { acceptProxyProtocol } from './http/proxy-protocol.js'
 import { bodyShapePlugin } from './http/plugins/body-shape.js'
 import { connectionReusePlugin } from './http/plugins/connection-reuse.js'
 import { requestFormats } from './http/validation/file-name.js'
@@ -75,6 +76,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   if (options.https !== undefined) fastifyOptions.https = { ...options.https, ...nodeServerLimits(config) }
   const app = Fastify(fastifyOptions) as unknown as FastifyInstance
   limitConnections(app.server, config)
+  acceptProxyProtocol(app.server, new Set(config.http.proxyProtocolFrom), config.http.headersTimeoutMs)
 
   const routes: Array<{ method: string, pattern: RegExp }> = []
   app.addHook('onRoute', (route) => {

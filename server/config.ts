@@ -1,5 +1,6 @@
 // Configuration is read once, here, from the environment (CLI flags override by passing
 // `overrides`), validated, and handed down as one frozen object. Nothing else reads process.env.
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parseDuration } from './util/duration.js'
 import { parseRules } from './net/destination-policy.js'
@@ -39,6 +40,8 @@ export interface Config {
     maxConnections: number
     /** Failed authentications per minute per client address before 429. */
     authFailuresPerMinute: number
+    /** Balancer addresses whose connections start with a PROXY protocol header (http/proxy-protocol.ts). */
+    proxyProtocolFrom: string[]
   }
   render: {
     threads: number
@@ -176,6 +179,7 @@ export const CONFIG_DEFAULTS = {
   SVC_MAX_REQUESTS_PER_SOCKET: '10000',
   SVC_MAX_CONNECTIONS: '4096',
   SVC_AUTH_FAILURE_LIMIT: '30',
+  SVC_PROXY_PROTOCOL_FROM: '(none)',
   SVC_RENDER_THREADS: '(cores)',
   SVC_RENDER_QUEUE: '256',
   SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
@@ -255,6 +259,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   const headersTimeoutMs = duration(e, 'SVC_HEADERS_TIMEOUT', '10s')
   // Node refuses a header timeout longer than the request timeout (the headers are part of it).
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('SVC_HEADERS_TIMEOUT', 'must not exceed SVC_REQUEST_TIMEOUT')
+  const proxyProtocolFrom = (str(e, 'SVC_PROXY_PROTOCOL_FROM') ?? '').split(',').map((a) => a.trim()).filter(Boolean)
+  const notAnAddress = proxyProtocolFrom.find((a) => isIP(a) === 0)
+  if (notAnAddress !== undefined) throw new ConfigError('SVC_PROXY_PROTOCOL_FROM', `"${notAnAddress}" is not an IP address`)
   const renderTimeoutMs = duration(e, 'SVC_RENDER_TIMEOUT', '30s')
   // The idle timeout also runs while a sync render works: it must outlast one (unset: at least
   // twice the render timeout).
@@ -289,7 +296,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       connectionTimeoutMs,
       maxRequestsPerSocket: int(e, 'SVC_MAX_REQUESTS_PER_SOCKET', 10_000, 1),
       maxConnections: int(e, 'SVC_MAX_CONNECTIONS', 4096, 1),
-      authFailuresPerMinute: int(e, 'SVC_AUTH_FAILURE_LIMIT', 30, 1)
+      authFailuresPerMinute: int(e, 'SVC_AUTH_FAILURE_LIMIT', 30, 1),
+      proxyProtocolFrom
     },
     render: {
       threads,

@@ -84,6 +84,8 @@ before(async () => {
     SVC_TLS_CERT: cert.certFile,
     SVC_TLS_KEY: cert.keyFile,
     SVC_LOG_LEVEL: 'error',
+    // HAProxy sends each client's address in a PROXY protocol header (scripts/haproxy-cfg.sh).
+    SVC_PROXY_PROTOCOL_FROM: '127.0.0.2',
     SVC_RENDER_THREADS: '1',
     SVC_JOB_POLL: '50ms',
     SVC_JOB_LEASE: '2s',

@@ -204,3 +204,9 @@ test('HTTP limits: defaults, header timeout within the request timeout, idle tim
   configError({ SVC_CONNECTION_TIMEOUT: '30s' }, 'SVC_CONNECTION_TIMEOUT')
   configError({ SVC_MAX_CONNECTIONS: '0' }, 'SVC_MAX_CONNECTIONS')
 })
+
+test('SVC_PROXY_PROTOCOL_FROM: a list of IP addresses, none by default', () => {
+  assert.deepEqual(loadConfig({}, {}, 2).http.proxyProtocolFrom, [])
+  assert.deepEqual(loadConfig({ SVC_PROXY_PROTOCOL_FROM: '10.0.0.5, 2001:db8::7' }, {}, 2).http.proxyProtocolFrom, ['10.0.0.5', '2001:db8::7'])
+  assert.match(configError({ SVC_PROXY_PROTOCOL_FROM: '10.0.0.5,balancer.local' }, 'SVC_PROXY_PROTOCOL_FROM').message, /balancer\.local/)
+})
