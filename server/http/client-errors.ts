@@ -30,14 +30,25 @@ export function clientErrorProblem (err: NodeJS.ErrnoException): Problem {
   }
 }
 
+/** A problem answered outside Fastify: its headers (the connection ends after it) and body. */
+export function closingProblem (p: Problem, correlationId: string): { headers: Record<string, string>, body: string } {
+  const body = JSON.stringify(p.toBody(correlationId))
+  return {
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'X-Correlation-ID': correlationId,
+      Connection: 'close'
+    },
+    body
+  }
+}
+
 /** The raw HTTP/1.1 answer (status line, headers, body) for a client error. */
 export function clientErrorResponse (p: Problem, correlationId: string): string {
-  const body = JSON.stringify(p.toBody(correlationId))
-  return `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\n` +
-    'Content-Type: application/problem+json\r\n' +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Correlation-ID: ${correlationId}\r\n` +
-    'Connection: close\r\n\r\n' + body
+  const { headers, body } = closingProblem(p, correlationId)
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  return `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\n${lines}\r\n${body}`
 }
 
 /** Fastify's `clientErrorHandler` (bound to the instance, for its logger). */

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net'
 import { Server as TlsServer } from 'node:tls'
 import type { Config } from '../config.js'
 import { problem } from '../errors.js'
-import { answerAndClose, clientErrorHandler } from './client-errors.js'
+import { answerAndClose, clientErrorHandler, closingProblem } from './client-errors.js'
 import { correlationIdFor } from './plugins/correlation.js'
 
 export function fastifyLimits (config: Config) {
@@ -89,14 +89,9 @@ export function limitConnections (server: Server, config: Config): void {
     answerAndClose(socket, problem('METHOD_NOT_ALLOWED', 'CONNECT is not served here'), correlationIdFor(req))
   })
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const correlationId = correlationIdFor(req)
-    const body = JSON.stringify(problem('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported').toBody(correlationId))
-    res.writeHead(417, {
-      'Content-Type': 'application/problem+json',
-      'Content-Length': Buffer.byteLength(body),
-      'X-Correlation-ID': correlationId,
-      Connection: 'close'
-    })
+    const p = problem('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported')
+    const { headers, body } = closingProblem(p, correlationIdFor(req))
+    res.writeHead(p.status, headers)
     res.end(body)
   })
 }
