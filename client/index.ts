@@ -7,10 +7,11 @@
 import { createWriteStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
 import type { Writable } from 'node:stream'
-import type { Dispatcher } from 'undici'
 import { Transport } from './transport.js'
 import type { RetryMode, TransportOptions } from './transport.js'
 import { waitFor } from './wait.js'
+import { headerValue } from './whole-response.js'
+import type { WholeResponse } from './whole-response.js'
 import type { WaitOptions } from './wait.js'
 import type {
   DatasetRequest,
@@ -46,11 +47,8 @@ export interface ClientOptions extends TransportOptions {
 /** Per call: an AbortSignal and a correlation id (sent as X-Correlation-ID, same on every retry). */
 export interface CallOptions { signal?: AbortSignal, correlationId?: string }
 
-const header = (res: Dispatcher.ResponseData, name: string): string | undefined => {
-  const v = res.headers[name]
-  return Array.isArray(v) ? v[0] : v
-}
-const intHeader = (res: Dispatcher.ResponseData, name: string): number | null => {
+const header = (res: { headers: WholeResponse['headers'] }, name: string): string | undefined => headerValue(res.headers, name)
+const intHeader = (res: WholeResponse, name: string): number | null => {
   const v = header(res, name)
   return v === undefined || !/^\d+$/.test(v) ? null : Number(v)
 }
@@ -82,11 +80,11 @@ export class SvcClient {
     body: unknown,
     retry: RetryMode,
     call: CallOptions = {}
-  ): Promise<Dispatcher.ResponseData> {
+  ): Promise<WholeResponse> {
     const headers = { ...this.headers }
     if (body !== undefined) headers['content-type'] = 'application/json'
     if (call.correlationId !== undefined) headers['x-correlation-id'] = call.correlationId
-    return await this.transport.send({
+    return await this.transport.sendWhole({
       method,
       url: new URL(path, this.base),
       headers,
@@ -103,7 +101,7 @@ export class SvcClient {
     retry: RetryMode,
     call?: CallOptions
   ): Promise<T> {
-    return (await (await this.call(method, path, body, retry, call)).body.json()) as T
+    return JSON.parse((await this.call(method, path, body, retry, call)).body.toString('utf8')) as T
   }
 
   /** Synchronous render: the document and its Part 4 headers. Retried (a sync render is idempotent). */
@@ -112,9 +110,8 @@ export class SvcClient {
     const sync: RenderRequest & { async?: unknown } = { ...request }
     delete sync.async
     const res = await this.call('POST', 'render', sync, 'always', call)
-    const body = Buffer.from(await res.body.arrayBuffer())
     return {
-      body,
+      body: res.body,
       contentType: header(res, 'content-type') ?? '',
       format: header(res, 'x-document-format') === 'zpl' ? 'zpl' : 'pdf',
       fileName: fileNameOf(header(res, 'content-disposition')),

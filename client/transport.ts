@@ -1,5 +1,6 @@
 // One undici Agent (a keep-alive pool per origin, HTTP/1.1 pipelining off, the caller's TLS
 // options) and the retry loop every call goes through. Error answers become ProblemErrors.
+// Calls read whole answers (whole-response.ts); a download streams (send).
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Agent } from 'undici'
 import type { Dispatcher } from 'undici'
@@ -7,6 +8,8 @@ import { NetworkError, ProblemError } from './problem.js'
 import { backoffDelay, networkFailure, parseRetryAfter, retryPolicy } from './retry.js'
 import type { RetryEvent, RetryOptions, RetryPolicy } from './retry.js'
 import type { ProblemBody } from './types.js'
+import { headerValue, wholeResponse } from './whole-response.js'
+import type { WholeResponse } from './whole-response.js'
 
 export interface TlsOptions {
   /** PEM certificate(s) of a private CA to trust (in addition to none: replaces the default store). */
@@ -61,35 +64,52 @@ export class Transport {
     this.onRetry = options.onRetry
   }
 
-  /** Resolves with a 2xx answer whose body the caller must consume; throws ProblemError or NetworkError. */
+  /** A 2xx answer read to its end; throws ProblemError or NetworkError. */
+  async sendWhole (req: SendOptions): Promise<WholeResponse> {
+    const sent = req.headers['x-correlation-id']
+    return await this.retrying(req,
+      async () => await wholeResponse(this.agent, this.dispatchOptions(req), req.signal),
+      async (res) => problemOf(res.statusCode, res.headers, parseJson(res.body), sent))
+  }
+
+  /** A 2xx answer whose body the caller must consume as a stream (downloads); throws ProblemError or NetworkError. */
   async send (req: SendOptions): Promise<Dispatcher.ResponseData> {
-    for (let attempt = 1; ; attempt++) {
-      const last = attempt >= this.policy.maxAttempts
-      let res: Dispatcher.ResponseData
+    return await this.retrying(req,
+      async () => await this.agent.request({ ...this.dispatchOptions(req), signal: req.signal }),
+      async (res) => await readProblem(res, req.headers['x-correlation-id']))
+  }
+
+  private dispatchOptions (req: SendOptions): Dispatcher.DispatchOptions {
+    const { url, method, headers, body } = req
+    return { origin: url.origin, path: url.pathname + url.search, method, headers, body }
+  }
+
+  /** The retry loop of every call: `attempt` sends once, `problem` turns an error answer into a ProblemError. */
+  private async retrying<R extends { statusCode: number }> (
+    req: SendOptions,
+    attempt: () => Promise<R>,
+    problem: (res: R) => Promise<ProblemError>
+  ): Promise<R> {
+    for (let n = 1; ; n++) {
+      const last = n >= this.policy.maxAttempts
+      let res: R
       try {
-        res = await this.agent.request({
-          origin: req.url.origin,
-          path: req.url.pathname + req.url.search,
-          method: req.method,
-          headers: req.headers,
-          body: req.body,
-          signal: req.signal
-        })
+        res = await attempt()
       } catch (err) {
         const failure = networkFailure(err)
         if (failure === undefined) throw err
         if (last || (failure.sent && req.retry === 'unsent')) throw new NetworkError(failure.code, err)
-        await this.wait({ attempt, delayMs: backoffDelay(this.policy, attempt), networkCode: failure.code }, req.signal)
+        await this.wait({ attempt: n, delayMs: backoffDelay(this.policy, n), networkCode: failure.code }, req.signal)
         continue
       }
       if (res.statusCode < 400) return res
-      const problem = await readProblem(res, req.headers['x-correlation-id'])
-      if (last || (res.statusCode !== 429 && res.statusCode !== 503)) throw problem
-      const retryAfterMs = problem.retryAfter === undefined ? undefined : problem.retryAfter * 1000
-      if (retryAfterMs !== undefined && retryAfterMs > this.policy.maxRetryAfterMs) throw problem
+      const p = await problem(res)
+      if (last || (res.statusCode !== 429 && res.statusCode !== 503)) throw p
+      const retryAfterMs = p.retryAfter === undefined ? undefined : p.retryAfter * 1000
+      if (retryAfterMs !== undefined && retryAfterMs > this.policy.maxRetryAfterMs) throw p
       // Never earlier than Retry-After; the jitter spreads clients that were refused together.
-      const delayMs = Math.max(retryAfterMs ?? 0, backoffDelay(this.policy, attempt))
-      await this.wait({ attempt, delayMs, status: res.statusCode }, req.signal)
+      const delayMs = Math.max(retryAfterMs ?? 0, backoffDelay(this.policy, n))
+      await this.wait({ attempt: n, delayMs, status: res.statusCode }, req.signal)
     }
   }
 
@@ -106,20 +126,32 @@ export async function readProblem (
   res: Dispatcher.ResponseData,
   sentCorrelationId: string | undefined
 ): Promise<ProblemError> {
-  let body: Partial<ProblemBody> | undefined
+  let body: unknown
   try {
-    const value: unknown = await res.body.json()
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) body = value as Partial<ProblemBody>
+    body = await res.body.json()
   } catch {
     body = undefined
   }
-  const header = res.headers['x-correlation-id']
-  const correlationId = (Array.isArray(header) ? header[0] : header) ?? sentCorrelationId ?? ''
-  const retryAfterMs = parseRetryAfter(res.headers['retry-after'])
-  return new ProblemError(
-    res.statusCode,
-    body,
-    correlationId,
-    retryAfterMs === undefined ? undefined : retryAfterMs / 1000
-  )
+  return problemOf(res.statusCode, res.headers, body, sentCorrelationId)
+}
+
+function parseJson (bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8'))
+  } catch {
+    return undefined
+  }
+}
+
+/** An error answer's status, headers and parsed body (undefined when it was not JSON) as a ProblemError. */
+function problemOf (
+  statusCode: number,
+  headers: WholeResponse['headers'],
+  value: unknown,
+  sentCorrelationId: string | undefined
+): ProblemError {
+  const body = typeof value === 'object' && value !== null && !Array.isArray(value) ? value as Partial<ProblemBody> : undefined
+  const correlationId = headerValue(headers, 'x-correlation-id') ?? sentCorrelationId ?? ''
+  const retryAfterMs = parseRetryAfter(headers['retry-after'])
+  return new ProblemError(statusCode, body, correlationId, retryAfterMs === undefined ? undefined : retryAfterMs / 1000)
 }

@@ -1,9 +1,11 @@
 // The bench's HTTP side: one undici Pool per origin with keep-alive over TLS and pipelining 1
 // (a render farm answers one request at a time per connection anyway; pipelining would only
 // add head-of-line blocking to the latencies we measure). Bodies are always read to the end so
-// connections are reused, and bytes are counted; only bodies we need (problems, jobs) are kept.
+// connections are reused (read whole, as the client's calls are: client/whole-response.ts), and
+// bytes are counted; only bodies we need (problems, jobs) are parsed.
 import { Pool } from 'undici'
-import type { Dispatcher } from 'undici'
+import { headerValue, wholeResponse } from '../../client/whole-response.js'
+import type { WholeResponse } from '../../client/whole-response.js'
 import type { BenchOptions } from './types.js'
 
 export interface HttpOutcome {
@@ -40,41 +42,30 @@ export function createClient (options: Pick<BenchOptions, 'url' | 'key' | 'conne
   return {
     prefix: base.pathname.replace(/\/+$/, ''),
     async send (method, path, body) {
-      let res: Dispatcher.ResponseData
+      let res: WholeResponse
       try {
-        res = await pool.request({ method, path, body, headers: method === 'POST' ? postHeaders : getHeaders })
+        res = await wholeResponse(pool, { method, path, body, headers: method === 'POST' ? postHeaders : getHeaders })
       } catch (err) {
         return { status: 0, bytes: 0, json: undefined, errorCode: networkCode(err) }
       }
-      return await readAnswer(res)
+      return answerOf(res)
     },
     async close () { await pool.close() }
   }
 }
 
-async function readAnswer (res: Dispatcher.ResponseData): Promise<HttpOutcome> {
-  const type = res.headers['content-type']
-  const isJson = typeof type === 'string' && type.includes('json')
-  let bytes = 0
-  const chunks: Buffer[] | undefined = isJson ? [] : undefined
-  try {
-    for await (const chunk of res.body as AsyncIterable<Buffer>) {
-      bytes += chunk.length
-      if (chunks !== undefined) chunks.push(chunk)
-    }
-  } catch (err) {
-    return { status: 0, bytes, json: undefined, errorCode: networkCode(err) }
-  }
+function answerOf (res: WholeResponse): HttpOutcome {
+  const type = headerValue(res.headers, 'content-type')
   let json: Record<string, unknown> | undefined
-  if (chunks !== undefined) {
+  if (type?.includes('json') === true) {
     try {
-      const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      const value: unknown = JSON.parse(res.body.toString('utf8'))
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) json = value as Record<string, unknown>
     } catch { json = undefined }
   }
   // A non-problem error body (a proxy's HTML page) still gets a code to count.
   const errorCode = res.statusCode >= 400 ? (typeof json?.errorCode === 'string' ? json.errorCode : `HTTP_${res.statusCode}`) : undefined
-  return { status: res.statusCode, bytes, json, errorCode }
+  return { status: res.statusCode, bytes: res.body.length, json, errorCode }
 }
 
 /** A stable code for a failure without an HTTP answer. */

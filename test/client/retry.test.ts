@@ -125,6 +125,37 @@ test('a connection dropped after the request was sent: sync render retried, asyn
   assert.equal(s.count(), 3, 'the async submit was sent once: it may have created a job')
 })
 
+test('a document cut off mid-body is a network failure: the sync render is retried and answers the whole body', async () => {
+  const s = await server((n, req, res) => {
+    if (n === 1) {
+      // Headers and half the announced body, then the connection drops.
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '100', 'x-template-version': '3' })
+      res.write('%PDF-1.7 half', () => { req.socket.destroy() })
+      return
+    }
+    pdf(res)
+  })
+  const events: RetryEvent[] = []
+  const doc = await client(s.url, events).render({ template: 't' })
+  assert.equal(doc.body.toString(), '%PDF-1.7 test')
+  assert.equal(s.count(), 2)
+  assert.equal(events.length, 1)
+  assert.equal(typeof events[0].networkCode, 'string')
+})
+
+test('an AbortSignal ends a call that waits for its answer, and one aborted before it is sent', async () => {
+  const s = await server((_n, _req, res) => { setTimeout(() => { pdf(res) }, 5_000).unref() })
+  const c = client(s.url, [])
+  const controller = new AbortController()
+  const pending = c.render({ template: 't' }, { signal: controller.signal }).catch((e: unknown) => e)
+  setTimeout(() => { controller.abort() }, 50)
+  const err = await pending
+  assert.ok(err instanceof Error && err.name === 'AbortError', String(err))
+  const before = await c.getJob('j', { signal: AbortSignal.abort() }).catch((e: unknown) => e)
+  assert.ok(before instanceof Error && before.name === 'AbortError', String(before))
+  assert.equal(s.count(), 1, 'the call aborted before it started was never sent')
+})
+
 test('async submit: refused connections (nothing sent) and 503 answers are retried', async () => {
   const closed = await server(() => {})
   const port = new URL(closed.url).port
