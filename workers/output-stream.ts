@@ -11,6 +11,8 @@
 // an earlier piece resolved), bounded by the render's time limit. So a slow consumer holds the
 // render back instead of piling up bytes in either thread.
 import { RenderError } from './errors.js'
+import { deadlineError } from './deadline.js'
+import type { CancelSignal } from './deadline.js'
 import type { OutputSink } from './pdf/render-pdf.js'
 import type { RenderStream } from './pool.js'
 import type { RenderSuccess } from './types.js'
@@ -152,7 +154,7 @@ export interface OutputReceiver {
    * its count first; a streamed one resolves once every piece went through onChunk. Rejects
    * with the consumer's error, or when `signal` aborts first.
    */
-  complete (result: RenderSuccess, signal: AbortSignal): Promise<void>
+  complete (result: RenderSuccess, signal: CancelSignal): Promise<void>
   /** Releases a worker waiting for credit and stops routing its messages (idempotent). */
   close (): void
 }
@@ -224,15 +226,15 @@ function createReceiver (stream: RenderStream, channel: OutputChannel, unroute: 
     }
   }
 
-  async function drained (signal: AbortSignal): Promise<void> {
+  async function drained (signal: CancelSignal): Promise<void> {
     const target = Atomics.load(state, PRODUCED)
     const settled = (): boolean => failure !== undefined || delivered >= target
     while (!settled()) {
-      signal.throwIfAborted()
+      if (signal.aborted) throw deadlineError()
       await new Promise<void>((resolve) => {
-        const done = (): void => { wake = undefined; signal.removeEventListener('abort', done); resolve() }
+        const done = (): void => { wake = undefined; signal.off('abort', done); resolve() }
         wake = done
-        signal.addEventListener('abort', done)
+        signal.once('abort', done)
       })
     }
     if (failure !== undefined) throw failure.error

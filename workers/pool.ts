@@ -8,6 +8,7 @@ import { LRUCache } from 'lru-cache'
 import { Piscina } from 'piscina'
 import { createOutputHub, type OutputChannel } from './output-stream.js'
 import { createRenderQueue, type RenderLane } from './render-queue.js'
+import { Deadline } from './deadline.js'
 import type { RenderTaskInput, RenderTaskResult } from './render-task.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 
@@ -168,8 +169,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     const admission = await queue.acquire(workspaceId, lane)
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
-    const ac = new AbortController()
-    const timer = setTimeout(() => ac.abort(), options.timeoutMs)
+    const deadline = new Deadline(options.timeoutMs)
     const receiver = stream === undefined ? undefined : outputs.open(stream, options.timeoutMs)
     try {
       if (task.rows !== undefined) fed++
@@ -178,21 +178,21 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       const light = compiled.has(input.versionKey) && task.rows === undefined
       const output = receiver?.channel
       let r = await pool.run(taskInput(input, light, task.rows, output),
-        { signal: ac.signal, transferList: task.rows === undefined ? undefined : [task.rows] })
+        { signal: deadline, transferList: task.rows === undefined ? undefined : [task.rows] })
       if (!r.ok && r.code === 'NEED_DEFINITION') {
         // This worker is new (replaced after a timeout) or evicted the version: send it all.
         // Nothing was written yet, so a stream's receiver serves the second try as well.
         definitionsResent++
-        r = await pool.run(taskInput(input, false, undefined, output), { signal: ac.signal })
+        r = await pool.run(taskInput(input, false, undefined, output), { signal: deadline })
       }
       if (!r.ok) return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' } : r
       if (!light) compiled.set(input.versionKey, true)
       asBuffer(r)
       if (receiver === undefined) return r
-      await receiver.complete(r, ac.signal)
+      await receiver.complete(r, deadline)
       return { ...r, bytes: EMPTY }
     } catch (err) {
-      if (ac.signal.aborted) {
+      if (deadline.aborted) {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
       }
@@ -203,7 +203,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
       receiver?.close()
-      clearTimeout(timer)
+      deadline.clear()
       admission.release()
     }
   }
