@@ -14,7 +14,7 @@ const run = promisify(execFile)
 
 export interface TlsMaterial { cert: Buffer, key: Buffer, certFile: string, selfSigned: boolean }
 
-export async function loadTls (config: Config): Promise<TlsMaterial> {
+export async function loadTls (config: Pick<Config, 'home' | 'tlsCert' | 'tlsKey'>): Promise<TlsMaterial> {
   if (config.tlsCert !== undefined && config.tlsKey !== undefined) {
     return {
       cert: await readFile(config.tlsCert),
