@@ -123,9 +123,12 @@ stop_server () {
   server_pid=
   server2_pid=
 }
+# The raw pool (in bench/service.ts) runs with the server's CPU setting, --no-parallel-scavenge
+# (bin/svc's first line), so the baseline is not slowed by what the server is spared; not with its
+# memory settings, which trade CPU for RSS (the RSS target is the server's).
 run_bench () {
   BENCH_SERVER_PID="$server_pid" BENCH_DB_PID="$(cat "$SVC_HOME/db/db.pid" 2>/dev/null || echo)" \
-    node dist/bench/service.js "$@"
+    node --no-parallel-scavenge dist/bench/service.js "$@"
 }
 
 # BENCH_AB="dirA dirB": A/B runs of two builds (checkouts) on the same database: each round starts
