@@ -125,7 +125,7 @@ const NOTES: string[] = [
   '  CPU targets count as met only when a run at the fast speed (raw ≤ ~1.8 ms per render) meets them too. The drain',
   '  ÷ sync figures of the slow runs (0.89, 1.02) include the job completions\' 5 ms linger (statements per job 6.0 →',
   '  4.9); the fast run before it (0.90) did not.',
-  '- **The run in the tables (2026-11-23 04:00), after the client\'s calls moved to undici\'s dispatch** (load generator',
+  '- **The run of 2026-11-23 04:00 (before parallel scavenge was turned off), after the client\'s calls moved to undici\'s dispatch** (load generator',
   '  0.36 → 0.30 ms CPU per request here; 0.51 → 0.41 in the client\'s own A/B). The raw pool\'s speed moved within the',
   '  run (765, 827, 941 renders/s; 2.37, 2.27, 1.99 ms CPU per render), so the medians pair different runs: taken run',
   '  by run the CPU ratio reads 1.63×, 1.43×, 1.65× and service ÷ raw 0.48, 0.51, 0.45. Both targets are missed by',
