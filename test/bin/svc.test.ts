@@ -1,4 +1,4 @@
-// bin/svc's first line gives the process its memory settings (docs/deploy.md, "Memory"): run as
+// bin/svc's first line gives the process its memory and CPU settings (docs/deploy.md, "Sizing"): run as
 // an executable (as make run, the cluster, the bench and the systemd unit do), the process has
 // them; run as `node bin/svc`, it has Node's defaults.
 import assert from 'node:assert/strict'
@@ -29,9 +29,10 @@ function started (command: string, args: string[]): Started {
   return JSON.parse(line[1]) as Started
 }
 
-test('bin/svc run as an executable starts with its memory settings; node bin/svc with the defaults', () => {
+test('bin/svc run as an executable starts with its memory and CPU settings; node bin/svc with the defaults', () => {
   const own = started(svc, [])
-  assert.deepEqual(own, { code: 0, arenas: '2', flags: ['--max-semi-space-size=4', '--heap-growing-percent=30'] })
+  const flags = ['--max-semi-space-size=4', '--heap-growing-percent=30', '--no-parallel-scavenge']
+  assert.deepEqual(own, { code: 0, arenas: '2', flags })
   const plain = started(process.execPath, [svc])
   assert.deepEqual(plain, { code: 0, arenas: null, flags: [] })
 })
