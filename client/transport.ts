@@ -66,10 +66,9 @@ export class Transport {
 
   /** A 2xx answer read to its end; throws ProblemError or NetworkError. */
   async sendWhole (req: SendOptions): Promise<WholeResponse> {
-    const sent = req.headers['x-correlation-id']
     return await this.retrying(req,
       async () => await wholeResponse(this.agent, this.dispatchOptions(req), req.signal),
-      async (res) => problemOf(res.statusCode, res.headers, parseJson(res.body), sent))
+      async (res) => problemOf(res.statusCode, res.headers, parseJson(res.body), req.headers['x-correlation-id']))
   }
 
   /** A 2xx answer whose body the caller must consume as a stream (downloads); throws ProblemError or NetworkError. */

@@ -1,7 +1,7 @@
 // One HTTP exchange read to its end into one Buffer, through undici's dispatch API. What the
 // client's JSON calls, a sync render's document and `svc bench` need: undici's request() wraps
 // every answer in a Readable stream and hands its chunks through a stream and an async read,
-// which cost the caller ~0.06–0.09 ms CPU per request against the render API (docs/client.md).
+// which cost the caller ~0.1 ms CPU per request against the render API (0.51 → 0.41 ms, docs/client.md).
 // A download that must not be held in memory keeps request() and its stream.
 import type { Dispatcher } from 'undici'
 
