@@ -32,6 +32,8 @@ export interface Report {
   /** The server's RSS over a long sync invoice load (after the runs above). */
   rss: RssPoint[]
   rssRequests?: number
+  /** The stack's floor (stack-floor.ts): the same sync invoice without svc's own request logic. */
+  floor?: ServiceRun[]
 }
 
 const HEADING = '# Service benchmark'
@@ -148,6 +150,18 @@ const NOTES: string[] = [
   '  database, 8 clients each, 12 windows of 8 s, then sides swapped: CPU per request flag / default 0.966, then 1 /',
   '  1.051 (about -4%). RSS of a lab server after 60 s of 16 clients 232 → 236 MB. The bench\'s raw pool gets the same',
   '  flag (scripts/bench.sh), so the baseline gains what the server gains.',
+  '- **The stack\'s floor (row 2b, 2026-11-23).** What the parts alone cost: a second server process with bin/svc\'s',
+  '  settings serving the same invoice with Fastify over HTTPS, the key\'s row, the two datasets and the render pool,',
+  '  and none of svc\'s own logic (bench/stack-floor.ts). First measured in `bash scripts/bench.sh --only',
+  '  raw,sync,floor` (06:03, 3 runs, raw 1.54, 2.07, 2.16 ms per render): floor CPU per request 2.46, 2.66, 2.83 ms',
+  '  = 1.60×, 1.29×, 1.31× raw (the service: 2.57, 3.21, 2.85 ms = 1.67×, 1.55×, 1.32×); floor req/s ÷ raw 0.50,',
+  '  0.60, 0.61 (the service 0.45, 0.48, 0.58). Its main thread took 0.59-0.71 ms per request against the service\'s',
+  '  0.85-1.10, and its render threads and helpers 1.87, 1.99, 2.12 ms against the raw pool\'s 1.54, 2.07, 2.16 in',
+  '  the same runs (the machine\'s speed moved within the run, so only the first pair says renders cost more there).',
+  '  So the stack alone spends most of the 1.4× the issue allows (all of it in one run of three), and reaches 0.55 of',
+  '  raw in two runs of three: the two CPU targets leave svc\'s own request logic (auth, rate limit, template and',
+  '  environment, validation, run history, log line, metrics: 0.26-0.43 ms of main-thread CPU above the floor here)',
+  '  between nothing and ~0.2 ms on this machine.',
   '- **Memory leak found and fixed.** Sampling the bench server\'s RSS showed it growing ~25 MB/s under load (1.7 GB',
   '  after 40 s) with a ~32 MB main-thread heap: the render workers kept every finished PDFDocument. Piscina\'s default',
   '  `atomics: \'sync\'` parks a worker in Atomics.wait between tasks, so the nextTick callbacks each render queues never',
@@ -241,6 +255,11 @@ export function sectionLines (r: Report): string[] {
   const byRun = (f: (raw: LoopResult, sync: ServiceRun) => number): string =>
     r.sync.map((x, i) => i < r.raw.length ? f2(f(r.raw[i], x)) : '–').join(', ')
   const others = median(r.sync.map((x) => x.cpu.others))
+  const floorRuns = r.floor ?? []
+  const floorRate = median(floorRuns.map((x) => x.result.requestsPerSec))
+  const floorCpu = median(floorRuns.map((x) => x.serverCpuMsPerRequest))
+  const floorByRun = (f: (raw: LoopResult, floor: ServiceRun) => number): string =>
+    floorRuns.map((x, i) => i < r.raw.length ? f2(f(r.raw[i], x)) : '–').join(', ')
   return [
     HEADING,
     '',
@@ -262,6 +281,9 @@ export function sectionLines (r: Report): string[] {
     '|---|---|---|---|---|---|',
     `| 1. raw engine, render pool on ${r.threads} threads, no HTTP/DB (ceiling) | ${f0(raw)} renders | ${all(r.raw.map((x) => x.rate))} | ${loopLat(r.raw)} | ${r.raw.reduce((n, x) => n + x.errors, 0)} | 1.00 |`,
     `| 2. service: HTTPS sync render, auth + 2 SQL datasets (svc bench) | ${f0(sync)} requests | ${all(r.sync.map((x) => x.result.requestsPerSec))} | ${lat(r.sync)} | ${syncErrors} | **${f2(sync / raw)}** of raw |`,
+    ...(floorRuns.length === 0
+      ? []
+      : [`| 2b. the stack's floor: the same request in Fastify over HTTPS, the key's row, the 2 datasets, the render pool; none of svc's own logic (bench/stack-floor.ts) | ${f0(floorRate)} requests | ${all(floorRuns.map((x) => x.result.requestsPerSec))} | ${lat(floorRuns)} | ${errs(floorRuns)} | ${f2(floorRate / raw)} of raw |`]),
     `| 3a. async drain: the job loop working through the queue (from the last of ${r.drain[0]?.jobs ?? '–'} jobs submitted to the last completed) | ${f0(drain)} jobs | ${all(r.drain.map((x) => x.queueRate))} | – | ${drainFailed} | **${f2(drain / sync)}** of sync |`,
     `| 3b. the same ${r.drain[0]?.jobs ?? '–'} jobs end to end (first submitted → last completed; the submissions' HTTPS requests share the cores) | ${f0(drainAll)} jobs | ${all(r.drain.map((x) => x.rate))} | – | ${drainFailed} | ${f2(drainAll / sync)} of sync |`,
     `| 4a. labels, raw pool (shipping batches 1–3, 12/8/4 parcels) | ${f0(rawLab)} renders | ${all(r.rawLabels.map((x) => x.rate))} | ${loopLat(r.rawLabels)} | ${r.rawLabels.reduce((n, x) => n + x.errors, 0)} | 1.00 |`,
@@ -278,6 +300,11 @@ export function sectionLines (r: Report): string[] {
     `- p99 ≤ 3 × p50 at saturation: p50 ${f1(syncP50)} ms, p99 ${f1(syncP99)} ms = **${f2(p99ratio)}×**: ${ok(p99ratio <= 3)}; timeouts ${syncTimeouts}, errors ${syncErrors}: ${ok(syncErrors === 0)}.`,
     `- Async drain ≥ 0.95 × sync throughput: **${f2(drain / sync)}** (the queue drained by the job loop, row 3a): ${ok(drain / sync >= 0.95)}. ` +
       `End to end with the submissions (row 3b, each job is two HTTPS requests' worth of work where a sync render is one): ${f2(drainAll / sync)}.`,
+    ...(floorRuns.length === 0
+      ? []
+      : [`- What the stack alone reaches (row 2b, no target): CPU per request ${f2(floorCpu)} ÷ ${f2(rawCpu)} ms = **${f2(floorCpu / rawCpu)}×** ` +
+          `(run by run: ${floorByRun((a, b) => b.serverCpuMsPerRequest / a.cpuMs)}), req/s ÷ raw **${f2(floorRate / raw)}** (run by run: ` +
+          `${floorByRun((a, b) => b.result.requestsPerSec / a.rate)}). svc's own request logic on top of it: ${f2(serverCpu - floorCpu)} ms CPU per request.`]),
     '- Upper bound for service ÷ raw on these shared cores, were the server\'s own overhead zero: raw CPU per render ÷ (raw CPU per render + MariaDB and load generator CPU per request) = ' +
       `${f2(rawCpu)} ÷ (${f2(rawCpu)} + ${f2(dbCpu)} + ${f2(genCpu)}) = **${f2(rawCpu / (rawCpu + dbCpu + genCpu))}**.`,
     ...(r.rss.length === 0
@@ -292,6 +319,9 @@ export function sectionLines (r: Report): string[] {
     '|---|---|---|---|---|---|---|---|---|',
     `| sync invoice | ${split(r.sync, 'server')} | ${split(r.sync, 'mariadb')} | ${split(r.sync, 'loadGenerator')} | ${split(r.sync, 'others')} | ${split(r.sync, 'idle')} | ${f2(serverCpu)} | ${mainCpu(r.sync)} | ${f1(median(r.sync.map((x) => x.statements)))} |`,
     `| async drain (submission included) | ${drainSplit('server')} | ${drainSplit('mariadb')} | ${drainSplit('loadGenerator')} | ${drainSplit('others')} | ${drainSplit('idle')} | ${f2(median(r.drain.map((x) => x.serverCpuMsPerJob ?? NaN)))} per job | ${f2(median(r.drain.map((x) => (x.serverCpuMsPerJob ?? NaN) * (x.cpu?.serverMain ?? NaN) / (x.cpu?.server ?? NaN))))} | ${f1(median(r.drain.map((x) => x.statements ?? NaN)))} per job |`,
+    ...(floorRuns.length === 0
+      ? []
+      : [`| the stack's floor (row 2b) | ${split(floorRuns, 'server')} | ${split(floorRuns, 'mariadb')} | ${split(floorRuns, 'loadGenerator')} | ${split(floorRuns, 'others')} | ${split(floorRuns, 'idle')} | ${f2(floorCpu)} | ${mainCpu(floorRuns)} | ${f1(median(floorRuns.map((x) => x.statements)))} |`]),
     `| labels | ${split(r.labels, 'server')} | ${split(r.labels, 'mariadb')} | ${split(r.labels, 'loadGenerator')} | ${split(r.labels, 'others')} | ${split(r.labels, 'idle')} | ${f2(median(r.labels.map((x) => x.serverCpuMsPerRequest)))} | ${mainCpu(r.labels)} | ${f1(median(r.labels.map((x) => x.statements)))} |`,
     '',
     `The raw pool used ${f2(median(r.raw.map((x) => x.cpuMs)))} ms CPU per invoice render (this process, all threads: clients, pool, workers) and ` +

@@ -3,7 +3,7 @@
 // pool (the ceiling), the HTTPS service through `svc bench`'s runBench, an async drain, labels,
 // and the engine's peers; medians of several runs go to the "Service benchmark" section of
 // bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --rss-duration 60s, --only a,b
-// (sync, raw, labels, drain, rss, peers) and --rate R (open loop) for investigations: those do not
+// (sync, raw, floor, labels, drain, rss, peers) and --rate R (open loop) for investigations: those do not
 // write RESULTS.md. The tenancy and scaling rows (service-rows.ts: neighbour, limiter, nodes) write a
 // section of their own, also when run alone (--only neighbour,limiter,nodes); --neighbour-clients N
 // sets A's clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
@@ -27,6 +27,7 @@ import { limiterOnOff, noisyNeighbour, twoNodes, warm, type RowOptions, type Tar
 import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
 import type { InvoiceData } from './engine-baselines.js'
 import { jsreportPeer } from './peer-jsreport.js'
+import { startStackFloor } from './stack-floor.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -117,11 +118,19 @@ const syncLoad = {
   jobTimeoutMs: 60_000
 }
 
-async function service (template: string, parameters: Array<Record<string, unknown>>): Promise<ServiceRun> {
+async function service (template: string, parameters: Array<Record<string, unknown>>,
+  target: { url: string, sampler: typeof cpu } = { url: demo.baseUrl, sampler: cpu }): Promise<ServiceRun> {
   const q0 = await questions()
-  const sample = cpu.start()
+  const sample = target.sampler.start()
   const result = await runBench({
-    ...syncLoad, template, parameters, rate: RATE, durationMs: DURATION, warmupMs: 1000, maxErrorRate: 0
+    ...syncLoad,
+    url: target.url,
+    template,
+    parameters,
+    rate: RATE,
+    durationMs: DURATION,
+    warmupMs: 1000,
+    maxErrorRate: 0
   })
   const split = sample.stop()
   // Everything served during the call (the 1 s warm-up too), at the window's rate.
@@ -170,7 +179,8 @@ const report: Report = {
   pdfkit: [],
   pdfmake: [],
   engineOne: [],
-  rss: []
+  rss: [],
+  floor: []
 }
 
 if (want('raw') || want('labels')) {
@@ -182,6 +192,15 @@ if (want('raw') || want('labels')) {
 log(`warming the server (${WARMUP / 1000} s invoices${want('labels') ? `, ${WARMUP / 2000} s labels` : ''})`)
 if (want('sync') || want('drain')) await warmService('invoice', invoiceParams, WARMUP)
 if (want('labels')) await warmService('shipping-label', labelParams, WARMUP / 2)
+// The stack's floor (stack-floor.ts): its own server process, warmed as long as the service.
+const floor = want('floor') ? await startStackFloor(demo.workspace.id, 'invoice') : undefined
+const floorTarget = floor === undefined
+  ? undefined
+  : { url: floor.url, sampler: cpuSampler({ server: floor.pid, mariadb: Number(process.env.BENCH_DB_PID) }) }
+if (floorTarget !== undefined) {
+  log(`warming the stack's floor (${WARMUP / 1000} s invoices)`)
+  await runBench({ ...syncLoad, url: floorTarget.url, template: 'invoice', parameters: invoiceParams, durationMs: WARMUP, warmupMs: 0, maxErrorRate: 1 })
+}
 if (ROWS.length > 0) {
   log(`warming workspace B, the limiter-off key and node 2 (${WARMUP / 2000} s each${want('sync') ? '' : ', A too'})`)
   if (!want('sync') && !want('drain')) await warm(rowOptions, nodeA, C, WARMUP / 2)
@@ -200,6 +219,11 @@ for (let run = 1; run <= RUNS; run++) {
     const s = await service('invoice', invoiceParams)
     report.sync.push(s)
     log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+  }
+  if (floorTarget !== undefined) {
+    const s = await service('invoice', invoiceParams, floorTarget)
+    report.floor?.push(s)
+    log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
   }
   if (want('labels')) {
     const r = await closedLoop(rawEngine(pool, labels), C, 1000, DURATION / 2)
@@ -235,6 +259,7 @@ for (let run = 1; run <= RUNS; run++) {
   }
 }
 await pool.close()
+floor?.close()
 
 if (want('rss')) {
   // After the runs above: the server has served them all, as a long-running one would have.

@@ -1,0 +1,91 @@
+// The stack's floor (issue 15): what the parts svc is built from cost per sync invoice, with none
+// of svc's own request logic. A child process serves POST /api/v1/render over HTTPS (Fastify, the
+// server's TLS pair, a body schema) and per request does what cannot be left out: it reads the
+// key's row (one statement on the service database, as the real path must for revocation to be
+// immediate), reads the invoice's two datasets through svc's data-source code, renders in the
+// render pool and answers the bytes. No key check, rate limit, template lookup (held from start),
+// run history, log line, metrics, problems or output spool.
+//
+// `make bench` measures it beside the service and the raw engine in every run (part "floor"): its
+// CPU per request ÷ the raw engine's CPU per render is the best "server CPU ÷ raw" this stack
+// reaches on the machine, and its req/s ÷ raw the best "service ÷ raw throughput".
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { loadConfig } from '../server/config.js'
+import { createContext } from '../server/context.js'
+import { bearer, parseToken } from '../server/auth/keys.js'
+import { loadTls } from '../server/http/tls.js'
+import { createRenderPool } from '../workers/pool.js'
+
+const SERVE = '--serve-stack-floor'
+
+async function serve (workspaceId: string, templateCode: string): Promise<void> {
+  const { default: Fastify } = await import('fastify')
+  const config = loadConfig(process.env)
+  const ctx = await createContext(config)
+  const t = await ctx.services.templates.resolve(workspaceId, templateCode)
+  const env = await ctx.repos.environments.get(workspaceId, 'production')
+  if (env === undefined) throw new Error('no production environment: run svc demo')
+  const { threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs } = config.render
+  const pool = createRenderPool({ threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs })
+  const limits = {
+    maxPages: config.render.maxPages,
+    maxBytes: config.render.maxBytes,
+    maxRows: config.render.maxRows,
+    maxLabels: config.render.maxLabels
+  }
+  const tls = await loadTls(config)
+  const app = Fastify({ https: { key: tls.key, cert: tls.cert }, logger: false })
+  const body = {
+    type: 'object',
+    required: ['template'],
+    properties: { template: { type: 'string' }, parameters: { type: 'object' } }
+  } as const
+  app.post<{ Body: { template: string, parameters?: Record<string, unknown> } }>('/api/v1/render',
+    { schema: { body } }, async (req, reply) => {
+      const key = parseToken(bearer(req.headers.authorization))
+      if (await ctx.repos.apiKeys.get(key.keyId) === undefined) throw new Error('unknown key')
+      const parameters = req.body.parameters ?? {}
+      const { datasets } = await ctx.dataSources.readAll(env, t.definition, parameters, {}, limits.maxRows)
+      const r = await pool.render(
+        { versionKey: t.versionKey, definition: t.definitionJson, parameters, context: {}, datasets, limits },
+        { lane: 'interactive', workspaceId }
+      )
+      if (!r.ok) throw new Error(r.message)
+      void reply.header('content-type', 'application/pdf').header('x-page-count', String(r.pageCount))
+      return r.bytes
+    })
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  process.stdout.write(`${address}\n`)
+}
+
+/** The settings and Node flags bin/svc starts the server with (its first line), so both run alike. */
+function serverStart (): { env: Record<string, string>, flags: string[] } {
+  const words = readFileSync(join(process.cwd(), 'bin', 'svc'), 'utf8').split('\n', 1)[0].split(/\s+/)
+  const env: Record<string, string> = {}
+  for (const w of words) {
+    const m = /^([A-Z_]+)=(.*)$/.exec(w)
+    if (m !== null) env[m[1]] = m[2]
+  }
+  return { env, flags: words.filter((w) => w.startsWith('--')) }
+}
+
+export interface StackFloor { url: string, pid: number, close: () => void }
+
+/** Starts the floor's server (the environment's SVC_* settings, the demo workspace's invoice). */
+export async function startStackFloor (workspaceId: string, templateCode: string): Promise<StackFloor> {
+  const script = new URL(import.meta.url).pathname
+  const start = serverStart()
+  const child = spawn(process.execPath, [...start.flags, script, SERVE, workspaceId, templateCode],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } })
+  const close = (): void => { child.kill() }
+  process.once('exit', close) // a bench that dies leaves no server behind
+  const exited = once(child, 'exit').then(([code]) => { throw new Error(`the stack floor's server exited (${String(code)})`) })
+  const [line] = await Promise.race([once(child.stdout, 'data'), exited]) as [Buffer]
+  exited.catch(() => {}) // after it started, its exit is close()'s doing
+  return { url: line.toString().trim(), pid: child.pid ?? 0, close }
+}
+
+if (process.argv[2] === SERVE) await serve(process.argv[3], process.argv[4])
