@@ -260,6 +260,9 @@ for (let run = 1; run <= RUNS; run++) {
 }
 await pool.close()
 floor?.close()
+// Read here, not when the sections are written: a section rebuilt from the JSON later says the same.
+report.loadAfter = loadavg()[0]
+rows.loadAfter = report.loadAfter
 
 if (want('rss')) {
   // After the runs above: the server has served them all, as a long-running one would have.
