@@ -200,6 +200,7 @@ const floorTarget = floor === undefined
 if (floorTarget !== undefined) {
   log(`warming the stack's floor (${WARMUP / 1000} s invoices)`)
   await runBench({ ...syncLoad, url: floorTarget.url, template: 'invoice', parameters: invoiceParams, durationMs: WARMUP, warmupMs: 0, maxErrorRate: 1 })
+  floor?.pause()
 }
 if (ROWS.length > 0) {
   log(`warming workspace B, the limiter-off key and node 2 (${WARMUP / 2000} s each${want('sync') ? '' : ', A too'})`)
@@ -221,7 +222,9 @@ for (let run = 1; run <= RUNS; run++) {
     log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
   }
   if (floorTarget !== undefined) {
+    floor?.resume()
     const s = await service('invoice', invoiceParams, floorTarget)
+    floor?.pause()
     report.floor?.push(s)
     log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
   }

@@ -72,7 +72,14 @@ function serverStart (): { env: Record<string, string>, flags: string[] } {
   return { env, flags: words.filter((w) => w.startsWith('--')) }
 }
 
-export interface StackFloor { url: string, pid: number, close: () => void }
+export interface StackFloor {
+  url: string
+  pid: number
+  /** Stopped (SIGSTOP) between its measurements, so it takes nothing from the other rows. */
+  pause: () => void
+  resume: () => void
+  close: () => void
+}
 
 /** Starts the floor's server (the environment's SVC_* settings, the demo workspace's invoice). */
 export async function startStackFloor (workspaceId: string, templateCode: string): Promise<StackFloor> {
@@ -85,7 +92,13 @@ export async function startStackFloor (workspaceId: string, templateCode: string
   const exited = once(child, 'exit').then(([code]) => { throw new Error(`the stack floor's server exited (${String(code)})`) })
   const [line] = await Promise.race([once(child.stdout, 'data'), exited]) as [Buffer]
   exited.catch(() => {}) // after it started, its exit is close()'s doing
-  return { url: line.toString().trim(), pid: child.pid ?? 0, close }
+  return {
+    url: line.toString().trim(),
+    pid: child.pid ?? 0,
+    pause: () => { child.kill('SIGSTOP') },
+    resume: () => { child.kill('SIGCONT') },
+    close: () => { child.kill('SIGCONT'); close() }
+  }
 }
 
 if (process.argv[2] === SERVE) await serve(process.argv[3], process.argv[4])

@@ -39,6 +39,8 @@ cleanup () {
   cleanup_server
   # The jsreport peer's Chromium browsers, should bench/service.ts have died before closing them.
   pkill -9 -f -- '--svc-bench-peer=' 2>/dev/null || true
+  # The stack floor's server (bench/stack-floor.ts), stopped between its measurements.
+  pkill -9 -f -- '--serve-stack-floor' 2>/dev/null || true
   $SVC db stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
