@@ -7,8 +7,8 @@
 // run history, log line, metrics, problems or output spool.
 //
 // `make bench` measures it beside the service and the raw engine in every run (part "floor"): its
-// CPU per request ÷ the raw engine's CPU per render is the best "server CPU ÷ raw" this stack
-// reaches on the machine, and its req/s ÷ raw the best "service ÷ raw throughput".
+// CPU per request ÷ the raw engine's CPU per render is what "server CPU ÷ raw" comes to on this
+// machine before svc adds anything, and its req/s ÷ raw the same for "service ÷ raw throughput".
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
@@ -93,7 +93,8 @@ export async function startStackFloor (workspaceId: string, templateCode: string
   const start = serverStart()
   const child = spawn(process.execPath, [...start.flags, script, SERVE, workspaceId, templateCode],
     { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } })
-  const close = (): void => { child.kill() }
+  // SIGCONT first: a stopped process keeps a SIGTERM pending until it runs again.
+  const close = (): void => { child.kill('SIGCONT'); child.kill() }
   process.once('exit', close) // a bench that dies leaves no server behind
   const exited = once(child, 'exit').then(([code]) => { throw new Error(`the stack floor's server exited (${String(code)})`) })
   const [line] = await Promise.race([once(child.stdout, 'data'), exited]) as [Buffer]
@@ -103,7 +104,7 @@ export async function startStackFloor (workspaceId: string, templateCode: string
     pid: child.pid ?? 0,
     pause: () => { child.kill('SIGSTOP') },
     resume: () => { child.kill('SIGCONT') },
-    close: () => { child.kill('SIGCONT'); close() }
+    close
   }
 }
 
