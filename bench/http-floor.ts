@@ -5,8 +5,6 @@
 // closed loops of 16 (saturation: many requests per wake-up), then open loops at the given rates
 // (one request per wake-up, as the service's HTTP thread mostly sees them); the child's CPU comes
 // from /proc. Usage: node dist/bench/http-floor.js [--rates 450,900] [--seconds 8]
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +12,7 @@ import { parseArgs } from 'node:util'
 import { runBench } from '../cli/bench/runner.js'
 import type { BenchOptions } from '../cli/bench/types.js'
 import { loadTls } from '../server/http/tls.js'
+import { startChildServer } from './child-server.js'
 
 const SERVE = '--serve-floor'
 
@@ -42,11 +41,9 @@ async function main (): Promise<void> {
   const { values } = parseArgs({ options: { rates: { type: 'string', default: '450,900' }, seconds: { type: 'string', default: '8' } } })
   const durationMs = Number(values.seconds) * 1000
   const home = mkdtempSync(join(tmpdir(), 'svc-floor-'))
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], SERVE, home], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const server = await startChildServer(process.argv[1], [SERVE, home], { flags: process.execArgv })
   try {
-    const [line] = await once(child.stdout, 'data') as [Buffer]
-    const url = line.toString().trim()
-    const pid = child.pid ?? 0
+    const { url, pid } = server
     const base: BenchOptions = {
       url,
       key: 'svc_test_floor_unused',
@@ -73,7 +70,7 @@ async function main (): Promise<void> {
       if (loop.name !== 'warm-up') console.log(`| ${loop.name} | ${r.requestsPerSec.toFixed(0)} | ${perRequest.toFixed(3)} |`)
     }
   } finally {
-    child.kill()
+    server.close()
     rmSync(home, { recursive: true, force: true })
   }
 }

@@ -9,8 +9,6 @@
 // `make bench` measures it beside the service and the raw engine in every run (part "floor"): its
 // CPU per request ÷ the raw engine's CPU per render is what "server CPU ÷ raw" comes to on this
 // machine before svc adds anything, and its req/s ÷ raw the same for "service ÷ raw throughput".
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../server/config.js'
@@ -18,6 +16,7 @@ import { createContext } from '../server/context.js'
 import { bearer, parseToken } from '../server/auth/keys.js'
 import { loadTls } from '../server/http/tls.js'
 import { createRenderPool } from '../workers/pool.js'
+import { startChildServer, type ChildServer } from './child-server.js'
 
 const SERVE = '--serve-stack-floor'
 
@@ -78,34 +77,10 @@ function serverStart (): { env: Record<string, string>, flags: string[] } {
   return { env, flags: words.filter((w) => w.startsWith('--') && !w.startsWith('--heap-growing-percent')) }
 }
 
-export interface StackFloor {
-  url: string
-  pid: number
-  /** Stopped (SIGSTOP) between its measurements, so it takes nothing from the other rows. */
-  pause: () => void
-  resume: () => void
-  close: () => void
-}
-
 /** Starts the floor's server (the environment's SVC_* settings, the demo workspace's invoice). */
-export async function startStackFloor (workspaceId: string, templateCode: string): Promise<StackFloor> {
-  const script = new URL(import.meta.url).pathname
+export async function startStackFloor (workspaceId: string, templateCode: string): Promise<ChildServer> {
   const start = serverStart()
-  const child = spawn(process.execPath, [...start.flags, script, SERVE, workspaceId, templateCode],
-    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } })
-  // SIGCONT first: a stopped process keeps a SIGTERM pending until it runs again.
-  const close = (): void => { child.kill('SIGCONT'); child.kill() }
-  process.once('exit', close) // a bench that dies leaves no server behind
-  const exited = once(child, 'exit').then(([code]) => { throw new Error(`the stack floor's server exited (${String(code)})`) })
-  const [line] = await Promise.race([once(child.stdout, 'data'), exited]) as [Buffer]
-  exited.catch(() => {}) // after it started, its exit is close()'s doing
-  return {
-    url: line.toString().trim(),
-    pid: child.pid ?? 0,
-    pause: () => { child.kill('SIGSTOP') },
-    resume: () => { child.kill('SIGCONT') },
-    close
-  }
+  return await startChildServer(new URL(import.meta.url).pathname, [SERVE, workspaceId, templateCode], start)
 }
 
 if (process.argv[2] === SERVE) await serve(process.argv[3], process.argv[4])
