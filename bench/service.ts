@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import type { RowDataPacket } from 'mysql2/promise'
 import { loadConfig } from '../server/config.js'
 import { createContext } from '../server/context.js'
+import { renderLimits } from '../server/render/pipeline.js'
 import { parseDuration } from '../server/util/duration.js'
 import { createRenderPool } from '../workers/pool.js'
 import type { RenderInput } from '../workers/types.js'
@@ -70,12 +71,7 @@ const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
 
 // The same rows the service reads: the production environment's invoices 1–12 (5–40 lines) and
 // shipping batches 1–3, read once through the service's own data-source code.
-const LIMITS = {
-  maxPages: config.render.maxPages,
-  maxBytes: config.render.maxBytes,
-  maxRows: config.render.maxRows,
-  maxLabels: config.render.maxLabels
-}
+const LIMITS = renderLimits(config.render)
 const env = await ctx.repos.environments.get(demo.workspace.id, 'production')
 if (env === undefined) throw new Error('no production environment in the demo workspace: run svc demo')
 async function inputsFor (code: string, parameters: Array<Record<string, unknown>>): Promise<RenderInput[]> {

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { loadConfig } from '../server/config.js'
 import { createContext } from '../server/context.js'
+import { renderLimits } from '../server/render/pipeline.js'
 import { bearer, parseToken } from '../server/auth/keys.js'
 import { loadTls } from '../server/http/tls.js'
 import { createRenderPool } from '../workers/pool.js'
@@ -29,12 +30,7 @@ async function serve (workspaceId: string, templateCode: string): Promise<void> 
   if (env === undefined) throw new Error('no production environment: run svc demo')
   const { threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs } = config.render
   const pool = createRenderPool({ threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs })
-  const limits = {
-    maxPages: config.render.maxPages,
-    maxBytes: config.render.maxBytes,
-    maxRows: config.render.maxRows,
-    maxLabels: config.render.maxLabels
-  }
+  const limits = renderLimits(config.render)
   const tls = await loadTls(config)
   const app = Fastify({ https: { key: tls.key, cert: tls.cert }, logger: false })
   const body = {

@@ -1,7 +1,7 @@
 // The render pipeline: resolve → check → read data → engine. Every way of rendering goes
 // through it: sync renders (sync.ts), jobs (server/jobs/), dataset runs (executeDataset), and the
 // CLI's preview uses its checks (checks.ts). The outcome is recorded by the caller.
-import type { RenderSuccess } from '../../workers/types.js'
+import type { RenderLimits, RenderSuccess } from '../../workers/types.js'
 import { randomUUID } from 'node:crypto'
 import type { RenderTaskOptions } from '../../workers/pool.js'
 import { problem } from '../errors.js'
@@ -11,6 +11,7 @@ import { requireEnvironment } from '../services/environments.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { NewJob } from '../store/repos/jobs.js'
 import type { DatasetResult } from '../datasources/index.js'
+import type { Config } from '../config.js'
 import type { RenderDeps } from './deps.js'
 import { checkFormat, checkParameters, environmentFor } from './checks.js'
 import { engineProblem } from './outcome.js'
@@ -82,13 +83,13 @@ export function jobOf (p: Prepared, correlationId: string): NewJob {
 export type PipelineDeps = Pick<RenderDeps, 'config' | 'pool' | 'templates' | 'environments' | 'dataSources'>
 type Values = Record<string, unknown>
 
+/** The limits every render gets from the operator's configuration (SVC_RENDER_MAX_*). */
+export function renderLimits (render: Config['render']): RenderLimits {
+  return { maxPages: render.maxPages, maxBytes: render.maxBytes, maxRows: render.maxRows, maxLabels: render.maxLabels }
+}
+
 export function renderPipeline (deps: PipelineDeps) {
-  const limits = {
-    maxPages: deps.config.render.maxPages,
-    maxBytes: deps.config.render.maxBytes,
-    maxRows: deps.config.render.maxRows,
-    maxLabels: deps.config.render.maxLabels
-  }
+  const limits = renderLimits(deps.config.render)
 
   return {
     /** Template → environment → format → parameters (spec Part 4); the first failure is the answer. */
