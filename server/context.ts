@@ -16,6 +16,7 @@ import { dataSources } from './datasources/index.js'
 import { dataSourceGuard } from './datasources/destinations.js'
 import { outbox } from './webhooks/outbox.js'
 import { webhooksService } from './services/webhooks.js'
+import { secretsService } from './secrets/rotate.js'
 
 /** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
 export async function resolveDatabaseUrl (config: Config): Promise<string> {
@@ -48,7 +49,8 @@ export async function createContext (config: Config, options: {
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
     templates: templatesService(db, repos.templates, events),
     outbox: events,
-    webhooks: webhooksService({ db, box, config, repos, outbox: events })
+    webhooks: webhooksService({ db, box, config, repos, outbox: events }),
+    secrets: secretsService(db, box)
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.

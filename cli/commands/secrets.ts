@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto'
 import type { Command } from 'commander'
 import { keyIdOf } from '../../server/secrets/keyring.js'
 import { loadKeys, writeKeyringFile } from '../../server/secrets/load.js'
-import { secretsService } from '../../server/secrets/rotate.js'
 import { emit, table, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 
@@ -19,7 +18,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
 
   secrets.command('status').description('sealed values per master key id (legacy: sealed before key ids)')
     .action(async () => {
-      const status = await rt.withContext((ctx) => secretsService(ctx.db, ctx.box).status())
+      const status = await rt.withContext((ctx) => ctx.services.secrets.status())
       emit(rt.io(), status, (v) => [
         `sealing key ${v.activeKeyId}; configured ${v.configuredKeyIds.join(', ')}`,
         ...table(v.counts.map((c) => ({ ...c, configured: c.configured ? 'yes' : 'NO' })), [...STATUS_COLUMNS])
@@ -32,7 +31,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
     .action(async (opts: { batchSize: string }) => {
       const batchSize = Number(opts.batchSize)
       if (!/^\d+$/.test(opts.batchSize) || batchSize < 1) throw new UsageError('--batch-size: expected a whole number ≥ 1')
-      const result = await rt.withContext((ctx) => secretsService(ctx.db, ctx.box).rotate({ batchSize }))
+      const result = await rt.withContext((ctx) => ctx.services.secrets.rotate({ batchSize }))
       emit(rt.io(), result, (v) => [
         `${v.resealed} values re-sealed under ${v.activeKeyId}; ${v.skipped} changed meanwhile (left as written); ` +
           `${v.unreadable.length} unreadable`,
@@ -73,7 +72,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
       if (kept.length === 0 || keyIdOf(keys[0]).toString('hex') === id) {
         throw new UsageError(`${keyId} is the sealing key: add a new key first`)
       }
-      const status = await rt.withContext((ctx) => secretsService(ctx.db, ctx.box).status())
+      const status = await rt.withContext((ctx) => ctx.services.secrets.status())
       const left = status.counts.filter((c) => c.keyId === id || c.keyId === 'legacy').reduce((n, c) => n + c.values, 0)
       if (left > 0) {
         throw new UsageError(`${left} values may still be sealed under ${keyId}: run "svc secrets rotate" first`)

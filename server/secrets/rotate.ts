@@ -3,15 +3,22 @@
 // batches, and writes a value back only if it is still the ciphertext it opened (compare and
 // swap): a password or secret changed meanwhile by a running server is left as that server wrote
 // it. Values already under the sealing key are not selected, so an interrupted rotation simply
-// runs again. Nothing else of the row changes (no ds_version bump: open pools keep working).
+// runs again. Nothing else of the row changes (no ds_version bump: open pools keep working); a
+// data-source password's workspace gets its render revision bumped (SEALED_COLUMNS).
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
-import type { Db } from '../store/db.js'
+import { transaction } from '../store/db.js'
+import type { Conn, Db } from '../store/db.js'
+import { bumpRenderRevision } from '../store/repos/workspaces.js'
 import { SealedValueError } from './keyring.js'
 import type { Keyring, SealedRef } from './keyring.js'
 
-/** Every sealed column. A new one is added here, or rotation would leave it under an old key. */
-export const SEALED_COLUMNS: ReadonlyArray<{ table: string, column: string }> = [
-  { table: 'environments', column: 'ds_password_enc' },
+/**
+ * Every sealed column. A new one is added here, or rotation would leave it under an old key.
+ * `renders`: the column is part of what a render resolves to, so its write bumps the workspace's
+ * render revision (migration 014) and processes holding the old ciphertext read it again.
+ */
+export const SEALED_COLUMNS: ReadonlyArray<{ table: string, column: string, renders?: true }> = [
+  { table: 'environments', column: 'ds_password_enc', renders: true },
   { table: 'webhook_endpoints', column: 'secret_enc' }
 ]
 
@@ -54,11 +61,11 @@ export function secretsService (db: Db, ring: Keyring) {
     Promise<RotateResult> {
       const batchSize = options.batchSize ?? 200
       const result: RotateResult = { activeKeyId: ring.activeId, resealed: 0, skipped: 0, unreadable: [] }
-      for (const { table, column } of SEALED_COLUMNS) {
+      for (const { table, column, renders } of SEALED_COLUMNS) {
         let after = ''
         for (;;) {
           const [rows] = await db.query<RowDataPacket[]>(
-            `SELECT id, ${column} AS sealed FROM ${table}
+            `SELECT id, ${renders === true ? 'workspace_id' : 'NULL'} AS workspace_id, ${column} AS sealed FROM ${table}
               WHERE id > ? AND ${column} IS NOT NULL AND LEFT(${column}, 7) <> ? ORDER BY id LIMIT ?`,
             [after, ring.activeHeader, batchSize])
           if (rows.length === 0) break
@@ -72,9 +79,13 @@ export function secretsService (db: Db, ring: Keyring) {
               result.unreadable.push({ table, column, id: r.id, reason: err.message })
               continue
             }
-            const [res] = await db.execute<ResultSetHeader>(`UPDATE ${table} SET ${column} = ? WHERE id = ? AND ${column} = ?`,
-              [ring.seal(plain, ref), r.id, r.sealed])
-            if (res.affectedRows === 1) result.resealed++
+            const write = async (conn: Conn): Promise<boolean> => {
+              if (r.workspace_id !== null) await bumpRenderRevision(conn, r.workspace_id as string)
+              const [res] = await conn.execute<ResultSetHeader>(`UPDATE ${table} SET ${column} = ? WHERE id = ? AND ${column} = ?`,
+                [ring.seal(plain, ref), r.id, r.sealed])
+              return res.affectedRows === 1
+            }
+            if (await transaction(db, write)) result.resealed++
             else result.skipped++
           }
           after = rows[rows.length - 1].id

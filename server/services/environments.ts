@@ -123,7 +123,7 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
     },
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = requireEnvironment(key, await envs.get(workspaceId, key))
-      await envs.setDataSource(env.id, seal(env.id, await checkedDataSource(dataSourceUrl, guard)))
+      await envs.setDataSource(env, seal(env.id, await checkedDataSource(dataSourceUrl, guard)))
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {

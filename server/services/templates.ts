@@ -14,6 +14,7 @@ import type { ApiKeyRow } from '../store/repos/api-keys.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { Outbox } from '../webhooks/outbox.js'
 import { problem } from '../errors.js'
+import { safeEqual } from '../util/crypto.js'
 
 /** A published version ready to render; immutable, so cached per versionKey. */
 export interface ResolvedTemplate {
@@ -55,6 +56,18 @@ export interface TemplateSummary {
 }
 
 const CODE = new RegExp(TEMPLATE_CODE)
+/** How long a held render resolution may go without a re-read (hand edits without the revision bump). */
+export const HELD_TTL_MS = 5_000
+type Resolution = { resolved: ResolvedTemplate, environment: Environment | undefined }
+
+function unknownKey (code: string): { key: undefined, resolve: () => Promise<Resolution> } {
+  return {
+    key: undefined,
+    resolve: async () => {
+      throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
+    }
+  }
+}
 const ER_NO_REFERENCED_ROW_2 = 1452
 const ER_LOCK_DEADLOCK = 1213
 
@@ -132,7 +145,20 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
   // Per (workspace, code, requested version): the version the last resolve returned. Sent as a
   // hint so the query leaves out the definition text when it is still the version in force.
   const hints = new LRUCache<string, ResolvedTemplate>({ max: 20000 })
-  const keyWorkspaces = new LRUCache<string, string>({ max: 20000 })
+  // Render resolutions this process holds (the hot path's template version and environment),
+  // per (workspace, code, requested version, environment): only successful ones, each with the
+  // workspace's render revision it was read with. A render reads that revision with its key's
+  // row, and the held resolution stands while it is unchanged: every write that can change a
+  // resolution bumps it in the same statement (migration 014), on whichever process. A row
+  // edited by hand in SQL, without the bump, is read again within HELD_TTL_MS.
+  const held = new LRUCache<string, Resolution & { revision: number, environment: Environment }>({
+    max: 20000,
+    ttl: HELD_TTL_MS
+  })
+  // Keys that presented their own secret here: only they take the held path, so a caller without
+  // a key's secret cannot time whether a template of its workspace is held. Also the workspace
+  // of the version hint (a key's workspace never changes).
+  const knownKeys = new LRUCache<string, { workspaceId: string, secretHash: Buffer }>({ max: 20000 })
 
   function prepare (
     templateId: string,
@@ -298,18 +324,30 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
      * The render's first read (POST /v1/render): the API key's row, the template and the
      * environment in ONE query. The caller verifies `key` first (a bad key is a 401 whatever the
      * template), then calls `resolve()` for the template's problems in the spec's order.
+     * When this process holds the resolution (see `held`), the query reads the key and its
+     * workspace's state only.
      */
     async resolveForKey (
       key: { keyId: string, mode: string, secretHash: Buffer },
       code: string,
       version: number | undefined,
       envKey: string
-    ): Promise<{
-      key: ApiKeyRow | undefined
-      resolve: () => Promise<{ resolved: ResolvedTemplate, environment: Environment | undefined }>
-    }> {
-      // A key's workspace never changes: remembered only to send the version hint.
-      const workspaceId = keyWorkspaces.get(key.keyId)
+    ): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<Resolution> }> {
+      const own = knownKeys.get(key.keyId)
+      const workspaceId = own !== undefined && safeEqual(own.secretHash, key.secretHash) ? own.workspaceId : undefined
+      const heldKey = workspaceId === undefined ? undefined : `${workspaceId}\n${code}\n${version ?? ''}\n${envKey}`
+      const entry = heldKey === undefined ? undefined : held.get(heldKey)
+      if (entry !== undefined) {
+        const state = await repo.keyState(key.keyId)
+        if (state === undefined) return unknownKey(code)
+        if (state.renderRevision === entry.revision) {
+          const { resolved, environment } = entry
+          const found = state.webhooksVersion === environment.webhooksVersion
+            ? entry
+            : { resolved, environment: { ...environment, webhooksVersion: state.webhooksVersion } }
+          return { key: state.key, resolve: async () => found }
+        }
+      }
       const found = await repo.resolveForKey(
         key,
         code,
@@ -317,19 +355,22 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
         workspaceId === undefined ? undefined : knownFor(hintKeyOf(workspaceId, code, version)),
         envKey
       )
-      if (found === undefined) {
-        return {
-          key: undefined,
-          resolve: async () => {
-            throw problem('TEMPLATE_NOT_FOUND', `no template ${code}`)
-          }
-        }
+      if (found === undefined) return unknownKey(code)
+      const row = found.key
+      if (safeEqual(row.secretHash, key.secretHash)) {
+        knownKeys.set(key.keyId, { workspaceId: row.workspaceId, secretHash: row.secretHash })
       }
-      keyWorkspaces.set(key.keyId, found.key.workspaceId)
       return {
-        key: found.key,
-        resolve: async () =>
-          await finish(found.template, code, version, hintKeyOf(found.key.workspaceId, code, version))
+        key: row,
+        // Called once the key passed its checks; only then does the query join the template.
+        resolve: async () => {
+          const r = await finish(found.template, code, version, hintKeyOf(row.workspaceId, code, version))
+          if (r.environment !== undefined) {
+            held.set(`${row.workspaceId}\n${code}\n${version ?? ''}\n${envKey}`,
+              { revision: found.renderRevision, resolved: r.resolved, environment: r.environment })
+          }
+          return r
+        }
       }
     },
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
+import { transaction } from '../db.js'
 import type { Db } from '../db.js'
+import { bumpRenderRevision } from './workspaces.js'
 
 export interface DataSourceRow {
   host: string
@@ -22,10 +24,13 @@ export interface Environment {
   createdAt: Date
 }
 
-/** The columns of an environment row, each as `<alias>.<column> AS <prefix><column>` (for joins). */
-export function environmentColumns (alias: string, prefix: string): string {
+/**
+ * The columns of an environment row, each as `<alias>.<column> AS <prefix><column>` (for joins);
+ * `webhooksVersion`: the expression of the workspace's version when the query joins workspaces.
+ */
+export function environmentColumns (alias: string, prefix: string, webhooksVersion = webhooksVersionOf(alias)): string {
   const own = COLUMN_NAMES.map((c) => `${alias}.${c} AS ${prefix}${c}`).join(', ')
-  return `${own}, ${webhooksVersionOf(alias)} AS ${prefix}webhooks_version`
+  return `${own}, ${webhooksVersion} AS ${prefix}webhooks_version`
 }
 
 // One primary-key lookup inside the environment's own read: no statement of its own.
@@ -77,12 +82,16 @@ export function environmentsRepo (db: Db) {
       )
       return (await this.get(workspaceId, key)) as Environment
     },
-    async setDataSource (id: string, ds: DataSourceRow | null): Promise<void> {
-      await db.execute(
-        `UPDATE environments SET ds_host = ?, ds_port = ?, ds_user = ?, ds_password_enc = ?, ds_database = ?,
-        ds_version = ds_version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = ?`,
-        [ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null, id]
-      )
+    /** A new data source (or none): ds_version and the workspace's render revision bumped with it. */
+    async setDataSource (env: Pick<Environment, 'id' | 'workspaceId'>, ds: DataSourceRow | null): Promise<void> {
+      await transaction(db, async (conn) => {
+        await bumpRenderRevision(conn, env.workspaceId)
+        await conn.execute(
+          `UPDATE environments SET ds_host = ?, ds_port = ?, ds_user = ?, ds_password_enc = ?, ds_database = ?,
+          ds_version = ds_version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = ?`,
+          [ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null, env.id]
+        )
+      })
     },
     async get (workspaceId: string, key: string): Promise<Environment | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(

@@ -2,12 +2,14 @@
 // uq_template (workspace_id, code) or the version primary key (template_id, version).
 import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
 import { batcher, isolating } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
 import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
 import type { Environment } from './environments.js'
+import { bumpRenderRevision, WORKSPACE_STATE } from './workspaces.js'
 
 export type TemplateFormat = 'document' | 'label'
 
@@ -27,9 +29,10 @@ export interface LockedTemplate {
  * whether a template, version or environment exists. The caller still verifies the key itself
  * (constant-time, verifyKey).
  */
-const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, t.id, t.format, t.disabled, t.current_version, v.version,
-    IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_')}
+const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, ${WORKSPACE_STATE}, t.id, t.format, t.disabled, t.current_version, v.version,
+    IF(t.id = ? AND v.version = ?, NULL, v.definition) AS definition, ${environmentColumns('e', 'env_', 'w.webhooks_version')}
   FROM api_keys k
+  LEFT JOIN workspaces w ON w.id = k.workspace_id
   LEFT JOIN templates t ON t.workspace_id = k.workspace_id AND t.code = ?
     AND k.secret_hash = ? AND k.mode = ? AND ${usableKeySql('k')}
   LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = COALESCE(?, t.current_version)
@@ -37,11 +40,20 @@ const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, t.id, t.format, t.di
   WHERE k.id = ?`
 
 /**
+ * The render's first read when this process holds the template and environment it resolves to
+ * (services/templates.ts): the key's row and its workspace's state, by primary keys. The held
+ * resolution stands while the workspace's render revision is the one it was read with.
+ */
+const KEY_STATE = `SELECT ${keyColumns('k')}, ${WORKSPACE_STATE}
+  FROM api_keys k LEFT JOIN workspaces w ON w.id = k.workspace_id WHERE k.id IN `
+
+/**
  * Requests that arrive while a resolve is in flight go together in the next one (the batcher's
  * group commit): one statement of UNION ALL arms, each tagged with its request's index, instead
  * of one statement each. A statement per batch size is prepared once per connection.
  */
 const RESOLVE_BATCH = 8
+const keyStateSql = Array.from({ length: RESOLVE_BATCH }, (_, n) => `${KEY_STATE}(${Array(n + 1).fill('?').join(', ')})`)
 const resolveBatchSql = Array.from({ length: RESOLVE_BATCH }, (_, n) =>
   n === 0 ? RESOLVE_FOR_KEY : Array.from({ length: n + 1 }, () => `(${RESOLVE_FOR_KEY})`).join(' UNION ALL '))
 
@@ -52,7 +64,24 @@ interface ResolveKeyItem {
   known: { templateId: string, version: number } | undefined
   envKey: string
 }
-type ResolveKeyResult = { key: ApiKeyRow, template: ResolveRow | undefined } | undefined
+/** A key's row with its workspace's state (revision: see migration 014; webhooks: 009). */
+export interface KeyState { key: ApiKeyRow, renderRevision: number, webhooksVersion: number }
+export type ResolveKeyResult = (KeyState & { template: ResolveRow | undefined }) | undefined
+
+function toKeyState (r: RowDataPacket): KeyState {
+  return {
+    key: toKey(r, KEY_JOIN),
+    renderRevision: Number(r.ws_render_revision),
+    webhooksVersion: Number(r.ws_webhooks_version)
+  }
+}
+
+async function keyStateBatch (db: Db, keyIds: string[]): Promise<Array<KeyState | undefined>> {
+  const ids = [...new Set(keyIds)]
+  const [rows] = await db.execute<RowDataPacket[]>(keyStateSql[ids.length - 1], ids)
+  const byId = new Map(rows.map((r) => [r[KEY_JOIN.id] as string, toKeyState(r)]))
+  return keyIds.map((id) => byId.get(id))
+}
 
 async function resolveBatch (db: Db, items: ResolveKeyItem[]): Promise<ResolveKeyResult[]> {
   const params: Array<string | number | Buffer | null> = []
@@ -63,7 +92,7 @@ async function resolveBatch (db: Db, items: ResolveKeyItem[]): Promise<ResolveKe
   const [rows] = await db.execute<RowDataPacket[]>(resolveBatchSql[items.length - 1], params)
   const out: ResolveKeyResult[] = new Array<ResolveKeyResult>(items.length).fill(undefined)
   for (const r of rows) {
-    out[Number(r.i)] = { key: toKey(r, KEY_JOIN), template: r.id === null ? undefined : toResolveRow(r, true) }
+    out[Number(r.i)] = { ...toKeyState(r), template: r.id === null ? undefined : toResolveRow(r, true) }
   }
   return out
 }
@@ -140,6 +169,8 @@ export function templatesRepo (db: Db) {
   // (isolating), so one request's values can never fail another's.
   const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(
     isolating(async (items) => await resolveBatch(db, items)), { maxItems: RESOLVE_BATCH })
+  const keyStates = batcher<string, KeyState | undefined>(
+    isolating(async (keyIds) => await keyStateBatch(db, keyIds)), { maxItems: RESOLVE_BATCH })
   return {
     /**
      * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
@@ -153,6 +184,7 @@ export function templatesRepo (db: Db) {
       code: string,
       format: TemplateFormat
     ): Promise<LockedTemplate> {
+      await bumpRenderRevision(conn, workspaceId) // the new version will be in force
       await conn.execute(
         'INSERT INTO templates (id, workspace_id, code, format) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE id = id',
         [randomUUID(), workspaceId, code, format]
@@ -220,8 +252,13 @@ export function templatesRepo (db: Db) {
       version: number | undefined,
       known: { templateId: string, version: number } | undefined,
       envKey: string
-    ): Promise<{ key: ApiKeyRow, template: ResolveRow | undefined } | undefined> {
+    ): Promise<ResolveKeyResult> {
       return await resolves.push({ key, code, version, known, envKey })
+    },
+
+    /** The key's row and its workspace's state (batched like resolveForKey); undefined: no key of that id. */
+    async keyState (keyId: string): Promise<KeyState | undefined> {
+      return await keyStates.push(keyId)
     },
 
     /** The definition of one version (after a cache eviction raced the resolve query). */
@@ -258,11 +295,14 @@ export function templatesRepo (db: Db) {
     },
 
     async setDisabled (workspaceId: string, code: string, disabled: boolean): Promise<boolean> {
-      const [res] = await db.execute<ResultSetHeader>(
-        'UPDATE templates SET disabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE workspace_id = ? AND code = ?',
-        [disabled ? 1 : 0, workspaceId, code]
-      )
-      return res.affectedRows > 0
+      return await transaction(db, async (conn) => {
+        await bumpRenderRevision(conn, workspaceId)
+        const [res] = await conn.execute<ResultSetHeader>(
+          'UPDATE templates SET disabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE workspace_id = ? AND code = ?',
+          [disabled ? 1 : 0, workspaceId, code]
+        )
+        return res.affectedRows > 0
+      })
     }
   }
 }

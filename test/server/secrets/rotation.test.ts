@@ -115,6 +115,9 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
       statuses.push(await render(ENVS[i % 3], id))
     }
   })()
+  const revisions = async (): Promise<number> =>
+    Number((await database.db.query<RowDataPacket[]>('SELECT SUM(render_revision) AS n FROM workspaces'))[0][0].n)
+  const revisionsBefore = await revisions()
   const rotated = await svc(['secrets', 'rotate', '--batch-size', '1'], both)
   rotating = false
   await load
@@ -123,6 +126,9 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
     { resealed: rotated.json.resealed, unreadable: rotated.json.unreadable },
     { resealed: 4, unreadable: [] }
   )
+  // Each re-sealed data-source password moved its workspace's render revision (held resolutions
+  // of other processes are read again); the webhook secret is not part of a render's resolution.
+  assert.equal(await revisions() - revisionsBefore, 3)
   assert.deepEqual(new Set(statuses), new Set([200]), 'every render during the rotation succeeded')
   await deliveredAndSigned(ids)
   const after = await svc(['secrets', 'status'], both)

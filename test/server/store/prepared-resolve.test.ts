@@ -1,6 +1,7 @@
-// The sync render's first read (API key + template + environment, templates repo resolveForKey)
-// is a prepared statement: on a one-connection service pool, MariaDB's own session counters show
-// one execution per resolve and no new prepare after the first (mysql2's statement cache).
+// The sync render's first read (API key + template + environment, templates repo resolveForKey;
+// once the resolution is held, the key and its workspace's state) is a prepared statement: on a
+// one-connection service pool, MariaDB's own session counters show one execution per resolve and
+// no new prepare after the first of each (mysql2's statement cache).
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -54,7 +55,8 @@ test('the render\'s key + template + environment read is one prepared-statement 
     assert.equal(resolved.code, 'invoice')
     assert.equal(environment?.key, 'production')
   }
-  await resolve() // prepares the statement on the pool's one connection
+  await resolve() // prepares the full read on the pool's one connection
+  await resolve() // the resolution is held now: prepares the key + workspace read (test/server/templates/held.test.ts)
   const before = await counters()
   for (let i = 0; i < RESOLVES; i++) await resolve()
   const after = await counters()
