@@ -97,11 +97,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   if (options.metrics !== undefined) httpMetrics(app, options.metrics)
   let closing = false
   app.addHook('preClose', async () => { closing = true })
-  app.addHook('onRequest', async (_request, reply) => {
-    if (closing) {
-      reply.header('Connection', 'close')
-      throw problem('SERVICE_UNAVAILABLE', 'The server is shutting down; retry', { headers: { 'Retry-After': '1' } })
-    }
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) { done(); return }
+    reply.header('Connection', 'close')
+    done(problem('SERVICE_UNAVAILABLE', 'The server is shutting down; retry', { headers: { 'Retry-After': '1' } }))
   })
   problemsPlugin(app, () => routes)
   bodyShapePlugin(app)

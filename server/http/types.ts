@@ -10,6 +10,8 @@ declare module 'fastify' {
     auth: AuthContext
     /** The key's parsed form and secret digest, on routes with `config.deferAuth` until it is checked in full. */
     apiKey: PresentedKey | null
+    /** The errorCode of the problem this request was answered with ('' when none; plugins/problems.ts). */
+    errorCode: string
     /** Deferred auth: the key's row read with the render's template and environment, then every check. */
     authenticateForRender: (reply: FastifyReply, target: RenderTarget)
     => ReturnType<Authenticator['authenticateForRender']>

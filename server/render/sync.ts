@@ -82,12 +82,13 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
       const version = p.env.webhooksVersion
       let body: ResponseBody | undefined
       let stored: { writer: DocumentWriter, doc: { id: string, expiresAt: Date } } | undefined
-      let opened = (): void => {}
-      const streaming = new Promise<void>((resolve) => { opened = resolve })
+      // The answer starts when the render ends or its output goes past the hold, whichever is first.
+      let answerNow = (): void => {}
+      const answerable = new Promise<void>((resolve) => { answerNow = resolve })
       // Past the threshold: the response (and, for a subscriber, the document store) takes the bytes.
       const out = spool(deps.config.render.streamAboveBytes, async () => {
         body = new ResponseBody()
-        opened() // the answer starts whatever follows: a sink that fails now aborts it (sinkError)
+        answerNow() // the answer starts whatever follows: a sink that fails now aborts it (sinkError)
         const sinks: OutputSink[] = [body]
         if (await deps.outbox.hasSubscriber(job.workspaceId, 'document.generated', version)) {
           const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
@@ -108,10 +109,10 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
         workspaceId: p.auth.workspaceId,
         stream: out.stream
       })
-      await Promise.race([rendering.then(() => {}, () => {}), streaming])
-      const answer = { runId, contentType: contentTypeOf(p.format), prepared: p }
-      const counts = (n: number): { pageCount: number, labelCount: number } =>
-        ({ pageCount: p.format === 'pdf' ? n : 0, labelCount: p.format === 'zpl' ? n : 0 })
+      rendering.then(answerNow, answerNow)
+      await answerable
+      const pdf = p.format === 'pdf'
+      const contentType = contentTypeOf(p.format)
       if (body === undefined) {
         let outcome: Outcome
         try {
@@ -125,7 +126,9 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
           throw failure
         }
         await record(job, started, outcome, version, runId)
-        return { ...answer, body: outcome.bytes as Buffer, ...counts(outcome.pageCount ?? 0) }
+        const n = outcome.pageCount ?? 0
+        const bytes = outcome.bytes as Buffer
+        return { runId, contentType, prepared: p, body: bytes, pageCount: pdf ? n : 0, labelCount: pdf ? 0 : n }
       }
       const response = body
       // `stored` is read when the render ends: the subscriber check may still run when the answer starts.
@@ -137,7 +140,8 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
           await record(job, started, failureOutcome(syncFailure(err, deps.config.render.timeoutMs)), version, runId)
         }
       ).catch((err: unknown) => options.onLateError?.(err, correlationId))
-      return { ...answer, body: response, ...counts(out.pageCount() ?? 0) }
+      const n = out.pageCount() ?? 0
+      return { runId, contentType, prepared: p, body: response, pageCount: pdf ? n : 0, labelCount: pdf ? 0 : n }
     },
 
     /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */

@@ -12,7 +12,9 @@ export function correlationIdFor (req: IncomingMessage | FastifyRequest): string
 }
 
 export function correlationPlugin (app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: it runs on every request, and an async hook costs a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Correlation-ID', request.id)
+    done()
   })
 }

@@ -55,12 +55,14 @@ function toProblem (err: FastifyError): Problem {
 }
 
 export function sendProblem (reply: FastifyReply, request: FastifyRequest, p: Problem): FastifyReply {
+  request.errorCode = p.code // for the request's metrics (metrics/http.ts)
   if (p.headers !== undefined) reply.headers(p.headers)
   if (p.code === 'API_KEY_INVALID') reply.header('WWW-Authenticate', 'Bearer')
   return reply.code(p.status).type('application/problem+json').send(p.toBody(request.id))
 }
 
 export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ method: string, pattern: RegExp }>): void {
+  app.decorateRequest('errorCode', '')
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const p = toProblem(err)
     if (p.code === 'INTERNAL_ERROR') request.log.error({ err }, 'unhandled error')
