@@ -110,13 +110,20 @@ test('a held resolution costs a key read; every change made through another proc
   assert.equal(await render(a.ctx, presented), 'API_KEY_REVOKED')
 })
 
-test('a row edited by hand is seen once the workspace\'s render revision is bumped (docs/architecture.md, Caches)', async () => {
+/** A process whose key rendered the invoice once (its resolution is held from now on). */
+type Process = Awaited<ReturnType<typeof process_>>
+async function heldOnce (): Promise<{ a: Process, workspace: { id: string }, presented: PresentedKey }> {
   const a = await process_()
   const { workspace, key } = await workspaceWithKey(a.ctx)
   await a.ctx.services.environments.create({ workspaceId: workspace.id, key: 'production' })
   await a.ctx.services.templates.publish(workspace.id, await readExample('invoice'))
   const presented = parseToken(key.key)
   assert.equal(await render(a.ctx, presented), 'v1 production no data source webhooks 0')
+  return { a, workspace, presented }
+}
+
+test('a row edited by hand is seen once the workspace\'s render revision is bumped (docs/architecture.md, Caches)', async () => {
+  const { a, workspace, presented } = await heldOnce()
   await tdb.db.execute('UPDATE templates SET disabled = 1 WHERE workspace_id = ?', [workspace.id])
   // Without the bump the held resolution stands (for at most HELD_TTL_MS) …
   assert.equal(await render(a.ctx, presented), 'v1 production no data source webhooks 0')
@@ -126,12 +133,7 @@ test('a row edited by hand is seen once the workspace\'s render revision is bump
 })
 
 test('a key presented with a wrong secret never takes the held path, and does not unseat the right one', async () => {
-  const a = await process_()
-  const { workspace, key } = await workspaceWithKey(a.ctx)
-  await a.ctx.services.environments.create({ workspaceId: workspace.id, key: 'production' })
-  await a.ctx.services.templates.publish(workspace.id, await readExample('invoice'))
-  const presented = parseToken(key.key)
-  assert.equal(await render(a.ctx, presented), 'v1 production no data source webhooks 0')
+  const { a, workspace, presented } = await heldOnce()
   const forged: PresentedKey = { ...presented, secretHash: randomBytes(32) }
   a.sql.length = 0
   assert.equal(await render(a.ctx, forged), 'API_KEY_INVALID')
