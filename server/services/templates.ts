@@ -149,7 +149,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
   // per (workspace, code, requested version, environment): only successful ones, each with the
   // workspace's render revision it was read with. A render reads that revision with its key's
   // row, and the held resolution stands while it is unchanged: every write that can change a
-  // resolution bumps it in the same statement (migration 014), on whichever process. A row
+  // resolution bumps it first in its transaction (migration 014), on whichever process. A row
   // edited by hand in SQL, without the bump, is read again within HELD_TTL_MS.
   const held = new LRUCache<string, Resolution & { revision: number, environment: Environment }>({
     max: 20000,
@@ -159,6 +159,8 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
   // a key's secret cannot time whether a template of its workspace is held. Also the workspace
   // of the version hint (a key's workspace never changes).
   const knownKeys = new LRUCache<string, { workspaceId: string, secretHash: Buffer }>({ max: 20000 })
+  const heldKeyOf = (workspaceId: string, code: string, version: number | undefined, envKey: string): string =>
+    `${workspaceId}\n${code}\n${version ?? ''}\n${envKey}`
 
   function prepare (
     templateId: string,
@@ -335,7 +337,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
     ): Promise<{ key: ApiKeyRow | undefined, resolve: () => Promise<Resolution> }> {
       const own = knownKeys.get(key.keyId)
       const workspaceId = own !== undefined && safeEqual(own.secretHash, key.secretHash) ? own.workspaceId : undefined
-      const heldKey = workspaceId === undefined ? undefined : `${workspaceId}\n${code}\n${version ?? ''}\n${envKey}`
+      const heldKey = workspaceId === undefined ? undefined : heldKeyOf(workspaceId, code, version, envKey)
       const entry = heldKey === undefined ? undefined : held.get(heldKey)
       if (entry !== undefined) {
         const state = await repo.keyState(key.keyId)
@@ -366,7 +368,7 @@ export function templatesService (db: Db, repo: TemplatesRepo, outbox: Pick<Outb
         resolve: async () => {
           const r = await finish(found.template, code, version, hintKeyOf(row.workspaceId, code, version))
           if (r.environment !== undefined) {
-            held.set(`${row.workspaceId}\n${code}\n${version ?? ''}\n${envKey}`,
+            held.set(heldKeyOf(row.workspaceId, code, version, envKey),
               { revision: found.renderRevision, resolved: r.resolved, environment: r.environment })
           }
           return r
