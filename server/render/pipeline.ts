@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import type { RenderTaskOptions } from '../../workers/pool.js'
 import { problem } from '../errors.js'
 import type { AuthContext } from '../auth/keys.js'
-import type { ResolvedTemplate } from '../services/templates.js'
+import type { Resolution, ResolvedTemplate } from '../services/templates.js'
 import { requireEnvironment } from '../services/environments.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { NewJob } from '../store/repos/jobs.js'
@@ -39,7 +39,6 @@ export interface Prepared {
   fileName: string
 }
 
-type Resolution = { resolved: ResolvedTemplate, environment: Environment | undefined }
 /** The template (its problems still to raise) and the environment, as read for the request. */
 export type Found = () => Promise<Resolution>
 /** Template + environment reads shared by the jobs of one claim (they mostly render the same). */

@@ -58,7 +58,8 @@ export interface TemplateSummary {
 const CODE = new RegExp(TEMPLATE_CODE)
 /** How long a held render resolution may go without a re-read (hand edits without the revision bump). */
 export const HELD_TTL_MS = 5_000
-type Resolution = { resolved: ResolvedTemplate, environment: Environment | undefined }
+/** A render's template version in force and its environment (undefined: the workspace has none of that key). */
+export interface Resolution { resolved: ResolvedTemplate, environment: Environment | undefined }
 
 function unknownKey (code: string): { key: undefined, resolve: () => Promise<Resolution> } {
   return {
