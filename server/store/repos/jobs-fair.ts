@@ -33,14 +33,26 @@ export function fairShares (rooms: number[], limit: number): number[] {
   return shares
 }
 
-async function workspacesAfter (conn: Conn, after: string, k: number, seen: Set<string>): Promise<string[]> {
+/**
+ * The next `k` workspaces with queued jobs after `after`, wrapping around, less those already
+ * `seen`. `whole` is true when the reads saw every workspace with queued jobs (fewer than asked
+ * for came back): a further round could only find workspaces already seen.
+ */
+async function workspacesAfter (
+  conn: Conn,
+  after: string,
+  k: number,
+  seen: Set<string>
+): Promise<{ list: string[], whole: boolean }> {
   const [rows] = await conn.query<RowDataPacket[]>(FAIR_WORKSPACES_SQL, [after, k])
   const list = rows.map((r) => r.workspace_id as string)
+  let whole = list.length < k && after === ''
   if (list.length < k && after !== '') {
     const [wrapped] = await conn.query<RowDataPacket[]>(FAIR_WORKSPACES_SQL, ['', k - list.length])
     for (const r of wrapped) if (!list.includes(r.workspace_id)) list.push(r.workspace_id)
+    whole = wrapped.length < k - rows.length
   }
-  return list.filter((w) => !seen.has(w))
+  return { list: list.filter((w) => !seen.has(w)), whole }
 }
 
 interface Wanted { workspace: string, afterSeq: number, share: number }
@@ -71,7 +83,7 @@ export async function fairPick (
   const filled: string[] = []
   let after = turn.cursor
   for (let round = 0; round < 3 && picked.length < limit; round++) {
-    const list = await workspacesAfter(conn, after, limit - picked.length, seen)
+    const { list, whole } = await workspacesAfter(conn, after, limit - picked.length, seen)
     if (list.length === 0) break
     list.forEach((w) => seen.add(w))
     after = list[list.length - 1]
@@ -92,6 +104,9 @@ export async function fairPick (
     })
     const servedLast = [...list].reverse().find((_, i) => shares[list.length - 1 - i] > 0)
     if (servedLast !== undefined) turn.cursor = servedLast
+    // Every workspace with queued jobs was listed: another round would read the list again
+    // (two statements) to find nobody new. One workspace's drain claimed with 4-5 such reads.
+    if (whole) break
   }
   if (picked.length < limit && filled.length > 0) {
     const shares = fairShares(

@@ -131,3 +131,27 @@ test('a workspace at its running cap gets nothing more; another workspace\'s job
   const claimed = await jobs.claim('owner-cap', 10, 30_000, 3)
   assert.deepEqual(claimed.map((j) => j.id), [mine])
 })
+
+test('a claim reads the list of workspaces with queued jobs once when it saw them all (one workspace at its cap)', async () => {
+  await database.db.query("UPDATE render_jobs SET status = 'succeeded' WHERE status <> 'succeeded'")
+  const ws = randomUUID()
+  await enqueue(40, ws)
+  // One connection, so its session counter sees every statement of the claim's transaction.
+  const one = createDb(database.url, { connectionLimit: 1 })
+  try {
+    const jobs = jobsRepo(one)
+    const questions = async (): Promise<number> =>
+      Number((await one.query<RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Questions'"))[0][0].Value)
+    assert.equal((await jobs.claim('owner-once', 16, 30_000, 8)).length, 8)
+    await one.query("UPDATE render_jobs SET status = 'succeeded' WHERE status = 'running'")
+    const before = await questions()
+    // The cursor now stands at this workspace: the list is read after it (nothing) and from the
+    // start (this one), then its running count, its jobs, the claim's UPDATE. Another round over
+    // the list would find nobody new, so none is read.
+    assert.equal((await jobs.claim('owner-once', 16, 30_000, 8)).length, 8)
+    const statements = await questions() - before - 1
+    assert.equal(statements, 7, 'START, 2 × workspaces, running count, jobs, UPDATE, COMMIT')
+  } finally {
+    await one.end()
+  }
+})
