@@ -167,6 +167,17 @@ test('a worker blocked on credit by a consumer that never finishes ends at the t
   assert.ok(again.result.ok, 'the pool works again')
 })
 
+test('a worker that reaches the time limit by itself, waiting for credit, counts as a timeout', async (t) => {
+  // This thread's deadline never fires (its setTimeout is mocked): the worker's own wait, on
+  // real time, ends first, as it may when a busy event loop runs the timer late.
+  t.mock.timers.enable({ apis: ['setTimeout'] })
+  const pool = newPool(300)
+  assert.ok((await pool.render(invoice(10))).ok) // warm the worker (no stream: no wait to time)
+  const r = await pool.render(invoice(43 * 200), { stream: { onChunk: async () => { await new Promise(() => {}) } } })
+  assert.deepEqual({ ok: r.ok, code: r.ok ? '' : r.code }, { ok: false, code: 'RENDER_TIMEOUT' })
+  assert.equal(pool.stats().timeouts, 1)
+})
+
 test('a slow consumer holds the worker back: never more than CREDIT pieces ahead', async () => {
   const inp = invoice(43 * (HOLD_PAGES + 100)) // counted first, ~1.3 MB: ~20 pieces
   const ahead: number[] = []
