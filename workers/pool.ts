@@ -186,9 +186,9 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
         r = await pool.run(taskInput(input, false, undefined, output), { signal: deadline })
       }
       if (!r.ok) {
-        // A worker waiting for its consumer (output credit) or its rows ends at the same time
-        // limit by itself, and may report it before this thread's deadline fires (a busy event
-        // loop runs the timer late): that is a timeout too.
+        // A worker waiting for its consumer (output credit) ends at the same time limit by
+        // itself, and may report it before this thread's deadline fires (a busy event loop runs
+        // the timer late): that is a timeout too.
         if (r.code === 'RENDER_TIMEOUT') timeouts++
         return r.code === 'NEED_DEFINITION' ? { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' } : r
       }
