@@ -19,17 +19,17 @@ export interface LoopResult {
 const pct = (sorted: number[], p: number): number =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
-/** `clients` callers each calling `call(i)` in turn for `ms`, after `warmMs` not counted. */
-export async function closedLoop (
-  call: (i: number) => Promise<boolean>,
-  clients: number,
-  warmMs: number,
-  ms: number
-): Promise<LoopResult> {
+/** Calls, latencies and CPU of one stretch of a closed loop. */
+interface Stretch { lat: number[], errors: number, calls: number, cpuUs: number, seconds: number }
+
+/** `clients` callers calling `call(i)` for `ms` after `warmMs` not counted; i goes on from `first`. */
+async function stretch (
+  call: (i: number) => Promise<boolean>, clients: number, warmMs: number, ms: number, first: number
+): Promise<Stretch> {
   const start = performance.now()
   const from = start + warmMs
   const until = from + ms
-  let next = 0
+  let next = first
   let errors = 0
   const lat: number[] = []
   const c0 = process.cpuUsage()
@@ -48,13 +48,37 @@ export async function closedLoop (
     })
   )
   const c = process.cpuUsage(c0)
-  lat.sort((a, b) => a - b)
+  return { lat, errors, calls: next - first, cpuUs: c.user + c.system, seconds: (performance.now() - from) / 1000 }
+}
+
+/**
+ * `clients` callers each calling `call(i)` in turn for `ms`, after `warmMs` not counted. With
+ * `midway`, the loop runs half of `ms`, stops (its calls finished), awaits `midway()` and runs
+ * the other half after a warm-up of its own: the figures are of both halves together, so they
+ * bracket what `midway` measured. The machine's speed drifts by ~20% from one 10 s window to the
+ * next (measured on an idle server): a baseline taken before and after a measurement is paired
+ * with it more closely than one taken only before.
+ */
+export async function closedLoop (
+  call: (i: number) => Promise<boolean>,
+  clients: number,
+  warmMs: number,
+  ms: number,
+  midway?: () => Promise<void>
+): Promise<LoopResult> {
+  const parts = [await stretch(call, clients, warmMs, midway === undefined ? ms : ms / 2, 0)]
+  if (midway !== undefined) {
+    await midway()
+    parts.push(await stretch(call, clients, warmMs, ms / 2, parts[0].calls))
+  }
+  const lat = parts.flatMap((p) => p.lat).sort((a, b) => a - b)
+  const sum = (f: (p: Stretch) => number): number => parts.reduce((n, p) => n + f(p), 0)
   return {
-    rate: lat.length / ((performance.now() - from) / 1000),
-    errors,
+    rate: lat.length / sum((p) => p.seconds),
+    errors: sum((p) => p.errors),
     p50: pct(lat, 0.5),
     p99: pct(lat, 0.99),
-    cpuMs: (c.user + c.system) / 1000 / Math.max(1, next)
+    cpuMs: sum((p) => p.cpuUs) / 1000 / Math.max(1, sum((p) => p.calls))
   }
 }
 

@@ -206,23 +206,29 @@ if (ROWS.length > 0) {
   if (want('nodes')) await warm(rowOptions, { url: extra.node2Url, key: demo.keys.live.key }, C, WARMUP / 2)
 }
 for (let run = 1; run <= RUNS; run++) {
-  // Interleaved, so drift in the machine's load falls on every series alike.
+  // Interleaved, so drift in the machine's load falls on every series alike; within a run the
+  // raw engine's halves come before and after the service and the floor (closedLoop's midway),
+  // so each run's ratios compare figures of the same stretch of time.
+  const paired = async (): Promise<void> => {
+    if (want('sync')) {
+      const s = await service('invoice', invoiceParams)
+      report.sync.push(s)
+      log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+    }
+    if (floorTarget !== undefined) {
+      floor?.resume()
+      const s = await service('invoice', invoiceParams, floorTarget)
+      floor?.pause()
+      report.floor?.push(s)
+      log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
+    }
+  }
   if (want('raw')) {
-    const r = await closedLoop(rawEngine(pool, invoices), C, 1000, DURATION)
+    const r = await closedLoop(rawEngine(pool, invoices), C, 1000, DURATION, paired)
     report.raw.push(r)
-    log(`run ${run}: raw engine ${r.rate.toFixed(0)} renders/s, ${r.cpuMs.toFixed(2)} ms CPU/render`)
-  }
-  if (want('sync')) {
-    const s = await service('invoice', invoiceParams)
-    report.sync.push(s)
-    log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
-  }
-  if (floorTarget !== undefined) {
-    floor?.resume()
-    const s = await service('invoice', invoiceParams, floorTarget)
-    floor?.pause()
-    report.floor?.push(s)
-    log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
+    log(`run ${run}: raw engine ${r.rate.toFixed(0)} renders/s, ${r.cpuMs.toFixed(2)} ms CPU/render (halves before and after the service)`)
+  } else {
+    await paired()
   }
   if (want('labels')) {
     const r = await closedLoop(rawEngine(pool, labels), C, 1000, DURATION / 2)
