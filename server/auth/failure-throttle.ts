@@ -15,7 +15,7 @@
 //   process, the read every valid request makes; a guesser who changes the id with every request
 //   costs that one read each time, never more than a valid request, and one map entry.
 // - Failure budgets (token buckets of SVC_AUTH_FAILURE_LIMIT a minute): one per client address
-//   and one per existing key id. Every failure takes a token from both; once either is empty,
+//   and one per key id (existing or not). Every failure takes a token from both; once either is empty,
 //   failures are answered 429 RATE_LIMITED with Retry-After instead of 401 (a client is told to
 //   back off), until a token is back. Only failing requests are counted and only they are
 //   answered 429, so a shared address (no PROXY header behind a balancer: every client has the
@@ -24,7 +24,8 @@
 //
 // What a guesser learns: within the budget the 401s of Part 7 (unknown, revoked, expired); past
 // it every failure is the same 429, whatever the reason, and a working key is 200 either way (as
-// it would be from a 401), so 429 against 401 tells nothing about the key. Unknown ids are
+// it would be from a 401), so 429 against 401 tells nothing about the key; unknown and existing
+// ids have the same budget, so it does not tell whether an id exists either. Unknown ids are
 // answered with a constant-time compare too, so memory answers take the same path for all.
 //
 // A restart empties both (nothing is refused because of them): remembered refusals cost one read
@@ -49,8 +50,8 @@ export interface FailureThrottle {
   /** Remembers what the read found for a key that failed its check (`row` undefined: no such id). */
   remember: (key: PresentedKey, row: ApiKeyRow | undefined) => void
   /**
-   * Counts one failed authentication of the address (when known) and key id (when it exists):
-   * seconds to wait once a budget is spent (answer 429), else 0 (answer the 401).
+   * Counts one failed authentication of the address and key id (each when known): seconds to
+   * wait once a budget is spent (answer 429), else 0 (answer the 401).
    */
   fail: (address: string | undefined, keyId: string | undefined) => number
 }
@@ -84,11 +85,9 @@ export function failureThrottle (
     fail (address, keyId) {
       let wait = 0
       if (address !== undefined) wait = budgets.take(`a ${address}`).retryAfterSeconds
-      // Only ids that exist have a budget: an unknown id costs no read after its first, and
-      // random ids must not fill the table.
-      if (keyId !== undefined && (refused.get(keyId) ?? null) !== null) {
-        wait = Math.max(wait, budgets.take(`k ${keyId}`).retryAfterSeconds)
-      }
+      // Every well-formed id, existing or not: a 429 after the id's budget must not tell whether
+      // it exists. Random ids each take one token of a bucket (the table is bounded).
+      if (keyId !== undefined) wait = Math.max(wait, budgets.take(`k ${keyId}`).retryAfterSeconds)
       return wait
     }
   }
