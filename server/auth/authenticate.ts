@@ -7,12 +7,12 @@
 // Before that, beforeBody checks the key's form, or the whole key when the body announces itself
 // as large or chunked (auth/early-check.ts); a request checked there is not checked again.
 //
-// Failed authentications are throttled per client address (auth/failure-throttle.ts): every 401
-// counts one failure of the address, and a blocked address is refused (429) at its request's
-// first check, before its key is looked up or its body read; unless the key presented is one that
-// authenticated on this process lately (clients sharing the address with a bad one go on).
+// Failed authentications (auth/failure-throttle.ts) never stop a working key: a key refused
+// before (unknown id, wrong secret, revoked, expired) is answered from memory without a read, and
+// every failure counts against its address and key id, a failure past their budget being
+// answered 429 instead of 401. A request that fails is never more than one key read.
 import { Problem, problem } from '../errors.js'
-import { defaultEnvironment } from './api-key-format.js'
+import { defaultEnvironment, parseApiKey } from './api-key-format.js'
 import type { Scope } from './api-key-format.js'
 import { bearer, parseToken, verifyKey } from './keys.js'
 import type { AuthContext, PresentedKey } from './keys.js'
@@ -66,7 +66,7 @@ export interface AuthDeps {
   templates: Pick<TemplatesService, 'resolveForKey'>
   admission: Admission
   lastUsed: Pick<LastUsedRecorder, 'record'>
-  /** Failed authentications per client address; none: not throttled. */
+  /** Remembered refusals and failure budgets (per address and key id); none: neither. */
   failures?: FailureThrottle
 }
 type Route = { scope: Scope }
@@ -75,8 +75,13 @@ export function authenticator (deps: AuthDeps) {
   /** Everything after the key's row was read; throws the first refusal. */
   async function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route,
     hooks: AuthHooks): Promise<AuthContext> {
-    const auth = verifyKey(key, row)
-    deps.failures?.vouch(key)
+    let auth: AuthContext
+    try {
+      auth = verifyKey(key, row)
+    } catch (err) {
+      deps.failures?.remember(key, row)
+      throw err
+    }
     hooks.identified?.(auth)
     const rate = await deps.admission.admit(auth)
     if (rate.unavailable === true) {
@@ -107,34 +112,35 @@ export function authenticator (deps: AuthDeps) {
   }
 
   /**
-   * A request's first check: the key's form, and an address blocked for its failed
-   * authentications is refused (429, whatever the key's form) unless the key was vouched for.
+   * A request's first check, before any read: the key's form, and a refusal this key earned
+   * before (failure-throttle.ts refuseKnown), both answered without a query.
    */
   function admitted (request: AuthRequest): PresentedKey {
-    let key: PresentedKey | undefined
-    let malformed: unknown
-    try {
-      key = presented(request)
-    } catch (err) {
-      malformed = err
-    }
-    const wait = request.ip === undefined ? 0 : deps.failures?.retryAfter(request.ip, key) ?? 0
-    if (wait > 0) {
-      throw problem('RATE_LIMITED', `Too many failed authentications from this address; retry in ${wait} s`,
-        { headers: { 'Retry-After': String(wait) } })
-    }
-    if (key === undefined) throw malformed
+    const key = presented(request)
+    deps.failures?.refuseKnown(key)
     return key
   }
 
-  /** Runs one check; a 401 counts as a failed authentication of the client's address. */
+  /**
+   * Runs one check; a 401 counts as a failed authentication of the client's address and key id,
+   * and is answered 429 once their budget is spent (only failing requests are ever throttled).
+   */
   async function counted<T> (request: AuthRequest, run: () => T | Promise<T>): Promise<T> {
     try {
       return await run()
     } catch (err) {
-      if (err instanceof Problem && err.status === 401 && request.ip !== undefined) deps.failures?.fail(request.ip)
-      throw err
+      if (!(err instanceof Problem) || err.status !== 401 || deps.failures === undefined) throw err
+      const wait = deps.failures.fail(request.ip, keyIdOf(request))
+      if (wait === 0) throw err
+      throw problem('RATE_LIMITED', `Too many failed authentications; retry in ${wait} s`,
+        { headers: { 'Retry-After': String(wait) } })
     }
+  }
+
+  /** The key id a request names, if its key is well formed. */
+  function keyIdOf (request: AuthRequest): string | undefined {
+    const token = bearer(request.headers.authorization)
+    return token === undefined ? undefined : parseApiKey(token)?.keyId
   }
 
   function presented (request: AuthRequest): PresentedKey {

@@ -1,84 +1,94 @@
-// Failed authentications per client address: each failure takes a token from the address's
-// bucket (auth/token-buckets.ts); an address whose bucket is empty
-// is refused with 429 before its key is looked at or its body read, until a token is back.
-// In this process's memory, like the per-key limit.
+// Failed authentications: what a wrong or unknown key may cost, and what a working key never pays.
 //
-// Many clients can share one address (a NAT, or a balancer in TCP mode: every node sees the
-// balancer's). So that one of them sending bad keys does not lock the others out, a key that
-// authenticated on this process within VOUCH_MS is let through a blocked address: the request
-// then goes through the whole check as any other (a key revoked since is still refused). Only
-// the holder of a working secret gets this pass, so it gives a guesser nothing.
+// A working key is never refused here. Nothing is decided about a request before its key was
+// checked: the throttle only answers requests that fail, so a client behind the same NAT or
+// balancer as a guesser, a key never seen by this process, and every key after a restart go
+// through like any other (issue 30, finding 3).
+//
+// What a failing request costs is bounded by two parts, both in this process's memory:
+// - Remembered refusals (a negative cache, at most MAX_REMEMBERED key ids, oldest dropped first):
+//   a key id the database does not hold, and the row of a key whose check failed. The next
+//   request with that id is answered from memory, with no database read: an unknown id, a wrong
+//   secret (digests compared in constant time), a revoked or expired key (both final: a key is
+//   never un-revoked and its expiry never changes). A matching secret of a usable row is always
+//   read again (revocation is immediate). So a bad key costs at most one primary-key read per
+//   process, the read every valid request makes; a guesser who changes the id with every request
+//   costs that one read each time, never more than a valid request, and one map entry.
+// - Failure budgets (token buckets of SVC_AUTH_FAILURE_LIMIT a minute): one per client address
+//   and one per key id (existing or not). Every failure takes a token from both; once either is empty,
+//   failures are answered 429 RATE_LIMITED with Retry-After instead of 401 (a client is told to
+//   back off), until a token is back. Only failing requests are counted and only they are
+//   answered 429, so a shared address (no PROXY header behind a balancer: every client has the
+//   balancer's address) or a key id under attack never locks out a working key. Per key id,
+//   because behind a balancer the address may say nothing.
+//
+// What a guesser learns: within the budget the 401s of Part 7 (unknown, revoked, expired); past
+// it every failure is the same 429, whatever the reason, and a working key is 200 either way (as
+// it would be from a 401), so 429 against 401 tells nothing about the key; unknown and existing
+// ids have the same budget, so it does not tell whether an id exists either. Unknown ids are
+// answered with a constant-time compare too, so memory answers take the same path for all.
+//
+// A restart empties both (nothing is refused because of them): remembered refusals cost one read
+// per id again, and a guesser gets one more minute's budget per restart of a process.
 import { safeEqual } from '../util/crypto.js'
+import { verifyKey } from './keys.js'
+import type { PresentedKey } from './keys.js'
+import type { ApiKeyRow } from '../store/repos/api-keys.js'
 import { tokenBuckets } from './token-buckets.js'
 
-/** How long a key that authenticated keeps its pass through a blocked address. */
-export const VOUCH_MS = 60 * 60_000
-
-/** The key a request presents: its id and its secret's digest. */
-export interface PresentedSecret { keyId: string, secretHash: Buffer }
+/** Key ids whose refusal is remembered (an unknown id costs a map entry of ~100 bytes). */
+export const MAX_REMEMBERED = 100_000
+/** Addresses and key ids with a failure budget in use (an address or key id past it starts full again). */
+export const MAX_BUDGETS = 100_000
 
 export interface FailureThrottle {
-  /** Seconds the address must wait, or 0 when it may try (always 0 for a vouched key). */
-  retryAfter: (address: string, key?: PresentedSecret) => number
-  /** Records one failed authentication from the address. */
-  fail: (address: string) => void
-  /** Records that the key authenticated (its secret matched a usable key). */
-  vouch: (key: PresentedSecret) => void
+  /**
+   * Throws the 401 this key earned before (unknown id, wrong secret, revoked, expired) without a
+   * database read; returns when the key must be read.
+   */
+  refuseKnown: (key: PresentedKey) => void
+  /** Remembers what the read found for a key that failed its check (`row` undefined: no such id). */
+  remember: (key: PresentedKey, row: ApiKeyRow | undefined) => void
+  /**
+   * Counts one failed authentication of the address and key id (each when known): seconds to
+   * wait once a budget is spent (answer 429), else 0 (answer the 401).
+   */
+  fail: (address: string | undefined, keyId: string | undefined) => number
 }
+
+const NO_DIGEST = Buffer.alloc(32)
 
 export function failureThrottle (
   perMinute: number,
   now: () => number = Date.now,
-  maxBlocked = 100_000,
-  maxVouched = 10_000
+  maxRemembered = MAX_REMEMBERED,
+  maxBudgets = MAX_BUDGETS
 ): FailureThrottle {
-  const buckets = tokenBuckets(perMinute, now)
-  const blockedUntil = new Map<string, number>()
-  // keyId → the digest that authenticated and when; oldest first (bounded like blockedUntil).
-  const vouched = new Map<string, { secretHash: Buffer, at: number }>()
-
-  function isVouched (key: PresentedSecret, t: number): boolean {
-    const v = vouched.get(key.keyId)
-    return v !== undefined && t - v.at < VOUCH_MS && safeEqual(v.secretHash, key.secretHash)
-  }
-
-  function forgetExpired (t: number): void {
-    for (const [address, until] of blockedUntil) if (until <= t) blockedUntil.delete(address)
-  }
+  const budgets = tokenBuckets(perMinute, now, maxBudgets)
+  // keyId → the row whose check failed, or null: the database holds no such id. Oldest first.
+  const refused = new Map<string, ApiKeyRow | null>()
 
   return {
-    retryAfter (address, key) {
-      const until = blockedUntil.get(address)
-      if (until === undefined) return 0
-      const t = now()
-      if (until <= t) {
-        blockedUntil.delete(address)
-        return 0
-      }
-      if (key !== undefined && isVouched(key, t)) return 0
-      return Math.max(1, Math.ceil((until - t) / 1000))
+    refuseKnown (key) {
+      const row = refused.get(key.keyId)
+      if (row === undefined) return
+      // No such id: the same constant-time compare as a known id's, so both take one path.
+      if (row === null) safeEqual(NO_DIGEST, key.secretHash)
+      // Throws, unless the secret matches a usable row: then the database is asked again.
+      verifyKey(key, row ?? undefined, now())
     },
-    vouch (key) {
-      const t = now()
-      const v = vouched.get(key.keyId)
-      // Every request of a working key passes here: refresh at most once a minute. (A key id
-      // has one secret: a vouched key's digest is the one its row holds.)
-      if (v !== undefined && t - v.at < 60_000) return
-      vouched.delete(key.keyId)
-      if (vouched.size >= maxVouched) vouched.delete(vouched.keys().next().value as string)
-      vouched.set(key.keyId, { secretHash: key.secretHash, at: t })
+    remember (key, row) {
+      if (refused.has(key.keyId)) refused.delete(key.keyId)
+      else if (refused.size >= maxRemembered) refused.delete(refused.keys().next().value as string)
+      refused.set(key.keyId, row ?? null)
     },
-    fail (address) {
-      const decision = buckets.take(address)
-      if (decision.allowed && decision.remaining > 0) return
-      // The last token is gone: blocked until the next one is back.
-      const seconds = decision.allowed ? Math.max(1, Math.ceil(60 / perMinute)) : decision.retryAfterSeconds
-      const t = now()
-      // Bounded memory: expired blocks go first; past the cap the oldest block is dropped.
-      if (blockedUntil.size >= maxBlocked) forgetExpired(t)
-      if (blockedUntil.size >= maxBlocked) blockedUntil.delete(blockedUntil.keys().next().value as string)
-      blockedUntil.delete(address)
-      blockedUntil.set(address, t + seconds * 1000)
+    fail (address, keyId) {
+      let wait = 0
+      if (address !== undefined) wait = budgets.take(`a ${address}`).retryAfterSeconds
+      // Every well-formed id, existing or not: a 429 after the id's budget must not tell whether
+      // it exists. Random ids each take one token of a bucket (the table is bounded).
+      if (keyId !== undefined) wait = Math.max(wait, budgets.take(`k ${keyId}`).retryAfterSeconds)
+      return wait
     }
   }
 }

@@ -11,6 +11,12 @@
 // Cost: one statement per lease and one per give-back, leases growing while a key is busy (up to
 // limit/20 tokens); a refused key asks the database again only when its wait is over.
 //
+// Exact across nodes: a token leased by one node is refused to the others until it is spent or
+// given back, so a lease never takes more than a tenth of the window's room (ROOM_SHARE, in the
+// lease statement): blocks shrink as the window fills, and a key round-robined over nodes gets its
+// whole limit before its first refusal. That refusal's Retry-After is the window's own wait
+// (waitMs: until enough of the oldest slots leave the ring), read from the row once.
+//
 // Database unreachable: a key with a live lease keeps spending it (until it is empty or its
 // slot ends); any other key is refused (fail closed) with `unavailable` set, answered 503.
 //

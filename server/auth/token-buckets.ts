@@ -1,10 +1,11 @@
-// Token bucket per string key (here: a client address), in this process's memory: capacity = the
-// per-minute allowance, refilled continuously, so a burst of the full minute is possible once and
-// then events are spaced evenly. Used by the failed-authentication throttle; API keys have their
-// own cluster-wide window (auth/rate-limiter.ts).
+// Token bucket per string key (here: a client address or a key id), in this process's memory:
+// capacity = the per-minute allowance, refilled continuously, so a burst of the full minute is
+// possible once and then events are spaced evenly. At most `maxKeys` buckets: past it, the oldest
+// is forgotten (it starts full again). Used by the failed-authentication throttle; API keys
+// have their own cluster-wide window (auth/rate-limiter.ts).
 export interface RateDecision { allowed: boolean, remaining: number, retryAfterSeconds: number }
 
-export function tokenBuckets (perMinute: number, now: () => number = Date.now) {
+export function tokenBuckets (perMinute: number, now: () => number = Date.now, maxKeys = 100_000) {
   const ratePerMs = perMinute / 60_000
   const buckets = new Map<string, { tokens: number, at: number }>()
   let lastSweep = now()
@@ -22,6 +23,8 @@ export function tokenBuckets (perMinute: number, now: () => number = Date.now) {
       sweep(t)
       let b = buckets.get(key)
       if (b === undefined) {
+        // Full (more keys in a minute than maxKeys): the oldest bucket goes, O(1).
+        if (buckets.size >= maxKeys) buckets.delete(buckets.keys().next().value as string)
         b = { tokens: perMinute, at: t }
         buckets.set(key, b)
       } else {

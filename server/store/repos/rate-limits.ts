@@ -1,7 +1,8 @@
 // The shared sliding window of each key's requests (table rate_limit_windows, migration 008):
 // a ring of SLOTS slots of SLOT_MS, each holding the tokens that nodes leased in it. A lease is
 // one atomic UPDATE on the key's row that clears slots older than the ring, grants up to the
-// asked block from what the ring leaves under the limit, and adds it to the current slot. Time
+// asked block from what the ring leaves under the limit (never more than a tenth of it:
+// ROOM_SHARE), and adds it to the current slot. Time
 // is the database's (NOW(3)), so the nodes' clocks do not matter for the count.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../db.js'
@@ -18,8 +19,18 @@ const live = (k: number): string => `IF(epoch - MOD(epoch - ${k}, ${SLOTS}) > ${
 // so a lease is one statement: 16 bits granted, 16 bits remaining, 9 bits slot, 12 bits ms.
 const PACK = `LAST_INSERT_ID(last_grant * 137438953472 + GREATEST(0, LEAST(? - (${RING.map((k) => `s${k}`).join(' + ')}), 65535)) * 2097152` +
   ` + MOD(${CUR}, 512) * 4096 + ${MS_INTO})`
+/** What the ring leaves under the limit (the `?`), before this lease. */
+const ROOM = `(? - (${RING.map(live).join(' + ')}))`
+/**
+ * A lease takes at most 1/ROOM_SHARE of that room (rounded up): nodes hold blocks while they
+ * spend them, and tokens one node holds unspent are refused to the others, so blocks shrink as
+ * the window fills and the last ROOM_SHARE tokens go out one at a time. Round-robined over n
+ * nodes (n < ROOM_SHARE), a block is spent before the room it was cut from runs out: the window
+ * fills to its limit with (almost) nothing left unspent on other nodes (issue 30, finding 7).
+ */
+export const ROOM_SHARE = 10
 const LEASE_SQL = `UPDATE rate_limit_windows SET
-  last_grant = LEAST(?, GREATEST(0, ? - (${RING.map(live).join(' + ')}))),
+  last_grant = GREATEST(0, LEAST(?, ${ROOM}, CEIL(${ROOM} / ${ROOM_SHARE}))),
   ${RING.map((k) => `s${k} = ${live(k)} + IF(MOD(${CUR}, ${SLOTS}) = ${k}, last_grant, 0)`).join(',\n  ')},
   epoch = ${CUR},
   leases = ${PACK}
@@ -41,7 +52,7 @@ export function rateLimitsRepo (db: Db) {
   return {
     /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
     async lease (keyId: string, limit: number, block: number): Promise<Lease | undefined> {
-      const [r] = await db.query<ResultSetHeader>(LEASE_SQL, [Math.min(block, MAX_BLOCK), limit, limit, keyId])
+      const [r] = await db.query<ResultSetHeader>(LEASE_SQL, [Math.min(block, MAX_BLOCK), limit, limit, limit, keyId])
       if (r.affectedRows === 0) return undefined
       const packed = Number(r.insertId)
       return {

@@ -1,8 +1,9 @@
 // The auth module's first check of POST /v1/render (beforeBody): a large or chunked body gets the
 // whole key check before it is read, and such a request is not checked (nor rate-limited) again
 // by authenticateForRender; small bodies keep the one-query path. Failed authentications count
-// against the client's address. The key store is an in-memory table (the HTTP tests run the same
-// paths against MariaDB: test/server/http/hostile-bodies.test.ts, protocol-errors.test.ts).
+// against the client's address, and a refused key is answered from memory after its first read.
+// The key store is an in-memory table (the HTTP tests run the same paths against MariaDB:
+// test/server/http/hostile-bodies.test.ts, protocol-errors.test.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { authenticator } from '../../../server/auth/authenticate.js'
@@ -86,18 +87,20 @@ test('a key revoked between the early check and the render\'s read is refused th
     (err: unknown) => err instanceof Problem && err.code === 'API_KEY_INVALID')
 })
 
-test('unknown key, large body: 401 before the body; 401s block the address before its key is read', async () => {
+test('unknown key, large body: 401 before the body, read once; 429 past the budget; the valid key of the address goes on', async () => {
   const { auth, calls, request } = setup(2)
   const unknown = request({ 'content-length': '500000' }, 'svc_live_' + 'x'.repeat(12) + '_' + 'y'.repeat(40))
   for (let i = 0; i < 2; i++) {
     await assert.rejects(auth.beforeBody(unknown, route),
       (err: unknown) => err instanceof Problem && err.status === 401)
   }
-  assert.equal(calls.get, 2)
-  // Blocked now: even the valid key of the same address is refused, without a read.
+  assert.equal(calls.get, 1, 'the unknown id is read once, then refused from memory')
   const throttled = (err: unknown): boolean =>
     err instanceof Problem && err.code === 'RATE_LIMITED' && err.headers?.['Retry-After'] !== undefined
-  await assert.rejects(auth.beforeBody(request({}), route), throttled)
-  await assert.rejects(auth.authenticate(request({}), route), throttled)
-  assert.equal(calls.get, 2)
+  await assert.rejects(auth.beforeBody(unknown, route), throttled)
+  await assert.rejects(auth.authenticate(request({}, 'not a key'), route), throttled)
+  assert.equal(calls.get, 1)
+  // Only failures are throttled: the address's valid key is checked and served as ever.
+  assert.ok((await auth.beforeBody(request({ 'content-length': '500000' }), route)).auth !== undefined)
+  assert.equal((await auth.authenticate(request({}), route)).keyId.length, 12)
 })

@@ -1,63 +1,99 @@
-// The failed-authentication throttle on a controlled clock: an address is blocked when its
-// failures use up the minute's allowance, free again when a token is back, and others are
-// unaffected; a key that authenticated passes a blocked address for VOUCH_MS, with its own
-// secret only; both tables stay bounded.
+// The failed-authentication throttle on a controlled clock: failures of an address or of an
+// existing key id are answered 429 past the minute's allowance and 401 again once a token is
+// back; others are unaffected; refusals are remembered (unknown id, wrong secret, revoked,
+// expired) but a matching secret of a usable key is always read again; every table is bounded.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
-import { failureThrottle, VOUCH_MS } from '../../../server/auth/failure-throttle.js'
+import { failureThrottle } from '../../../server/auth/failure-throttle.js'
+import { generateApiKey } from '../../../server/auth/api-key-format.js'
+import { parseToken } from '../../../server/auth/keys.js'
+import type { PresentedKey } from '../../../server/auth/keys.js'
+import type { ApiKeyRow } from '../../../server/store/repos/api-keys.js'
+import { Problem } from '../../../server/errors.js'
 
-const key = (keyId: string, secret: string) => ({ keyId, secretHash: createHash('sha256').update(secret).digest() })
+function made (): { key: PresentedKey, row: ApiKeyRow, wrong: PresentedKey } {
+  const k = generateApiKey('live')
+  const row: ApiKeyRow = {
+    id: k.keyId,
+    workspaceId: '0b6c1f3e-8f1d-4c1e-9a51-5d7f3c2a9e10',
+    name: 'k',
+    mode: 'live',
+    scopes: ['render'],
+    secretHash: k.secretHash,
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    createdAt: new Date(),
+    rateLimit: null
+  }
+  return { key: parseToken(k.key), row, wrong: parseToken(`${k.prefix}_${'w'.repeat(40)}`) }
+}
 
-test('blocked after the allowance, free again once a token refills; other addresses unaffected', () => {
+const refusedWith = (code: string) => (err: unknown): boolean => err instanceof Problem && err.code === code
+
+test('an address: 429 after the allowance of failures, 401 again once a token refills; other addresses unaffected', () => {
   let t = 1_000_000
   const throttle = failureThrottle(6, () => t) // one token per 10 s
-  for (let i = 0; i < 5; i++) {
-    throttle.fail('10.0.0.1')
-    assert.equal(throttle.retryAfter('10.0.0.1'), 0, `failure ${i + 1} of 6 leaves the address free`)
-  }
-  throttle.fail('10.0.0.1')
-  assert.equal(throttle.retryAfter('10.0.0.1'), 10)
-  assert.equal(throttle.retryAfter('10.0.0.2'), 0)
+  for (let i = 0; i < 6; i++) assert.equal(throttle.fail('10.0.0.1', undefined), 0, `failure ${i + 1} of 6 is a 401`)
+  assert.equal(throttle.fail('10.0.0.1', undefined), 10)
+  assert.equal(throttle.fail('10.0.0.2', undefined), 0)
   t += 9_500
-  assert.equal(throttle.retryAfter('10.0.0.1'), 1, 'rounded up, never 0 while blocked')
+  assert.equal(throttle.fail('10.0.0.1', undefined), 1, 'rounded up, never 0 while spent')
   t += 600
-  assert.equal(throttle.retryAfter('10.0.0.1'), 0)
-  throttle.fail('10.0.0.1')
-  assert.ok(throttle.retryAfter('10.0.0.1') >= 1, 'one token back, spent again: blocked again')
+  assert.equal(throttle.fail('10.0.0.1', undefined), 0)
+  assert.ok(throttle.fail('10.0.0.1', undefined) >= 1, 'one token back, spent again')
+  assert.equal(throttle.fail(undefined, undefined), 0, 'no address, no key id: nothing to count')
 })
 
-test('the table of blocked addresses is bounded', () => {
+test('a key id has its own budget (no address needed), the same whether the id exists or not', () => {
   const t = 0
-  const throttle = failureThrottle(1, () => t, 3)
-  for (const a of ['a', 'b', 'c', 'd']) throttle.fail(a)
-  assert.equal(throttle.retryAfter('a'), 0, 'the oldest block was dropped for the newest')
-  for (const a of ['b', 'c', 'd']) assert.ok(throttle.retryAfter(a) > 0, a)
+  const throttle = failureThrottle(2, () => t)
+  const { row, wrong } = made()
+  throttle.remember(wrong, row)
+  const unknown = made()
+  throttle.remember(unknown.key, undefined)
+  for (const id of [row.id, unknown.row.id]) {
+    for (let i = 0; i < 2; i++) assert.equal(throttle.fail(undefined, id), 0)
+    assert.ok(throttle.fail(undefined, id) > 0, 'the key id is spent, whatever the address')
+  }
+  assert.equal(throttle.fail(undefined, made().row.id), 0, 'another id is not')
 })
 
-test('a key that authenticated passes a blocked address; a wrong secret, another key or a stale pass does not', () => {
-  let t = 1_000_000
-  const throttle = failureThrottle(1, () => t)
-  throttle.vouch(key('k1', 'right'))
-  throttle.fail('10.0.0.9')
-  assert.ok(throttle.retryAfter('10.0.0.9') > 0, 'no key: blocked')
-  assert.equal(throttle.retryAfter('10.0.0.9', key('k1', 'right')), 0)
-  assert.ok(throttle.retryAfter('10.0.0.9', key('k1', 'wrong')) > 0, 'the same key id with another secret')
-  assert.ok(throttle.retryAfter('10.0.0.9', key('k2', 'right')) > 0, 'a key never vouched for')
-  t += VOUCH_MS - 1
-  throttle.fail('10.0.0.9')
-  assert.equal(throttle.retryAfter('10.0.0.9', key('k1', 'right')), 0, 'still within the pass')
-  t += 1
-  assert.ok(throttle.retryAfter('10.0.0.9', key('k1', 'right')) > 0, 'the pass ran out')
-  throttle.vouch(key('k1', 'right'))
-  assert.equal(throttle.retryAfter('10.0.0.9', key('k1', 'right')), 0, 'renewed by the next success')
+test('remembered refusals: unknown id, wrong secret, revoked and expired are answered from memory; a matching usable key is not', () => {
+  let t = Date.now()
+  const throttle = failureThrottle(30, () => t)
+  const unknown = made()
+  assert.doesNotThrow(() => { throttle.refuseKnown(unknown.key) }, 'never seen: read it')
+  throttle.remember(unknown.key, undefined)
+  assert.throws(() => { throttle.refuseKnown(unknown.key) }, refusedWith('API_KEY_INVALID'))
+
+  const live = made()
+  throttle.remember(live.wrong, live.row)
+  assert.throws(() => { throttle.refuseKnown(live.wrong) }, refusedWith('API_KEY_INVALID'))
+  assert.doesNotThrow(() => { throttle.refuseKnown(live.key) }, 'the right secret of a usable key is read again')
+
+  const revoked = made()
+  revoked.row.revokedAt = new Date(t - 1000)
+  throttle.remember(revoked.key, revoked.row)
+  assert.throws(() => { throttle.refuseKnown(revoked.key) }, refusedWith('API_KEY_REVOKED'))
+  assert.throws(() => { throttle.refuseKnown(revoked.wrong) }, refusedWith('API_KEY_INVALID'))
+
+  const expiring = made()
+  expiring.row.expiresAt = new Date(t + 5000)
+  throttle.remember(expiring.wrong, expiring.row)
+  assert.doesNotThrow(() => { throttle.refuseKnown(expiring.key) })
+  t += 5000
+  assert.throws(() => { throttle.refuseKnown(expiring.key) }, refusedWith('API_KEY_EXPIRED'))
 })
 
-test('the table of vouched keys is bounded', () => {
+test('both tables are bounded: the oldest refusal and the oldest budget go first', () => {
   const t = 0
-  const throttle = failureThrottle(1, () => t, 100, 2)
-  for (const id of ['a', 'b', 'c']) throttle.vouch(key(id, 's'))
-  throttle.fail('x')
-  assert.ok(throttle.retryAfter('x', key('a', 's')) > 0, 'the oldest pass was dropped for the newest')
-  for (const id of ['b', 'c']) assert.equal(throttle.retryAfter('x', key(id, 's')), 0, id)
+  const throttle = failureThrottle(1, () => t, 2, 3)
+  const keys = [made(), made(), made()]
+  for (const k of keys) throttle.remember(k.key, undefined)
+  assert.doesNotThrow(() => { throttle.refuseKnown(keys[0].key) }, 'forgotten for the newest')
+  for (const k of keys.slice(1)) assert.throws(() => { throttle.refuseKnown(k.key) })
+  for (const a of ['a', 'b', 'c', 'd']) throttle.fail(a, undefined)
+  assert.equal(throttle.fail('a', undefined), 0, 'the oldest budget was dropped for the newest')
+  assert.ok(throttle.fail('d', undefined) > 0)
 })
