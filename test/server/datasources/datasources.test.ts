@@ -211,15 +211,17 @@ test('query errors are DATASET_FAILED naming the dataset only, never the SQL', a
   failures.length = 0
   const cases: Array<[string, string]> = [
     ['SELECT * FROM no_such_table_xyz', 'ER_NO_SUCH_TABLE'],
-    ['SELEKT id FROM items', 'ER_PARSE_ERROR'],
+    ['SELECT id FROM items WHERE', 'ER_PARSE_ERROR'],
     ['SELECT no_such_column_xyz FROM items', 'ER_BAD_FIELD_ERROR'],
-    ["INSERT INTO items VALUES (9, 'x', 1, NOW(), CURDATE(), 1, 'acme')", 'ER_TABLEACCESS_DENIED_ERROR']
+    ['SELECT * FROM mysql.user', 'ER_TABLEACCESS_DENIED_ERROR'],
+    // Refused by the dataset SQL check before it is sent (a version stored without that check).
+    ["INSERT INTO items VALUES (9, 'x', 1, NOW(), CURDATE(), 1, 'acme')", 'DATASET_FAILED']
   ]
   for (const [query, reason] of cases) {
     const p = await rejectsWith(ds.readAll(env, template([{ code: 'broken', query }]), {}, {}, 10), 'DATASET_FAILED')
     assert.equal(p.status, 422)
     assert.match(p.message, /"broken"/)
-    assert.doesNotMatch(p.message, /no_such|SELEKT|items|INSERT|127\.0\.0\.1|ro_|ds_/i)
+    assert.doesNotMatch(p.message, /no_such|WHERE|items|mysql|127\.0\.0\.1|ro_|ds_/i)
     assert.equal(failures.at(-1)?.reason, reason)
   }
   await rejectsWith(ds.readAll(env, template([{ code: 'bare', query: 'SELECT id FROM items WHERE id = ?' }]), {}, {}, 10), 'DATASET_FAILED')
