@@ -7,8 +7,9 @@
 // - `#` to the end of the line, and `-- ` (`--` then a character ≤ U+0020, U+007F or the end):
 //   comments up to `\n`;
 // - `/* … */`: a comment up to the first `*/` (no nesting); `/*!…*/`, `/*M!…*/` (their content is
-//   executed) and `/*+…*/` (MySQL 8 optimizer hints, which can change session limits) are their
-//   own kind, `executable`, which the check refuses;
+//   executed; `/*m!` too, though MariaDB only reads `M`: refusing more is safe) and `/*+…*/`
+//   (MySQL 8 optimizer hints, which can change session limits) are their own kind, `executable`,
+//   which the check refuses;
 // - `'…'` and `"…"`: strings with doubled quotes and backslash escapes; a quote escaped with a
 //   backslash is refused, because under NO_BACKSLASH_ESCAPES (a server-wide sql_mode the data
 //   source's owner may set) that string would end earlier and its tail would be code. Without that
@@ -75,7 +76,7 @@ export function tokenizeSql (sql: string): SqlToken[] {
     } else if (ch === '/' && next === '*') {
       const close = sql.indexOf('*/', i + 2)
       if (close === -1) throw new SqlLexError('has an unterminated /* comment')
-      const executable = /^\/\*(?:!|M!|\+)/.test(sql.slice(i, i + 4))
+      const executable = /^\/\*(?:!|[Mm]!|\+)/.test(sql.slice(i, i + 4))
       push(executable ? 'executable' : 'comment', close + 2)
     } else if (ch === "'" || ch === '"') {
       const [end, value] = quoted(sql, i, ch)

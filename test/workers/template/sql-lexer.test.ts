@@ -92,6 +92,8 @@ test('the dataset SQL check: a table of refused and accepted queries', () => {
     ['SELECT a FROM t PROCEDURE ANALYSE()', /"PROCEDURE"/],
     ['SELECT 1 /*!50000 INTO @v */', /executable comments/],
     ['SELECT 1 /*M! , SLEEP(5) */', /executable comments/],
+    ['SELECT 1 /*m!100000 , 2 */', /executable comments/],
+    ['SELECT 1 /*!*/', /executable comments/],
     ['SELECT /*+ MAX_EXECUTION_TIME(0) */ 1', /optimizer hints/],
     ['SELECT 1; DELETE FROM t', /single statement/],
     ['SELECT 1 -- ;\n; SELECT 2', /single statement/],
