@@ -82,6 +82,8 @@ export interface Config {
     queryTimeoutMs: number
     maxPools: number
     poolSize: number
+    /** A pooled connection unused this long is closed (≥ 100 ms, ≤ 1 h). */
+    idleTimeoutMs: number
     /** Where data sources may connect (SVC_DATASOURCE_ALLOW / SVC_DATASOURCE_DENY over the default refusals). */
     policy: DestinationPolicy
   }
@@ -205,6 +207,7 @@ export const CONFIG_DEFAULTS = {
   SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
   SVC_DATASOURCE_MAX_POOLS: '64',
   SVC_DATASOURCE_POOL_SIZE: '4',
+  SVC_DATASOURCE_IDLE_TIMEOUT: '30s',
   SVC_DATASOURCE_ALLOW: '(none: loopback, link-local, metadata, unspecified, multicast refused)',
   SVC_DATASOURCE_DENY: '(none)',
   SVC_WEBHOOKS: 'true',
@@ -272,6 +275,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
   const webhookConcurrency = int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
   const jobConcurrency = int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024)
+  const dsIdleTimeoutMs = duration(e, 'SVC_DATASOURCE_IDLE_TIMEOUT', '30s')
+  if (dsIdleTimeoutMs < 100 || dsIdleTimeoutMs > 3_600_000) throw new ConfigError('SVC_DATASOURCE_IDLE_TIMEOUT', 'must be between 100ms and 1h')
   const jobLeaseMs = duration(e, 'SVC_JOB_LEASE', '30s')
   const config: Config = {
     home,
@@ -339,6 +344,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       queryTimeoutMs: duration(e, 'SVC_DATASOURCE_QUERY_TIMEOUT', '30s'),
       maxPools: int(e, 'SVC_DATASOURCE_MAX_POOLS', 64, 1),
       poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100),
+      idleTimeoutMs: dsIdleTimeoutMs,
       policy: { allow: rules(e, 'SVC_DATASOURCE_ALLOW'), deny: rules(e, 'SVC_DATASOURCE_DENY') }
     },
     webhooks: {

@@ -49,11 +49,16 @@ export interface DataSourcesOptions {
   onQuery?: (ms: number, ok: boolean) => void
 }
 
+const CLIENT_TIMEOUT_GRACE_MS = 1000
+
 export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions) {
   const pools = poolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
-  const timeoutMs = config.datasources.queryTimeoutMs
+  // mysql2's own timer, the bound when the server does not answer at all, is set a second past the
+  // session's statement limit (session.ts): a live server's own timeout error comes first, and its
+  // connection stays usable (mysql2's timer leaves it in an unknown state, so run.ts destroys it).
+  const clientTimeoutMs = config.datasources.queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS
 
   function statementOf (
     d: DatasetDef,
@@ -93,7 +98,7 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const q = statementOf(d, def, parameters, context)
       const conn = await pools.connection(env)
       connecting = false
-      const r = await runStatement(conn, q, timeoutMs, budget, spill)
+      const r = await runStatement(conn, q, clientTimeoutMs, budget, spill)
       options.onQuery?.(performance.now() - started, true)
       return r
     } catch (err) {
@@ -115,8 +120,9 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     /**
      * Runs every dataset of the template in parallel on the environment's data source:
      * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
-     * (over all datasets). Errors: DATASET_FAILED (422, query error), DATA_SOURCE_UNAVAILABLE
-     * (503 with Retry-After: no data source, unreachable, refused, timed out, bad credentials),
+     * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
+     * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
+     * timeout, bad credentials),
      * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all). With a `feed`, a `multiple`
      * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
      */

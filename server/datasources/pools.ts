@@ -3,6 +3,11 @@
 // the stale one is closed. Evicted pools are closed too, so at most `maxPools` stay open.
 // A pool connects to the address its destination check answered (pinned for the pool's life, so
 // DNS rebinding cannot move it), and each connection is made read-only before its first use.
+// A connection goes back to its pool only after `DO RELEASE_ALL_LOCKS()`: user locks (GET_LOCK)
+// live in one namespace for the whole server, and a tenant's own stored function or view can take
+// one that the publish check cannot see by name; a connection whose locks cannot be released is
+// discarded. A connection idle for SVC_DATASOURCE_IDLE_TIMEOUT is closed (mysql2's own idle timer
+// runs only when maxIdle < connectionLimit, which would also close busy pools' spare connections).
 import mysql from 'mysql2'
 import type { Pool, PoolConnection } from 'mysql2'
 import { LRUCache } from 'lru-cache'
@@ -46,6 +51,10 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
   const current = new Map<string, string>()
   /** Connections whose session is read-only and bounded already. */
   const ready = new WeakSet<PoolConnection>()
+  /** Connections handed out by connection() and not given back yet. */
+  const lent = new WeakSet<PoolConnection>()
+  /** The idle timer of each connection waiting in its pool. */
+  const idle = new WeakMap<PoolConnection, NodeJS.Timeout>()
 
   async function open (env: Environment, source: NonNullable<ReturnType<EnvironmentsService['openDataSource']>>): Promise<Pool> {
     let pinned: string
@@ -102,20 +111,43 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
       maxPreparedStatements: 128
     })
     // Dead connections leave the pool by themselves (mysql2 removes a connection on error/end);
-    // this listener only keeps an idle connection's error from being an unhandled 'error' event.
+    // the error listener only keeps an idle connection's error from being an unhandled 'error' event.
     pool.on('connection', (conn) => {
       conn.on('error', () => {})
+      unlockOnRelease(conn)
     })
+    pool.on('release', (conn) => {
+      idle.set(conn, setTimeout(() => { conn.destroy() }, ds.idleTimeoutMs).unref())
+    })
+    pool.on('acquire', (conn) => { clearTimeout(idle.get(conn)) })
     return pool
+  }
+
+  /**
+   * Every holder of a pooled connection gives it back with release() (server/datasources/run.ts,
+   * also when its statement failed), so release() itself is where the session's user locks are
+   * dropped: one statement per dataset run, after its rows were read (off the answer's path).
+   */
+  function unlockOnRelease (conn: PoolConnection): void {
+    const giveBack = conn.release.bind(conn)
+    conn.release = () => {
+      if (!lent.delete(conn)) return
+      conn.query('DO RELEASE_ALL_LOCKS()', (err) => {
+        if (err === null) giveBack()
+        else conn.destroy()
+      })
+    }
   }
 
   return {
     async connection (env) {
       const conn = await acquire(await get(env))
+      lent.add(conn)
       if (ready.has(conn)) return conn
       try {
         await prepareSession(conn, ds.queryTimeoutMs)
       } catch (err) {
+        lent.delete(conn)
         conn.destroy()
         throw err
       }

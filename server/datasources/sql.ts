@@ -2,6 +2,8 @@
 // ordered placeholder names; binding then only joins the pieces with `?` markers and collects
 // the values. Caller values never become SQL text: they travel as prepared-statement parameters.
 import { problem } from '../errors.js'
+import { datasetSqlProblem } from '../../workers/template/dataset-sql.js'
+import { tokenizeSql } from '../../workers/template/sql-lexer.js'
 
 export interface CompiledQuery {
   /** Text between placeholders: `parts.length === names.length + 1`. */
@@ -14,26 +16,24 @@ export interface CompiledQuery {
 
 export interface BoundQuery { sql: string, values: unknown[] }
 
-// Same lexical rules as queryPlaceholders() in workers/template/validate.ts (the publish-time
-// check), so both agree on what is a placeholder: quoted text, comments and `::` are skipped.
-const TOKENS = /'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`|--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/|(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)|\?/g
-
 /**
- * Splits `sql` at its placeholders. A bare `?` outside quotes would shift every positional
- * value after it, so it is refused (the template must use a named placeholder).
+ * Checks `sql` as publish does (datasetSqlProblem: a version stored before that check, or written
+ * another way, is refused here before it runs) and splits it at its placeholders, read by the same
+ * lexer as the publish check's queryPlaceholders(). A bare `?` outside quotes would shift every
+ * positional value after it, so it is refused (the template must use a named placeholder).
  */
 export function compileQuery (sql: string, dataset: string): CompiledQuery {
+  const why = datasetSqlProblem(sql)
+  if (why !== undefined) throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query ${why}`)
   const parts: string[] = []
   const names: string[] = []
   let last = 0
-  for (const m of sql.matchAll(TOKENS)) {
-    if (m[0] === '?') throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query contains a bare "?"; use a named :placeholder`)
-    // An optional regex group is undefined when it did not take part
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    if (m[1] === undefined) continue
-    parts.push(sql.slice(last, m.index))
-    names.push(m[1])
-    last = (m.index as number) + m[0].length
+  for (const t of tokenizeSql(sql)) {
+    if (t.kind === 'op' && t.value === '?') throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query contains a bare "?"; use a named :placeholder`)
+    if (t.kind !== 'placeholder') continue
+    parts.push(sql.slice(last, t.start))
+    names.push(t.value)
+    last = t.end
   }
   parts.push(sql.slice(last))
   return { parts, names, sql: parts.join('?') }

@@ -66,41 +66,94 @@ export function parseRules (text: string | undefined): DestinationRule[] | strin
   return rules
 }
 
-function matches (rule: DestinationRule, host: string, ip: string, port: number): boolean {
-  if (rule.port !== undefined && rule.port !== port) return false
+const isLoopbackOrAny = (ip: string): boolean => /^(loopback|unspecified)|mapped (loopback|unspecified)/.test(blockedReason(ip) ?? '')
+
+/** The same server: same port and address, where every loopback or unspecified address counts as one. */
+function sameEndpoint (a: string, b: string): boolean {
+  return canonical(unmapped(a)) === canonical(unmapped(b)) || (isLoopbackOrAny(a) && isLoopbackOrAny(b))
+}
+
+/** A wildcard host rule (`*.example.com`) names no set of addresses: it matches names as written. */
+const wildcard = (rule: DestinationRule): boolean => rule.host?.startsWith('*.') === true
+
+function nameMatches (rule: DestinationRule, host: string, port: number): boolean {
+  if (rule.host === undefined || (rule.port !== undefined && rule.port !== port)) return false
+  const h = host.toLowerCase()
+  return wildcard(rule) ? h.endsWith(rule.host.slice(1)) : h === rule.host
+}
+
+/**
+ * Whether `rule` covers `ip`:`port`. A CIDR/IP rule by its network (IPv4-mapped IPv6 forms count
+ * as their IPv4 address); an exact host rule by the addresses its own host resolves to (`own`), so
+ * `127.1`, `2130706433` or another name of the same server is the same destination — for DENY,
+ * every loopback or unspecified address is one server (as for the service-database rule); for
+ * ALLOW only the rule's own addresses are exempt; a wildcard rule by the name as written.
+ */
+function covers (rule: DestinationRule, dest: DestinationCheck, ip: string, own: ResolvedAddress[] | undefined,
+  deny: boolean): boolean {
+  if (rule.port !== undefined && rule.port !== dest.port) return false
   if (rule.host !== undefined) {
-    const h = host.toLowerCase()
-    return rule.host.startsWith('*.') ? h.endsWith(rule.host.slice(1)) : h === rule.host
+    if (wildcard(rule)) return nameMatches(rule, dest.host, dest.port)
+    const same = (o: ResolvedAddress): boolean =>
+      deny ? sameEndpoint(o.address, ip) : canonical(unmapped(o.address)) === canonical(unmapped(ip))
+    return own?.some(same) === true
   }
   const family = isIP(ip)
   return rule.net?.check(ip, family === 6 ? 'ipv6' : 'ipv4') === true
 }
 
-const isLoopbackOrAny = (ip: string): boolean => /^(loopback|unspecified)|mapped (loopback|unspecified)/.test(blockedReason(ip) ?? '')
+/** `::ffff:a.b.c.d` → `a.b.c.d`; any other address unchanged. */
+function unmapped (ip: string): string {
+  const bare = ip.replace(/^\[|\]$/g, '')
+  if (isIP(bare) !== 6) return bare
+  const b = ipv6Bytes(bare)
+  return b.subarray(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff ? `${b[12]}.${b[13]}.${b[14]}.${b[15]}` : bare
+}
 
-/** The same server: same port and address, where every loopback or unspecified address counts as one. */
-function sameEndpoint (a: string, b: string): boolean {
-  return canonical(a) === canonical(b) || (isLoopbackOrAny(a) && isLoopbackOrAny(b))
+/**
+ * The addresses of the exact host rules that apply to `port`, resolved now (with the same resolver
+ * as the destination). A DENY rule that does not resolve refuses the destination: an operator's
+ * refusal is never skipped; an ALLOW rule that does not resolve exempts nothing.
+ */
+async function ruleAddresses (policy: DestinationPolicy, dest: DestinationCheck,
+  resolver: Resolver): Promise<Map<DestinationRule, ResolvedAddress[]>> {
+  const own = new Map<DestinationRule, ResolvedAddress[]>()
+  const exact = (r: DestinationRule): boolean =>
+    r.host !== undefined && !wildcard(r) && (r.port === undefined || r.port === dest.port)
+  await Promise.all([...policy.deny.filter(exact).map(async (r) => {
+    try {
+      own.set(r, await resolveHost(r.host as string, resolver))
+    } catch (err) {
+      if (!(err instanceof AddressRefused)) throw err
+      throw new AddressRefused(dest.host,
+        `SVC_DATASOURCE_DENY rule "${r.text}" ${err.reason}: every destination on port ${dest.port} is refused until it resolves`)
+    }
+  }), ...policy.allow.filter(exact).map(async (r) => {
+    own.set(r, await resolveHost(r.host as string, resolver).catch(() => []))
+  })])
+  return own
 }
 
 export interface DestinationCheck { host: string, port: number, user?: string }
 
 /**
- * Resolves and judges a destination: DENY rules first, then ALLOW rules, then the default
- * refusals; then the service-database rule. Answers the address to connect to (the first
+ * Resolves and judges a destination: DENY rules first (a host rule by name as written, before
+ * resolution, and by its own addresses after), then ALLOW rules, then the default refusals; then
+ * the service-database rule. Answers the address to connect to (the first
  * answer; all were judged). Throws AddressRefused naming the rule and the address.
  */
 export async function checkDestination (dest: DestinationCheck, policy: DestinationPolicy, resolver: Resolver,
   service?: { endpoint: ServiceEndpoint, addresses: () => Promise<ResolvedAddress[]> }): Promise<ResolvedAddress> {
   // A denied name is refused before (and whether or not) it resolves.
-  const named = policy.deny.find((r) => r.host !== undefined && matches(r, dest.host, '', dest.port))
+  const named = policy.deny.find((r) => nameMatches(r, dest.host, dest.port))
   if (named !== undefined) throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by SVC_DATASOURCE_DENY rule "${named.text}"`)
   const addresses = await resolveHost(dest.host, resolver)
+  const own = await ruleAddresses(policy, dest, resolver)
   for (const { address } of addresses) {
     const at = `${address} port ${dest.port}`
-    const denied = policy.deny.find((r) => matches(r, dest.host, address, dest.port))
+    const denied = policy.deny.find((r) => covers(r, dest, address, own.get(r), true))
     if (denied !== undefined) throw new AddressRefused(dest.host, `${at} is refused by SVC_DATASOURCE_DENY rule "${denied.text}"`)
-    if (policy.allow.some((r) => matches(r, dest.host, address, dest.port))) continue
+    if (policy.allow.some((r) => covers(r, dest, address, own.get(r), false))) continue
     const reason = defaultRefusal(address)
     if (reason !== undefined) {
       throw new AddressRefused(dest.host, `${at} is a ${reason} address, refused by default (rule "${reason}"; an operator may allow it with SVC_DATASOURCE_ALLOW)`)

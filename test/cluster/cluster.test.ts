@@ -115,7 +115,7 @@ before(async () => {
   // Jobs hold their render for a second: the node killed below is sure to be mid-job.
   const slow = await readExample('shipping-label') as { code: string, datasets: Array<{ query: string }> }
   slow.code = 'slow-label'
-  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(1) AS pause, ')
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT pause_for(1) AS pause, ')
   await ctx.services.templates.publish(ws.workspace.id, slow, {})
   await ctx.services.webhooks.create({ workspaceId: ws.workspace.id, url: rx.url, events: ['document.generated'] })
 })

@@ -20,7 +20,10 @@ const SCHEMA = [
   `CREATE TABLE sales (id INT AUTO_INCREMENT PRIMARY KEY, region VARCHAR(64), sold_on DATE, customer VARCHAR(200), product VARCHAR(200),
     qty INT, amount DECIMAL(12,2))`,
   `CREATE TABLE parcels (id INT AUTO_INCREMENT PRIMARY KEY, batch_id INT, tracking_no VARCHAR(64), recipient_name VARCHAR(200),
-    street VARCHAR(200), city VARCHAR(100), postcode VARCHAR(20), country VARCHAR(2), weight_kg DECIMAL(6,2), qty INT)`
+    street VARCHAR(200), city VARCHAR(100), postcode VARCHAR(20), country VARCHAR(2), weight_kg DECIMAL(6,2), qty INT)`,
+  // Slow datasets for tests that need a render to last (dataset SQL may not call SLEEP itself:
+  // docs/security.md, 3): `SELECT pause_for(2.5) AS pause, …` sleeps, then answers 0.
+  'CREATE FUNCTION pause_for (seconds DOUBLE) RETURNS INT NOT DETERMINISTIC NO SQL RETURN SLEEP(seconds)'
 ]
 
 /** The read-only user of a data database (data sources never use the service database's user). */
@@ -32,7 +35,7 @@ export async function createDataDatabase (name: string, options: { salesRows?: n
   const password = randomBytes(12).toString('hex')
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`)
   await admin.query(`CREATE USER '${readerOf(name)}'@'%' IDENTIFIED BY '${password}'`)
-  await admin.query(`GRANT SELECT ON \`${name}\`.* TO '${readerOf(name)}'@'%'`)
+  await admin.query(`GRANT SELECT, EXECUTE ON \`${name}\`.* TO '${readerOf(name)}'@'%'`)
   await admin.end()
   const { host, port } = parseMysqlUrl(`${serverUrl()}/x`)
   const url = `mysql://${readerOf(name)}:${password}@${host}:${port}/${name}`

@@ -65,6 +65,7 @@ test('defaults without any variable', () => {
     queryTimeoutMs: 30_000,
     maxPools: 64,
     poolSize: 4,
+    idleTimeoutMs: 30_000,
     policy: { allow: [], deny: [] }
   })
   assert.deepEqual(c.webhooks.retrySchedule, [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000])
@@ -112,6 +113,8 @@ test('every validation error names its variable', () => {
   configError({ SVC_JOB_POLL: '-1s' }, 'SVC_JOB_POLL')
   configError({ SVC_DOCUMENT_SWEEP: 'soon' }, 'SVC_DOCUMENT_SWEEP')
   configError({ SVC_DATASOURCE_CONNECT_TIMEOUT: 'x' }, 'SVC_DATASOURCE_CONNECT_TIMEOUT')
+  configError({ SVC_DATASOURCE_IDLE_TIMEOUT: '50ms' }, 'SVC_DATASOURCE_IDLE_TIMEOUT')
+  configError({ SVC_DATASOURCE_IDLE_TIMEOUT: '2h' }, 'SVC_DATASOURCE_IDLE_TIMEOUT')
   configError({ SVC_WEBHOOK_RETRY_SCHEDULE: '1m,,5m' }, 'SVC_WEBHOOK_RETRY_SCHEDULE')
   configError({ SVC_WEBHOOK_RETRY_SCHEDULE: '1m,later' }, 'SVC_WEBHOOK_RETRY_SCHEDULE')
   configError({ SVC_PORT: 'http' }, 'SVC_PORT')

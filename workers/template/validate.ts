@@ -10,6 +10,8 @@ import { compileParameterCheck } from './parameters.js'
 import { pathIssues } from './paths.js'
 import { templateSchema } from './schema.js'
 import { datasetSqlProblem } from './dataset-sql.js'
+import { SqlLexError, tokenizeSql } from './sql-lexer.js'
+import type { SqlToken } from './sql-lexer.js'
 import { schemaErrors } from './schema-errors.js'
 import { toPointer } from './pointer.js'
 
@@ -126,12 +128,17 @@ function walk (node: unknown, path: string, visit: (v: unknown, path: string, ke
 }
 
 /**
- * `:name` and `:context.xxx` placeholders of a query, ignoring quoted text, comments and
- * `::` so that '10:30' or a cast never looks like a placeholder.
+ * `:name` and `:context.xxx` placeholders of a query, read by the SQL lexer (sql-lexer.ts) so that
+ * quoted text, comments and `::` ('10:30', a cast) are never placeholders. SQL the lexer cannot
+ * read has none here; datasetSqlProblem() reports why.
  */
 export function queryPlaceholders (sql: string): string[] {
-  const stripped = sql.replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`|--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, ' ')
-  const names: string[] = []
-  for (const m of stripped.matchAll(/(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)/g)) names.push(m[1])
-  return names
+  let tokens: SqlToken[]
+  try {
+    tokens = tokenizeSql(sql)
+  } catch (err) {
+    if (err instanceof SqlLexError) return []
+    throw err
+  }
+  return tokens.filter((t) => t.kind === 'placeholder').map((t) => t.value)
 }

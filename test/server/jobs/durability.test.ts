@@ -33,7 +33,7 @@ before(async () => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
-  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(4) AS pause, ')
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT pause_for(4) AS pause, ')
   await front.context.services.templates.publish(ws.workspace.id, slow, {})
 })
 after(async () => {

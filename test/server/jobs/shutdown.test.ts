@@ -70,7 +70,7 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
-  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(2.5) AS pause, ')
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT pause_for(2.5) AS pause, ')
   await fx.server.context.services.templates.publish(fx.ws.workspace.id, slow, {})
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
@@ -113,7 +113,7 @@ test('closing a server with more jobs claimed than may read data at once: those 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test edits the example's nested JSON in place
   const slow = await readExample('invoice') as any
   slow.code = 'slow-invoice'
-  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT SLEEP(1) AS pause, ')
+  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT pause_for(1) AS pause, ')
   await fx.server.context.services.templates.publish(fx.ws.workspace.id, slow, {})
   const ids: string[] = []
   for (let i = 0; i < 8; i++) {

@@ -61,3 +61,33 @@ test('the service database\'s endpoint is refused to its user and to root, on an
   assert.ok(await checkDestination({ host: '127.0.0.1', port: 3307, user: 'demo_prod_ro' }, open, resolver, service))
   assert.ok(await checkDestination({ host: '127.0.0.1', port: 3308, user: 'svc' }, open, resolver, service))
 })
+
+test('host rules match the addresses their own host resolves to: DENY refuses every name and form of that server', async () => {
+  const p = policy('127.0.0.0/8', 'loop.example.com:3306')
+  // loop.example.com is 127.0.0.9: the same server (loopback) by any other name or form.
+  for (const host of ['127.0.0.9', '127.0.0.1', '[::ffff:127.0.0.9]', '::1']) {
+    await assert.rejects(check(host, 3306, p), /SVC_DATASOURCE_DENY rule "loop\.example\.com:3306"/, host)
+  }
+  assert.ok(await check('127.0.0.9', 3307, p), 'another port')
+  // A non-loopback address is matched exactly, also IPv4-mapped.
+  const inside = policy('', 'inside.example.com')
+  await assert.rejects(check('10.1.2.3', 3306, inside), /DENY rule "inside\.example\.com"/)
+  await assert.rejects(check('::ffff:10.1.2.3', 3306, inside), /DENY rule "inside\.example\.com"/)
+  assert.ok(await check('10.1.2.4', 3306, inside))
+  // A DENY rule whose host does not resolve refuses rather than being skipped.
+  await assert.rejects(check('10.1.2.4', 3306, policy('', 'gone.example.com')), /rule "gone\.example\.com" does not resolve/)
+})
+
+test('an ALLOW host rule exempts only its own host\'s addresses, not whatever the destination name resolves to', async () => {
+  assert.ok(await check('127.0.0.9', 3306, policy('loop.example.com')), 'its address, written as an IP')
+  await assert.rejects(check('127.0.0.8', 3306, policy('loop.example.com')), /loopback/)
+  // The same name answering differently for the tenant's lookup (rebinding): not exempt.
+  let calls = 0
+  const rebinding: Resolver = async (host) => {
+    calls++
+    return [{ address: host === 'loop.example.com' && calls === 1 ? '169.254.169.254' : '127.0.0.9', family: 4 }]
+  }
+  await assert.rejects(checkDestination({ host: 'loop.example.com', port: 3306 }, policy('loop.example.com'), rebinding), /169\.254\.169\.254 .*cloud metadata/)
+  // A wildcard rule names no addresses: it still matches names as written.
+  assert.ok(await check('loop.example.com', 3306, policy('*.example.com')))
+})
