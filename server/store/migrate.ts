@@ -39,7 +39,7 @@ const ALREADY_APPLIED = new Set([1050, 1060, 1061, 1091])
 async function bookkeeping (conn: Conn): Promise<void> {
   await conn.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version VARCHAR(255) NOT NULL PRIMARY KEY,
-    applied_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+    applied_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
     statements_applied INT NULL
   ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`)
   const [table] = await conn.query<RowDataPacket[]>(`SELECT TABLE_COLLATION AS c FROM information_schema.TABLES
