@@ -2,16 +2,21 @@
 // connection to the same MariaDB server holding GET_LOCK('svc_migrate:<service database>') (the
 // lock name migrations used) no longer stops `svc db migrate` or a starting server; the row
 // lock that replaced it lives in the service database, where a tenant has no access; and
-// migrators starting together still wait for each other. Real MariaDB.
+// migrators starting together (pools in this process, and real `svc db migrate` processes) still
+// wait for each other. Real MariaDB.
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import mysql from 'mysql2/promise'
 import type { RowDataPacket } from 'mysql2/promise'
 import { createDb, parseMysqlUrl } from '../../server/store/db.js'
 import { migrate } from '../../server/store/migrate.js'
 import { takeMigrationLock } from '../../server/store/migration-lock.js'
 import { serverUrl } from '../helpers/db.js'
+import { svc } from '../cli/foundation-helpers.js'
 import { migrationFiles, migrationFixture } from '../helpers/migrations.js'
 
 const fx = migrationFixture('mig_lock')
@@ -63,15 +68,24 @@ test("a tenant holding GET_LOCK('svc_migrate:<service database>') does not stop 
   }
 })
 
-/** True once a connection of `database` waits for a row lock on the migration lock's table. */
-async function waitingForMigrationLock (database: string): Promise<boolean> {
+/** How many connections of `database` wait for a row lock on the migration lock's table. */
+async function waitingForMigrationLock (database: string): Promise<number> {
   const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
   try {
     const [rows] = await admin.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
       JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
       WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT' AND t.trx_query LIKE '%schema_migration_lock%'`, [database])
-    return Number(rows[0].n) > 0
+    return Number(rows[0].n)
   } finally { await admin.end() }
+}
+
+/** Polls until `n` connections of `database` wait for the migration lock (bounded against a hang). */
+async function untilWaiting (database: string, n: number): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while ((await waitingForMigrationLock(database)) < n) {
+    assert.ok(Date.now() < deadline, `fewer than ${n} migrators ever waited on the migration lock`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
 
 test('a migrator waits while another holds the migration lock, then applies everything', async () => {
@@ -81,11 +95,7 @@ test('a migrator waits while another holds the migration lock, then applies ever
   let released = false
   const pending = migrate(fx.pool(url)).then((r) => { assert.ok(released, 'migrated while the lock was held'); return r })
   try {
-    const deadline = Date.now() + 20_000 // an upper bound on a hang
-    while (!(await waitingForMigrationLock(name))) {
-      assert.ok(Date.now() < deadline, 'the second migrator never waited on the migration lock')
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    await untilWaiting(name, 1)
     const [tables] = await holder.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME <> 'schema_migration_lock'", [name])
     assert.equal(Number(tables[0].n), 0, 'nothing migrated while waiting')
   } finally {
@@ -103,4 +113,34 @@ test('three migrators starting at once on a latin1 database apply each migration
   for (const r of results) assert.deepEqual(r.current, all)
   const [rows] = await fx.pool(url).query<RowDataPacket[]>('SELECT version, statements_applied AS n FROM schema_migrations ORDER BY version')
   assert.deepEqual(rows.map((r) => [r.version, r.n]), all.map((f) => [f, null]))
+})
+
+test('two `svc db migrate` processes started at once wait for the lock, then apply each migration exactly once', async () => {
+  const { name, url } = await fx.database('CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci')
+  const home = await mkdtemp(join(tmpdir(), 'svc-mig-home-'))
+  const lock = await takeMigrationLock(fx.pool(url))
+  let released = false
+  try {
+    const env = { SVC_HOME: home, SVC_DATABASE_URL: url, SVC_MASTER_KEY: 'ab'.repeat(32) }
+    const runs = [0, 1].map(async () => {
+      const r = await svc(['--json', 'db', 'migrate'], env, 120_000)
+      return { ...r, early: !released }
+    })
+    try {
+      await untilWaiting(name, 2)
+    } finally {
+      released = true
+      await lock.release()
+    }
+    const results = await Promise.all(runs)
+    for (const r of results) {
+      assert.equal(r.code, 0, r.stderr)
+      assert.equal(r.early, false, 'a process finished while the lock was held')
+    }
+    const applied = results.flatMap((r) => (r.json() as { applied: string[] }).applied).sort()
+    assert.deepEqual(applied, await migrationFiles(), 'each file applied by exactly one process')
+  } finally {
+    if (!released) await lock.release()
+    await rm(home, { recursive: true, force: true })
+  }
 })
