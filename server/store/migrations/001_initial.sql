@@ -1,10 +1,12 @@
 -- The data model for the whole spec. Times are UTC DATETIME(3); public ids are UUID strings;
 -- queues also carry an AUTO_INCREMENT `seq` so claims can walk an index in arrival order.
+-- Portable DDL (docs/deploy.md): every table states utf8mb4 / utf8mb4_bin, and a default that
+-- calls a function is in parentheses (MySQL 8 accepts no other form; MariaDB reads it the same).
 
 CREATE TABLE workspaces (
   id CHAR(36) NOT NULL PRIMARY KEY,
   name VARCHAR(200) NOT NULL,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3)
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3))
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
 
 -- An environment of a workspace with its MySQL data source. The password is encrypted with the
@@ -20,8 +22,8 @@ CREATE TABLE environments (
   ds_password_enc VARBINARY(512) NULL,
   ds_database VARCHAR(128) NULL,
   ds_version INT NOT NULL DEFAULT 1,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
-  updated_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
+  updated_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   UNIQUE KEY uq_env (workspace_id, env_key),
   CONSTRAINT fk_env_ws FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -37,7 +39,7 @@ CREATE TABLE api_keys (
   expires_at DATETIME(3) NULL,
   revoked_at DATETIME(3) NULL,
   last_used_at DATETIME(3) NULL,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   KEY ix_keys_ws (workspace_id, created_at),
   CONSTRAINT fk_keys_ws FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -49,8 +51,8 @@ CREATE TABLE templates (
   format ENUM('document', 'label') NOT NULL,
   current_version INT NULL,
   disabled TINYINT(1) NOT NULL DEFAULT 0,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
-  updated_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
+  updated_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   UNIQUE KEY uq_template (workspace_id, code),
   CONSTRAINT fk_tpl_ws FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -65,7 +67,7 @@ CREATE TABLE template_versions (
   public_view LONGTEXT NOT NULL,
   note VARCHAR(1000) NULL,
   published_by VARCHAR(200) NULL,
-  published_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  published_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   PRIMARY KEY (template_id, version),
   CONSTRAINT fk_tv_tpl FOREIGN KEY (template_id) REFERENCES templates (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -99,7 +101,7 @@ CREATE TABLE render_jobs (
   output_bytes INT NULL,
   error_code VARCHAR(64) NULL,
   error_message VARCHAR(2000) NULL,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   started_at DATETIME(3) NULL,
   completed_at DATETIME(3) NULL,
   PRIMARY KEY (seq),
@@ -118,7 +120,7 @@ CREATE TABLE documents (
   file_name VARCHAR(255) NOT NULL,
   bytes INT NOT NULL,
   content LONGBLOB NOT NULL,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   expires_at DATETIME(3) NOT NULL,
   KEY ix_docs_expiry (expires_at)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -159,8 +161,8 @@ CREATE TABLE webhook_endpoints (
   -- The signing secret must be read back to sign, so it is encrypted, not hashed.
   secret_enc VARBINARY(512) NOT NULL,
   enabled TINYINT(1) NOT NULL DEFAULT 1,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
-  updated_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
+  updated_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   KEY ix_wh_ws (workspace_id, enabled),
   CONSTRAINT fk_wh_ws FOREIGN KEY (workspace_id) REFERENCES workspaces (id) ON DELETE CASCADE
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
@@ -174,7 +176,7 @@ CREATE TABLE events (
   type VARCHAR(64) NOT NULL,
   payload LONGTEXT NOT NULL,
   fanned_out TINYINT(1) NOT NULL DEFAULT 0,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   PRIMARY KEY (seq),
   UNIQUE KEY uq_events_id (id),
   KEY ix_events_fanout (fanned_out, seq)
@@ -193,8 +195,8 @@ CREATE TABLE webhook_deliveries (
   last_http_status INT NULL,
   last_response_excerpt VARCHAR(1024) NULL,
   last_error VARCHAR(1000) NULL,
-  created_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
-  updated_at DATETIME(3) NOT NULL DEFAULT UTC_TIMESTAMP(3),
+  created_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
+  updated_at DATETIME(3) NOT NULL DEFAULT (UTC_TIMESTAMP(3)),
   PRIMARY KEY (seq),
   UNIQUE KEY uq_deliveries_id (id),
   KEY ix_deliveries_due (status, next_attempt_at),

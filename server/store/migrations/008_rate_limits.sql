@@ -1,6 +1,8 @@
 -- Per-key request limits (NULL = SVC_RATE_LIMIT) and the shared sliding window behind them.
 -- One row per key: 21 slots of 3 s (s0..s20, slot c in column c MOD 21) holding the tokens
 -- nodes leased in that slot; `epoch` is the newest slot written. See server/auth/rate-limiter.ts.
+-- The charset and collation are stated as on every table: key_id must match api_keys.id exactly
+-- for the foreign key (errno 150 otherwise), whatever the database's default collation.
 ALTER TABLE api_keys ADD COLUMN rate_limit INT NULL;
 CREATE TABLE rate_limit_windows (
   key_id VARCHAR(32) NOT NULL PRIMARY KEY,
@@ -15,4 +17,4 @@ CREATE TABLE rate_limit_windows (
   s15 INT NOT NULL DEFAULT 0, s16 INT NOT NULL DEFAULT 0, s17 INT NOT NULL DEFAULT 0,
   s18 INT NOT NULL DEFAULT 0, s19 INT NOT NULL DEFAULT 0, s20 INT NOT NULL DEFAULT 0,
   CONSTRAINT fk_rate_key FOREIGN KEY (key_id) REFERENCES api_keys (id) ON DELETE CASCADE
-) ENGINE=InnoDB;
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;

@@ -33,8 +33,9 @@ async function files (): Promise<string[]> {
   return (await readdir(migrationsDir)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort()
 }
 
+/** Files applied whole (a file that stopped part-way has a row counting its statements). */
 async function recorded (db: Db): Promise<string[]> {
-  const [rows] = await db.query<RowDataPacket[]>('SELECT version FROM schema_migrations ORDER BY version')
+  const [rows] = await db.query<RowDataPacket[]>('SELECT version FROM schema_migrations WHERE statements_applied IS NULL ORDER BY version')
   return rows.map((r) => r.version as string)
 }
 
@@ -78,21 +79,28 @@ test('two concurrent migrate() calls on a fresh database both succeed and record
   for (const r of rows) assert.equal(Number(r.n), 1, r.version)
 })
 
-test('a migration that fails is not recorded and the lock is released for the next run', async () => {
+test('a migration that fails is not recorded, the lock is released, and the next run resumes at the failed statement', async () => {
   const { mkdtemp, writeFile, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
   const dir = await mkdtemp(join(tmpdir(), 'svc-mig-'))
   try {
     await writeFile(join(dir, '001_ok.sql'), 'CREATE TABLE a (id INT PRIMARY KEY);\n-- a comment\nINSERT INTO a VALUES (1);\n')
-    await writeFile(join(dir, '002_bad.sql'), 'CREATE TABLE b (id INT PRIMARY KEY);\nSELECT * FROM no_such_table;\n')
+    const head = 'CREATE TABLE b (id INT AUTO_INCREMENT PRIMARY KEY, v INT);\nINSERT INTO b (v) VALUES (1);\n'
+    await writeFile(join(dir, '002_bad.sql'), head + 'SELECT * FROM no_such_table;\n')
     const db = pool(await emptyDatabase())
-    await assert.rejects(migrate(db, dir), /no_such_table/)
+    await assert.rejects(migrate(db, dir), /002_bad\.sql, statement 3 of 3: .*no_such_table/)
     assert.deepEqual(await recorded(db), ['001_ok.sql'])
-    await writeFile(join(dir, '002_bad.sql'), 'CREATE TABLE IF NOT EXISTS b (id INT PRIMARY KEY);\n')
+    const [partial] = await db.query<RowDataPacket[]>("SELECT statements_applied AS n FROM schema_migrations WHERE version = '002_bad.sql'")
+    assert.equal(partial[0].n, 2, 'the statements that committed are counted')
+    // The failed statement fixed; the ones that committed are not run again (the CREATE would
+    // fail, the INSERT would insert twice).
+    await writeFile(join(dir, '002_bad.sql'), head + 'INSERT INTO b (v) VALUES (2);\n')
     const again = await migrate(db, dir) // would wait 60 s if the lock had leaked
     assert.deepEqual(again.applied, ['002_bad.sql'])
     assert.deepEqual(await recorded(db), ['001_ok.sql', '002_bad.sql'])
+    const [b] = await db.query<RowDataPacket[]>('SELECT v FROM b ORDER BY id')
+    assert.deepEqual(b.map((r) => r.v), [1, 2])
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
