@@ -6,6 +6,10 @@
 // each packet's 3-byte length header as it arrives and cuts at once when the packet announces
 // more than the budget has left, or more than a row of values within the cell limit can take.
 // Assumes the uncompressed protocol (4-byte headers), which is the only one the pools speak.
+// A connection is metered from its first byte too (meteredConnection): the server's greeting
+// and authentication come before any statement, and could be as large.
+import { connect } from 'node:net'
+import type { Socket } from 'node:net'
 
 /** Bytes that the statements of one render or one dataset execution may receive together. */
 export interface ByteBudget {
@@ -136,4 +140,28 @@ export function meterWire (
   }
   stream.on('data', onData)
   return { stop }
+}
+
+/**
+ * Bytes a data-source connection may receive before its session is ready (the server's
+ * greeting, authentication, the session's SET statements): a few hundred in practice.
+ */
+export const SETUP_LIMIT = 1024 * 1024
+
+/**
+ * A TCP connection to a data source for mysql2's `stream` option, metered from its first byte
+ * against SETUP_LIMIT (a packet over 64 KiB is cut at its header): past it the socket is
+ * destroyed and the connection fails like an unreachable one. `meter.stop()` once the session
+ * is ready; from then on each statement meters its own bytes. The socket is set up as mysql2
+ * sets up its own (no Nagle delay, keep-alive).
+ */
+export function meteredConnection (host: string, port: number): { socket: Socket, meter: WireMeter } {
+  const socket = connect(port, host)
+  socket.setNoDelay(true)
+  socket.once('connect', () => socket.setKeepAlive(true))
+  const budget: ByteBudget = { limit: SETUP_LIMIT, used: 0, cellLimit: 64 * 1024 }
+  const meter = meterWire(socket, budget, () => 0, () => {
+    socket.destroy(Object.assign(new Error('The data source sent too much before its session was ready'), { code: 'ER_NET_PACKET_TOO_LARGE' }))
+  })
+  return { socket, meter }
 }

@@ -13,6 +13,8 @@ import { AddressRefused } from '../net/address-guard.js'
 import { unavailable } from './errors.js'
 import type { DataSourceGuard } from './destinations.js'
 import { prepareSession } from './session.js'
+import { meteredConnection } from './byte-budget.js'
+import type { WireMeter } from './byte-budget.js'
 
 export interface PoolCache {
   /** A read-only connection of the environment's data source; 503 when it has none or the policy refuses it. */
@@ -46,6 +48,8 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
   const current = new Map<string, string>()
   /** Connections whose session is read-only and bounded already. */
   const ready = new WeakSet<PoolConnection>()
+  /** A new connection's socket → the meter of its bytes until its session is ready (byte-budget.ts). */
+  const setup = new WeakMap<object, WireMeter>()
 
   async function open (env: Environment, source: NonNullable<ReturnType<EnvironmentsService['openDataSource']>>): Promise<Pool> {
     let pinned: string
@@ -99,7 +103,13 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
       // ~4-13 µs CPU per statement, and a failure is mapped to a problem that names no stack.
       trace: false,
       // Per-connection statement cache; bounded so many pools stay under the server's max_prepared_stmt_count.
-      maxPreparedStatements: 128
+      maxPreparedStatements: 128,
+      // Our socket, metered from the first byte: a hostile server's greeting is bounded too.
+      stream: () => {
+        const { socket, meter } = meteredConnection(host, source.port)
+        setup.set(socket, meter)
+        return socket
+      }
     })
     // Dead connections leave the pool by themselves (mysql2 removes a connection on error/end);
     // this listener only keeps an idle connection's error from being an unhandled 'error' event.
@@ -120,6 +130,7 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
         throw err
       }
       ready.add(conn)
+      setup.get((conn as unknown as { stream: object }).stream)?.stop()
       return conn
     },
     size: () => pools.size,

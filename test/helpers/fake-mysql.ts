@@ -1,7 +1,8 @@
 // A hostile "MySQL server" for tests: speaks just enough of the protocol for mysql2 (handshake,
 // OK to any login and any COM_QUERY, a prepared statement of no parameters) and answers every
 // COM_STMT_EXECUTE with a one-column result whose only row holds a value of `valueBytes` bytes,
-// sent as 16 MiB packets with backpressure, generated as it goes (the test never holds it).
+// sent as 16 MiB packets with backpressure, generated as it goes (the test never holds it);
+// or (`greeting`) sends such a value as its greeting, before any login.
 // `written()` is what the socket took before the client went away. Like a hostile server, it
 // goes on sending after the client's FIN: only a closed (reset) connection stops it.
 import { createServer } from 'node:net'
@@ -55,13 +56,18 @@ function sendHuge (socket: Socket, valueBytes: number, state: { bytes: number, h
   head[1] = 0 // NULL bitmap: nothing NULL
   head[2] = 0xfe
   head.writeBigUInt64LE(BigInt(valueBytes), 3)
+  pump(socket, 4, head, valueBytes, state)
+}
+
+/** One logical packet from `seq`: `head`, then `valueBytes` of 'x', in packets of at most MAX; then EOF. */
+function pump (socket: Socket, first: number, head: Buffer, valueBytes: number, state: { bytes: number }): void {
   const total = head.length + valueBytes
   const piece = Buffer.alloc(1 << 20, 'x')
-  let seq = 4
+  let seq = first
   let sent = 0 // payload bytes sent
   let inPacket = 0 // payload bytes left in the current packet
   let last = MAX // the previous packet's length: one shorter than MAX ends the row
-  const pump = (): void => {
+  const next = (): void => {
     while (!socket.destroyed) {
       let chunk: Buffer
       if (inPacket === 0) {
@@ -81,13 +87,14 @@ function sendHuge (socket: Socket, valueBytes: number, state: { bytes: number, h
         inPacket -= n
         state.bytes += n
       }
-      if (!socket.write(chunk)) { socket.once('drain', pump); return }
+      if (!socket.write(chunk)) { socket.once('drain', next); return }
     }
   }
-  pump()
+  next()
 }
 
-export async function fakeMysql (valueBytes: number): Promise<FakeMysql> {
+/** `where`: the huge value comes in a result row, or as the server's greeting (before any login). */
+export async function fakeMysql (valueBytes: number, where: 'row' | 'greeting' = 'row'): Promise<FakeMysql> {
   const sockets = new Set<Socket>()
   let state = { bytes: 0, hungUp: false }
   // Hostile: a client's FIN (a half-close) does not stop the sending, only a closed socket does.
@@ -97,6 +104,14 @@ export async function fakeMysql (valueBytes: number): Promise<FakeMysql> {
     socket.on('close', () => { sockets.delete(socket); state.hungUp = true })
     let buffered = Buffer.alloc(0)
     let authed = false
+    if (where === 'greeting') {
+      state = { bytes: 0, hungUp: false }
+      const mine = state
+      socket.removeAllListeners('close')
+      socket.on('close', () => { sockets.delete(socket); mine.hungUp = true })
+      pump(socket, 0, Buffer.from([10]), valueBytes, mine)
+      return
+    }
     socket.write(handshake())
     socket.on('data', (data: Buffer) => {
       buffered = Buffer.concat([buffered, data])

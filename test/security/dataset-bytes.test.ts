@@ -31,6 +31,7 @@ let child: ChildServer
 let agent: Agent
 let data: DataDatabase
 let fake: FakeMysql
+let greeter: FakeMysql
 let key: string
 
 const REPEAT = "SELECT REPEAT('x', :n) AS big FROM seq_1_to_100000 LIMIT :rows"
@@ -53,11 +54,13 @@ before(async () => {
   front = await startServer(database.url, { SVC_MASTER_KEY: masterKey, SVC_JOBS: 'false' }, home)
   data = await createDataDatabase([])
   fake = await fakeMysql(256 * MiB)
+  greeter = await fakeMysql(256 * MiB, 'greeting')
   const ctx = front.context
   const ws = await workspaceWithKey(ctx, { scopes: ['render', 'datasets.execute'] })
   key = ws.key.key
   await ctx.services.environments.create({ workspaceId: ws.workspace.id, key: 'production', dataSourceUrl: data.url })
   await ctx.services.environments.create({ workspaceId: ws.workspace.id, key: 'hostile', dataSourceUrl: `mysql://u:p@127.0.0.1:${fake.port}/fake` })
+  await ctx.services.environments.create({ workspaceId: ws.workspace.id, key: 'greeter', dataSourceUrl: `mysql://u:p@127.0.0.1:${greeter.port}/fake` })
   await ctx.services.templates.publish(ws.workspace.id, labelDef('big', REPEAT))
   await ctx.services.templates.publish(ws.workspace.id, labelDef('hostile', 'SELECT big FROM huge'))
   // Every limit at its default; two render threads, as on this machine's two cores.
@@ -70,6 +73,7 @@ after(async () => {
   await child?.kill('SIGKILL')
   await agent?.close()
   await fake?.close()
+  await greeter?.close()
   await data?.drop()
   await front?.close()
   await database?.drop()
@@ -172,11 +176,11 @@ test('a dataset execution past its byte budget or the cell limit answers 422 DAT
   assert.equal(whole.json().rows[0].big, 'x'.repeat(1000))
 })
 
-/** What the fake server had sent when the client hung up (it may learn of it after the answer). */
-async function hungUp (): Promise<{ bytes: number }> {
-  for (let i = 0; i < 100 && !fake.written().hungUp; i++) await new Promise((resolve) => setTimeout(resolve, 50))
-  assert.ok(fake.written().hungUp, 'the client closed the connection')
-  return fake.written()
+/** What a fake server had sent when the client hung up (it may learn of it after the answer). */
+async function hungUp (server = fake): Promise<{ bytes: number }> {
+  for (let i = 0; i < 100 && !server.written().hungUp; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  assert.ok(server.written().hungUp, 'the client closed the connection')
+  return server.written()
 }
 
 test('a hostile data source announcing one 256 MiB value is cut after far less than it announced, render and execution alike', async () => {
@@ -189,4 +193,11 @@ test('a hostile data source announcing one 256 MiB value is cut after far less t
   assert.match(rendered.detail, /cell limit 4194304 bytes/)
   const onRender = await hungUp()
   assert.ok(onRender.bytes < 32 * MiB, `${onRender.bytes} bytes of the 256 MiB value were taken before the cut`)
+})
+
+test('a hostile data source whose greeting announces 256 MiB is cut before any login: 503 DATA_SOURCE_UNAVAILABLE', async () => {
+  const res = await call('POST', '/api/v1/datasets/hostile/big/execute', { environment: 'greeter' })
+  problemOf(res, 503, 'DATA_SOURCE_UNAVAILABLE')
+  const sent = await hungUp(greeter)
+  assert.ok(sent.bytes < 32 * MiB, `${sent.bytes} bytes of the 256 MiB greeting were taken before the cut`)
 })
