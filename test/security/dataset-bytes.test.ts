@@ -63,8 +63,19 @@ before(async () => {
   await ctx.services.environments.create({ workspaceId: ws.workspace.id, key: 'greeter', dataSourceUrl: `mysql://u:p@127.0.0.1:${greeter.port}/fake` })
   await ctx.services.templates.publish(ws.workspace.id, labelDef('big', REPEAT))
   await ctx.services.templates.publish(ws.workspace.id, labelDef('hostile', 'SELECT big FROM huge'))
-  // Every limit at its default; two render threads, as on this machine's two cores.
-  child = await startChildServer({ SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_MASTER_KEY: masterKey, SVC_RENDER_THREADS: '2', SVC_WEBHOOKS: 'false', SVC_JOB_POLL: '50ms', MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=4' })
+  // Every limit at its default; two render threads, as on this machine's two cores. The child
+  // runs `node bin/svc`, which skips bin/svc's #! line: its memory settings are given here (all
+  // but --heap-growing-percent and --no-parallel-scavenge, which NODE_OPTIONS refuses).
+  child = await startChildServer({
+    SVC_HOME: home,
+    SVC_DATABASE_URL: database.url,
+    SVC_MASTER_KEY: masterKey,
+    SVC_RENDER_THREADS: '2',
+    SVC_WEBHOOKS: 'false',
+    SVC_JOB_POLL: '50ms',
+    MALLOC_ARENA_MAX: '2',
+    NODE_OPTIONS: '--max-semi-space-size=4'
+  })
   agent = new Agent({ connect: { ca: front.ca }, bodyTimeout: 120_000, headersTimeout: 120_000 })
 })
 
