@@ -84,6 +84,12 @@ export interface Config {
     poolSize: number
     /** A pooled connection unused this long is closed (≥ 100 ms, ≤ 1 h). */
     idleTimeoutMs: number
+    /** Bytes all datasets of one render may read together (what the data source sends, plus a cost per cell). */
+    maxBytes: number
+    /** The same for one dataset execution, whose answer is serialised whole. */
+    executeMaxBytes: number
+    /** Bytes of one value (one cell); a row packet that could not hold only such values is cut at its header. */
+    maxCellBytes: number
     /** Where data sources may connect (SVC_DATASOURCE_ALLOW / SVC_DATASOURCE_DENY over the default refusals). */
     policy: DestinationPolicy
   }
@@ -111,6 +117,8 @@ type Env = Record<string, string | undefined>
 
 /** Added to the longest time a pending document may be written before the sweep takes it (see pendingMaxAgeMs). */
 const PENDING_MARGIN_MS = 5 * 60_000
+const MiB = 1024 * 1024
+const GiB = 1024 * MiB
 
 function str (env: Env, name: string, fallback?: string): string | undefined {
   const value = env[name]
@@ -208,6 +216,9 @@ export const CONFIG_DEFAULTS = {
   SVC_DATASOURCE_MAX_POOLS: '64',
   SVC_DATASOURCE_POOL_SIZE: '4',
   SVC_DATASOURCE_IDLE_TIMEOUT: '30s',
+  SVC_DATASET_MAX_BYTES: '12582912',
+  SVC_DATASET_EXECUTE_MAX_BYTES: '4194304',
+  SVC_DATASET_MAX_CELL_BYTES: '4194304',
   SVC_DATASOURCE_ALLOW: '(none: loopback, link-local, metadata, unspecified, multicast refused)',
   SVC_DATASOURCE_DENY: '(none)',
   SVC_WEBHOOKS: 'true',
@@ -345,6 +356,10 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       maxPools: int(e, 'SVC_DATASOURCE_MAX_POOLS', 64, 1),
       poolSize: int(e, 'SVC_DATASOURCE_POOL_SIZE', 4, 1, 100),
       idleTimeoutMs: dsIdleTimeoutMs,
+      // Up to 1 GiB: a value past V8's string limit (~512 M characters) could not be held anyway.
+      maxBytes: int(e, 'SVC_DATASET_MAX_BYTES', 12 * MiB, 64 * 1024, GiB),
+      executeMaxBytes: int(e, 'SVC_DATASET_EXECUTE_MAX_BYTES', 4 * MiB, 64 * 1024, GiB),
+      maxCellBytes: int(e, 'SVC_DATASET_MAX_CELL_BYTES', 4 * MiB, 1024, GiB),
       policy: { allow: rules(e, 'SVC_DATASOURCE_ALLOW'), deny: rules(e, 'SVC_DATASOURCE_DENY') }
     },
     webhooks: {

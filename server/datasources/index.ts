@@ -1,7 +1,7 @@
 // Data sources: one small mysql2 pool per environment's data source (pools.ts), dataset SQL
 // compiled once into a positional statement (sql.ts), values bound as prepared-statement
-// parameters, rows streamed under a row budget (run.ts), failures mapped to problems that name
-// the dataset and never the SQL or the connection (errors.ts).
+// parameters, rows streamed under a row budget and a byte budget (run.ts, byte-budget.ts),
+// failures mapped to problems that name the dataset and never the SQL or the connection (errors.ts).
 import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
 import type { DatasetValues } from '../../workers/types.js'
@@ -17,6 +17,8 @@ import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
 import type { RowBudget, RowSpill, StatementResult } from './run.js'
+import { ByteLimitExceeded } from './byte-budget.js'
+import type { ByteBudget } from './byte-budget.js'
 import { FeedClosed } from '../../workers/row-feed.js'
 import { describeColumns, jsonRows } from './columns.js'
 
@@ -59,6 +61,19 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   // session's statement limit (session.ts): a live server's own timeout error comes first, and its
   // connection stays usable (mysql2's timer leaves it in an unknown state, so run.ts destroys it).
   const clientTimeoutMs = config.datasources.queryTimeoutMs + CLIENT_TIMEOUT_GRACE_MS
+  const { maxBytes, executeMaxBytes, maxCellBytes } = config.datasources
+  const byteBudget = (limit: number): ByteBudget => ({ limit, used: 0, cellLimit: maxCellBytes })
+
+  /** The problem of a read cut by its byte budget (`code`: the render's or the execution's). */
+  function byteProblem (err: ByteLimitExceeded, env: Environment, d: DatasetDef, code: 'RENDER_LIMIT_EXCEEDED' | 'DATASET_FAILED') {
+    options.onError?.({ environment: env.key, dataset: d.code, errorCode: code, reason: err.kind === 'cell' ? 'CELL_LIMIT' : 'BYTE_LIMIT' })
+    if (err.kind === 'cell') {
+      return problem(code, `Dataset "${d.code}" returns a value of more than ${err.limit} bytes (cell limit ${err.limit} bytes)`)
+    }
+    return code === 'RENDER_LIMIT_EXCEEDED'
+      ? problem(code, `The datasets return more than ${err.limit} bytes in all (byte limit ${err.limit} bytes)`)
+      : problem(code, `Dataset "${d.code}" returns more than ${err.limit} bytes (byte limit ${err.limit} bytes of a dataset execution); ask for fewer rows`)
+  }
 
   function statementOf (
     d: DatasetDef,
@@ -90,6 +105,7 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     parameters: Record<string, unknown>,
     context: Record<string, unknown>,
     budget: RowBudget,
+    bytes: ByteBudget,
     spill?: RowSpill
   ): Promise<StatementResult> {
     let connecting = true
@@ -98,12 +114,14 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const q = statementOf(d, def, parameters, context)
       const conn = await pools.connection(env)
       connecting = false
-      const r = await runStatement(conn, q, clientTimeoutMs, budget, spill)
+      const r = await runStatement(conn, q, clientTimeoutMs, budget, bytes, spill)
       options.onQuery?.(performance.now() - started, true)
       return r
     } catch (err) {
       // The render this read was feeding ended first: its own outcome is the answer.
       if (err instanceof FeedClosed) throw err
+      // The caller names the limit in its own problem (a render's or an execution's).
+      if (err instanceof ByteLimitExceeded) throw err
       options.onQuery?.(performance.now() - started, false)
       const mapped = mapDriverError(err, d.code, env.key, connecting)
       options.onError?.({
@@ -123,7 +141,8 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
      * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
      * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
      * timeout, bad credentials),
-     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all). With a `feed`, a `multiple`
+     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all, more than SVC_DATASET_MAX_BYTES
+     * bytes in all, or a value past SVC_DATASET_MAX_CELL_BYTES). With a `feed`, a `multiple`
      * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
      */
     async readAll (
@@ -138,6 +157,7 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const datasets: DatasetValues = {}
       if (list.length === 0) return { datasets, rowCount: 0 }
       const budget: RowBudget = { limit: maxRows, used: 0 }
+      const bytes = byteBudget(maxBytes)
       const results = await Promise.all(
         list.map(async (d) => {
           const spill = feed === undefined || d.cardinality !== 'multiple'
@@ -147,7 +167,12 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
                 batch: feed.batch,
                 push: (rows: Array<Record<string, unknown>>) => feed.rows(d.code, rows)
               }
-          const r = await run(env, def, d, parameters, context, budget, spill)
+          let r: StatementResult
+          try {
+            r = await run(env, def, d, parameters, context, budget, bytes, spill)
+          } catch (err) {
+            throw err instanceof ByteLimitExceeded ? byteProblem(err, env, d, 'RENDER_LIMIT_EXCEEDED') : err
+          }
           if (r.exceeded) {
             throw problem(
               'RENDER_LIMIT_EXCEEDED',
@@ -184,7 +209,9 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
      * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
      * answers its first row, as a render sees it: further rows of its query are not read and are
      * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
-     * no rows here (exploring data is not a render).
+     * no rows here (exploring data is not a render). Its bytes are bounded by
+     * SVC_DATASET_EXECUTE_MAX_BYTES and SVC_DATASET_MAX_CELL_BYTES before the answer is
+     * serialised: past either, 422 DATASET_FAILED naming the limit (never `truncated`).
      */
     async execute (
       env: Environment,
@@ -197,10 +224,12 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       const d = def.datasets?.find((x) => x.code === dataset)
       if (d === undefined) throw problem('DATASET_NOT_FOUND', `Template "${def.code}" has no dataset "${dataset}"`)
       const started = performance.now()
-      const r = await run(env, def, d, parameters, context, {
-        limit: d.cardinality === 'single' ? 1 : maxRows,
-        used: 0
-      })
+      let r: StatementResult
+      try {
+        r = await run(env, def, d, parameters, context, { limit: d.cardinality === 'single' ? 1 : maxRows, used: 0 }, byteBudget(executeMaxBytes))
+      } catch (err) {
+        throw err instanceof ByteLimitExceeded ? byteProblem(err, env, d, 'DATASET_FAILED') : err
+      }
       const columns =
         r.fields.length > 0
           ? describeColumns(r.fields, d.fields)

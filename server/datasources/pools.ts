@@ -18,6 +18,8 @@ import { AddressRefused } from '../net/address-guard.js'
 import { unavailable } from './errors.js'
 import type { DataSourceGuard } from './destinations.js'
 import { prepareSession } from './session.js'
+import { meteredConnection } from './byte-budget.js'
+import type { WireMeter } from './byte-budget.js'
 
 export interface PoolCache {
   /** A read-only connection of the environment's data source; 503 when it has none or the policy refuses it. */
@@ -55,6 +57,8 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
   const lent = new WeakSet<PoolConnection>()
   /** The idle timer of each connection waiting in its pool. */
   const idle = new WeakMap<PoolConnection, NodeJS.Timeout>()
+  /** A new connection's socket → the meter of its bytes until its session is ready (byte-budget.ts). */
+  const setup = new WeakMap<object, WireMeter>()
 
   async function open (env: Environment, source: NonNullable<ReturnType<EnvironmentsService['openDataSource']>>): Promise<Pool> {
     let pinned: string
@@ -108,7 +112,13 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
       // ~4-13 µs CPU per statement, and a failure is mapped to a problem that names no stack.
       trace: false,
       // Per-connection statement cache; bounded so many pools stay under the server's max_prepared_stmt_count.
-      maxPreparedStatements: 128
+      maxPreparedStatements: 128,
+      // Our socket, metered from the first byte: a hostile server's greeting is bounded too.
+      stream: () => {
+        const { socket, meter } = meteredConnection(host, source.port)
+        setup.set(socket, meter)
+        return socket
+      }
     })
     // Dead connections leave the pool by themselves (mysql2 removes a connection on error/end);
     // the error listener only keeps an idle connection's error from being an unhandled 'error' event.
@@ -152,6 +162,7 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
         throw err
       }
       ready.add(conn)
+      setup.get((conn as unknown as { stream: object }).stream)?.stop()
       return conn
     },
     size: () => pools.size,

@@ -3,10 +3,13 @@
 // SQL is not safe (MariaDB may drop the ORDER BY of a derived table, and a query may have its own
 // LIMIT), so the limit is counted here instead. Once it is passed the connection is destroyed
 // rather than drained: the rest of a huge result is never transferred, and the pool opens a
-// fresh connection when it needs one.
+// fresh connection when it needs one. Bytes are counted the same way, on the socket as they
+// arrive (byte-budget.ts): past the budget, or past the cell limit, the read is cut likewise.
 import type { PoolConnection } from 'mysql2'
 import type { DriverField } from './columns.js'
 import type { BoundQuery } from './sql.js'
+import { ByteLimitExceeded, largestCell, meterWire, rowCost } from './byte-budget.js'
+import type { ByteBudget, DataStream } from './byte-budget.js'
 
 /** Rows allowed over several parallel statements (all datasets of one render share one). */
 export interface RowBudget { limit: number, used: number }
@@ -32,27 +35,43 @@ export interface StatementResult {
   spilled: boolean
 }
 
-/** Runs `q` on `conn` and gives the connection back (released, or destroyed when its state is unknown). */
+/**
+ * Takes a connection out of its pool (its slot is freed at once) and closes its socket.
+ * mysql2's destroy() only half-closes (FIN): the server could go on sending the rest of a result
+ * and mysql2 would go on buffering it. Destroying the socket stops the reading.
+ */
+export function discard (conn: PoolConnection): void {
+  conn.destroy()
+  ;(conn as unknown as { stream?: { destroy (): void } }).stream?.destroy()
+}
+
+/**
+ * Runs `q` on `conn` and gives the connection back (released, or discarded when its state is
+ * unknown). Rejects with ByteLimitExceeded when `bytes` runs out or a value passes its cell limit.
+ */
 export async function runStatement (
   conn: PoolConnection,
   q: BoundQuery,
   timeoutMs: number,
   budget: RowBudget,
+  bytes: ByteBudget,
   spill?: RowSpill
 ): Promise<StatementResult> {
   return await new Promise<StatementResult>((resolve, reject) => {
     let rows: Array<Record<string, unknown>> = []
     let fields: DriverField[] = []
+    let perRow = 0
     let settled = false
     let spilled = false
     const finish = (err: unknown, cut = false): void => {
       if (settled) return
       settled = true
+      meter.stop()
       // A connection that timed out, failed fatally or was cut mid-result is in an unknown state.
       const fatal =
         err !== undefined &&
         ((err as { fatal?: boolean }).fatal === true || (err as { code?: string }).code === 'PROTOCOL_SEQUENCE_TIMEOUT')
-      if (cut || fatal) conn.destroy()
+      if (cut || fatal) discard(conn)
       else conn.release()
       if (err !== undefined) reject(err)
       else resolve({ rows, fields, exceeded: cut, spilled })
@@ -67,13 +86,27 @@ export async function runStatement (
         (err: unknown) => { finish(err, !last) }
       )
     }
+    // Attached before the statement is sent, so it counts from the first byte of the answer.
+    const stream = (conn as unknown as { stream: DataStream }).stream
+    const meter = meterWire(stream, bytes, () => fields.length, (err) => finish(err, true))
     const cmd = conn.execute({ sql: q.sql, values: q.values, timeout: timeoutMs })
     cmd.on('fields', (f: DriverField[]) => {
-      if (fields.length === 0) fields = f
+      if (fields.length > 0) return
+      fields = f
+      perRow = rowCost(f)
     })
     cmd.on('result', (row: Record<string, unknown>) => {
       // No column metadata = an OK packet of a non-SELECT statement, not a row.
       if (settled || fields.length === 0) return
+      bytes.used += perRow
+      if (bytes.used > bytes.limit) {
+        finish(new ByteLimitExceeded('total', bytes.limit), true)
+        return
+      }
+      if (largestCell(row, bytes.cellLimit) > bytes.cellLimit) {
+        finish(new ByteLimitExceeded('cell', bytes.cellLimit), true)
+        return
+      }
       budget.used++
       if (budget.used > budget.limit) {
         finish(undefined, true)

@@ -66,6 +66,9 @@ test('defaults without any variable', () => {
     maxPools: 64,
     poolSize: 4,
     idleTimeoutMs: 30_000,
+    maxBytes: 12 * 1024 * 1024,
+    executeMaxBytes: 4 * 1024 * 1024,
+    maxCellBytes: 4 * 1024 * 1024,
     policy: { allow: [], deny: [] }
   })
   assert.deepEqual(c.webhooks.retrySchedule, [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000])

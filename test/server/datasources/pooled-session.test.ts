@@ -73,7 +73,8 @@ test('a reused data-source connection is still read-only with its time limit, an
     const conn = await pools.connection(env)
     ids.add(Number((await sql(conn, 'SELECT CONNECTION_ID() AS id'))[0].id))
     if (i === 1) first = await counters(conn)
-    const r = await runStatement(conn, bindQuery(q, () => (i % 3) + 1), 5000, { limit: 10, used: 0 })
+    const bytes = { limit: 1 << 20, used: 0, cellLimit: 1 << 20 }
+    const r = await runStatement(conn, bindQuery(q, () => (i % 3) + 1), 5000, { limit: 10, used: 0 }, bytes)
     assert.deepEqual(r.rows, [{ name: ['one', 'two', 'three'][i % 3] }])
   }
   assert.equal(ids.size, 1, 'one physical connection served every dataset')
