@@ -48,6 +48,8 @@ export interface Config {
     maxQueue: number
     /** Sync renders of one workspace on a thread at once. */
     workspaceRunning: number
+    /** A workspace takes the last free thread only when no other asked for one within this (fair threads). */
+    fairWindowMs: number
     /** Sync renders of one workspace waiting for a thread. */
     workspaceQueue: number
     timeoutMs: number
@@ -184,6 +186,7 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_QUEUE: '256',
   SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
   SVC_RENDER_WORKSPACE_QUEUE: '(SVC_RENDER_QUEUE ÷ 4)',
+  SVC_RENDER_FAIR_WINDOW: '10s',
   SVC_RENDER_TIMEOUT: '30s',
   SVC_RENDER_MAX_PAGES: '20000',
   SVC_RENDER_MAX_BYTES: '52428800',
@@ -304,6 +307,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       maxQueue: renderQueue,
       workspaceRunning: int(e, 'SVC_RENDER_WORKSPACE_RUNNING', threads, 1, 256),
       workspaceQueue: int(e, 'SVC_RENDER_WORKSPACE_QUEUE', Math.ceil(renderQueue / 4), 0),
+      fairWindowMs: duration(e, 'SVC_RENDER_FAIR_WINDOW', '10s'),
       timeoutMs: renderTimeoutMs,
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 20_000, 1),
       // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.

@@ -77,7 +77,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
      * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
      */
     async execute (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
-      if (stage !== undefined && !await stage.enter()) {
+      if (stage !== undefined && !await stage.enter(job.workspaceId)) {
         await deps.jobs.unclaim(job.id, owner, job.attempts)
         return
       }
@@ -96,7 +96,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
         await output.discard()
         const failure = asProblem(err)
         if (isTransient(failure.code) && job.attempts < deps.config.jobs.maxAttempts) {
-          stage?.leave()
+          stage?.leave(job.workspaceId)
           // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
           await deps.jobs.release(job.id, owner, job.attempts, retryDelayMs(job.attempts))
           return
@@ -104,7 +104,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
         const unexpected = failure.code === 'INTERNAL_ERROR'
         outcome = failureOutcome(unexpected ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
       }
-      stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
+      stage?.leave(job.workspaceId) // the commit below is group-committed and holds no rows or connections of its own
       const run = runOf(job, 'async', job.id, started, outcome)
       const event = await wanted(job.workspaceId, outcome, version)
       const won = await completed.commit({ job, owner, run, outcome, event })
