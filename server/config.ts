@@ -78,6 +78,9 @@ export interface Config {
     sweepMs: number
     /** A pending document older than this has a dead writer: the sweep deletes it (derived, see loadConfig). */
     pendingMaxAgeMs: number
+    /** Storage quota: stored document bytes of one workspace, and of all together. */
+    workspaceQuotaBytes: number
+    totalQuotaBytes: number
   }
   datasources: {
     connectTimeoutMs: number
@@ -204,6 +207,8 @@ export const CONFIG_DEFAULTS = {
   SVC_DOCUMENT_LINK_TTL: '15m',
   SVC_DOCUMENT_TTL: '24h',
   SVC_DOCUMENT_SWEEP: '1m',
+  SVC_DOCUMENT_WORKSPACE_QUOTA: '1073741824',
+  SVC_DOCUMENT_TOTAL_QUOTA: '10737418240',
   SVC_DATASOURCE_CONNECT_TIMEOUT: '5s',
   SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
   SVC_DATASOURCE_MAX_POOLS: '64',
@@ -336,7 +341,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       // commit. A job's writes are fenced on its claim, which a process stalled past its lease
       // has lost; the rest of the margin covers the last statements of a slow database. Older
       // than this, no live process on any node can still write or commit it.
-      pendingMaxAgeMs: renderTimeoutMs + jobLeaseMs + PENDING_MARGIN_MS
+      pendingMaxAgeMs: renderTimeoutMs + jobLeaseMs + PENDING_MARGIN_MS,
+      workspaceQuotaBytes: int(e, 'SVC_DOCUMENT_WORKSPACE_QUOTA', 1024 ** 3, 1024 * 1024),
+      totalQuotaBytes: int(e, 'SVC_DOCUMENT_TOTAL_QUOTA', 10 * 1024 ** 3, 1024 * 1024)
     },
     datasources: {
       connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),

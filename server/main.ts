@@ -103,6 +103,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
     dataSources: context.dataSources,
     jobs: repos.jobs,
     documents: repos.documents,
+    documentUsage: repos.documentUsage,
     runs: repos.runs,
     recorder,
     outbox: context.services.outbox,

@@ -167,7 +167,7 @@ export async function storeDocuments (documents: DocumentsRepo, conn: Conn,
   await documents.insertMany(conn, items.filter((i) => i.outcome.document === undefined)
     .map((i) => documentRow(i.job, i.outcome, i.doc)))
   await documents.commitPending(conn, items.filter((i) => i.outcome.document !== undefined)
-    .map((i) => ({ id: i.doc.id, bytes: i.outcome.outputBytes ?? 0 })))
+    .map((i) => ({ id: i.doc.id })))
 }
 
 /** The stored document's row for a job (see newDocument). */

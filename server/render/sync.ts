@@ -97,7 +97,9 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
             workspaceId: job.workspaceId,
             jobId: job.id,
             contentType: contentTypeOf(p.format),
-            fileName: p.fileName
+            fileName: p.fileName,
+            quotaBytes: deps.config.documents.workspaceQuotaBytes,
+            totalQuotaBytes: deps.config.documents.totalQuotaBytes
           })
           stored = { writer, doc }
           sinks.push(writer)
