@@ -48,7 +48,9 @@ export async function reserveUsage (conn: Conn, workspaceId: string, n: number, 
   if (await add()) return undefined
   if (n > quota) return 'workspace'
   // No row yet (the workspace's first stored bytes), or over: with the row there, the update decides.
-  await conn.execute('INSERT IGNORE INTO document_usage (workspace_id, bytes) VALUES (?, 0)', [workspaceId])
+  // Not INSERT IGNORE: its duplicate-key check takes a shared lock, and two writers upgrading theirs
+  // to the update's exclusive one deadlock; ON DUPLICATE KEY UPDATE locks exclusively at once.
+  await conn.execute('INSERT INTO document_usage (workspace_id, bytes) VALUES (?, 0) ON DUPLICATE KEY UPDATE bytes = bytes', [workspaceId])
   return await add() ? undefined : 'workspace'
 }
 

@@ -86,3 +86,31 @@ test('discards, the expiry sweep and the dead-writer sweep take exactly the dele
   assert.equal(await repo.sweepDeadPending(60_000), 1)
   assert.deepEqual(await usage(workspaceId), { counted: 1500 + 400, stored: 1500 + 400 })
 })
+
+test('the total quota: a workspace under its own quota is refused once all workspaces together would pass the total', async () => {
+  const [rows] = await database.db.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS n FROM document_usage')
+  const total = Number(rows[0].n) + 1500
+  const write = async (workspaceId: string): Promise<string> => {
+    const w = documentsRepo(database.db, CHUNK).writer({
+      id: randomUUID(),
+      workspaceId,
+      jobId: null,
+      contentType: 'application/pdf',
+      fileName: 'f.pdf',
+      expiresAt: new Date(Date.now() + 3_600_000),
+      quotaBytes: QUOTA,
+      totalQuotaBytes: total
+    })
+    try {
+      await w.write(Buffer.alloc(1000))
+      await w.finish()
+      return 'stored'
+    } catch (err) {
+      return err instanceof Problem ? `${err.code}: ${err.message}` : String(err)
+    }
+  }
+  assert.equal(await write(randomUUID()), 'stored')
+  const fresh = randomUUID()
+  assert.match(await write(fresh), /^RENDER_LIMIT_EXCEEDED: .*the service's storage quota/)
+  assert.deepEqual(await usage(fresh), { counted: 0, stored: 0 }, 'nothing of the refused document stays')
+})
