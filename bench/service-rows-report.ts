@@ -119,7 +119,10 @@ export function rowsSectionLines (r: RowsReport): string[] {
       'and the load generator for all of B\'s clients runs on the same cores.',
     '- **Long neighbour** (issue 30): renders cannot be interrupted, so B\'s long renders (a sales report of ~29,000 rows, several seconds each) on every thread ' +
       'would make A wait a whole render. While A is active (SVC_RENDER_FAIR_WINDOW), B holds at most N−1 of the N threads and A\'s invoice finds one free; ' +
-      'A\'s p99 then grows only by the CPU it shares with B\'s render on the same cores. A runs first alone, then B starts one render per thread ' +
+      'A\'s p99 then grows only by the CPU it shares with B\'s render on the same cores: with 2 threads on 2 cores B\'s render takes one core and ' +
+      'A\'s request (main thread, render thread, MariaDB, the load generator) shares the other, so A\'s p50 about doubles and the 3× target is at the edge ' +
+      '(measured 2026-11-26 on the shared 2-core machine, load average 5–12: medians 3.04× and 3.76× over two sets of 3 runs, A\'s p99 31–101 ms ' +
+      'against 8–48 ms alone; before the N−1 rule A waited for whole renders, p90 3.7–12.6 s). A runs first alone, then B starts one render per thread ' +
       'and A\'s window opens once they run.',
     '- **Rate limiter** (issue 13): the same workspace and server; "on" is a key with its own (high) limit, leased from the shared window, ' +
       '"off" a key without one on servers started with SVC_RATE_LIMIT=0 (no statement, no state). Statements = MariaDB\'s `Questions` over the window ÷ renders ' +
