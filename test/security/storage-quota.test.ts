@@ -6,6 +6,7 @@
 // documents really take. Real MariaDB, real HTTPS, the server's own job loop and sweep.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
 import { renderFixture, renderWorkspace } from '../helpers/render-data.js'
 import { bearer } from '../helpers/fixtures.js'
@@ -21,6 +22,9 @@ before(async () => {
     SVC_RATE_LIMIT: '1000000',
     SVC_JOB_POLL: '50ms',
     SVC_DOCUMENT_SWEEP: '200ms',
+    // Workspace C's webhook subscriber (a loopback URL; nothing is delivered) wants its sync documents stored.
+    SVC_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    SVC_WEBHOOKS: 'false',
     SVC_DOCUMENT_WORKSPACE_QUOTA: String(QUOTA),
     // Reports (~150 KB) are streamed into the store piece by piece; invoices are held whole.
     SVC_RENDER_STREAM_ABOVE: String(64 * 1024)
@@ -118,4 +122,41 @@ test('a workspace at its storage quota: its render fails with RENDER_LIMIT_EXCEE
   const b2 = await usage(b.id)
   assert.equal(b2.counted, b2.stored, 'the other workspace\'s counter is right too')
   assert.ok(b2.stored > 0)
+})
+
+test('sync renders whose documents are stored for a webhook subscriber: the one that would pass the quota is a 422, nothing stored past it', async () => {
+  const c = await renderWorkspace(fx.server.context, fx.dataUrl)
+  await fx.server.context.services.webhooks.create({ workspaceId: c.workspace.id, url: 'https://127.0.0.1:9/hook', events: ['document.generated'] })
+  // C's earlier documents: 20 KB short of its quota (stored through the repository, so counted).
+  await fx.server.context.repos.documents.insert(fx.server.context.db, {
+    id: randomUUID(),
+    workspaceId: c.workspace.id,
+    jobId: null,
+    contentType: 'application/pdf',
+    fileName: 'old.pdf',
+    content: Buffer.alloc(QUOTA - 20_000),
+    expiresAt: new Date(Date.now() + 3_600_000)
+  })
+  let refused: Awaited<ReturnType<typeof submit>> | undefined
+  let stored = 0
+  for (let i = 0; i < 200 && refused === undefined; i++) {
+    const res = await fx.server.fetch('POST', '/api/v1/render', { headers: bearer(c.key.key), body: INVOICE })
+    if (res.status === 200) stored++
+    else refused = res
+  }
+  assert.ok(refused !== undefined, 'a sync render is refused once its stored copy would pass the quota')
+  problemOf(refused, 422, 'RENDER_LIMIT_EXCEEDED')
+  assert.ok(stored >= 1, `renders were stored until the quota: ${stored}`)
+  const u = await usage(c.workspace.id)
+  assert.equal(u.counted, u.stored)
+  assert.ok(u.stored <= QUOTA, `stored ${u.stored} within the quota ${QUOTA}`)
+  // Run history is written in batches: wait for it.
+  let failedRuns = 0
+  for (let i = 0; i < 100 && failedRuns === 0; i++) {
+    const [runs] = await fx.server.context.db.query<RowDataPacket[]>(
+      "SELECT COUNT(*) AS n FROM runs WHERE workspace_id = ? AND error_code = 'RENDER_LIMIT_EXCEEDED'", [c.workspace.id])
+    failedRuns = Number(runs[0].n)
+    if (failedRuns === 0) await sleep(50)
+  }
+  assert.equal(failedRuns, 1, 'the refused render is in the run history')
 })

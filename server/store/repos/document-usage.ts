@@ -6,9 +6,18 @@
 // written of it so far, so a delete always knows what to take off. Reading the usage is one
 // statement over one row per workspace with documents, never a SUM over the documents.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import { problem, type Problem } from '../../errors.js'
 import type { Conn, Db } from '../db.js'
 
 export interface DocumentUsage { workspace: number, total: number }
+/** SVC_DOCUMENT_WORKSPACE_QUOTA and SVC_DOCUMENT_TOTAL_QUOTA. */
+export interface StorageQuota { workspaceBytes: number, totalBytes: number }
+
+/** The problem of a document refused by the quota (a render limit: no new errorCode). */
+export function quotaExceeded (over: 'workspace' | 'total', quota: StorageQuota): Problem {
+  return problem('RENDER_LIMIT_EXCEEDED', `Stored documents would exceed ${over === 'workspace' ? 'this workspace\'s' : 'the service\'s'} ` +
+    `storage quota of ${over === 'workspace' ? quota.workspaceBytes : quota.totalBytes} bytes; retry when older documents have expired`)
+}
 
 /** Adds bytes to workspaces' counters without a bound (documents held whole; their size is known). */
 export async function addUsage (conn: Conn | Db, bytes: Map<string, number>): Promise<void> {
@@ -34,7 +43,7 @@ export async function subtractUsage (conn: Conn, bytes: Map<string, number>): Pr
  * exact across nodes (the counter row's lock orders its writers); the total is read without a
  * lock, so writers of different workspaces at the same moment may pass it by a piece each.
  */
-export async function reserveUsage (conn: Conn, workspaceId: string, n: number, quota: number,
+export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: number, quota: number,
   total = Number.MAX_SAFE_INTEGER): Promise<'workspace' | 'total' | undefined> {
   if (total < Number.MAX_SAFE_INTEGER) {
     const [rows] = await conn.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS total FROM document_usage')

@@ -8,10 +8,9 @@
 // workspace's storage quota in the transaction that writes it (document-usage.ts): a piece that
 // would pass the quota is not written, and the render fails with RENDER_LIMIT_EXCEEDED.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
-import { problem } from '../../errors.js'
 import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
-import { addUsage, reserveUsage, subtractUsage } from './document-usage.js'
+import { addUsage, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
 
 export interface PendingDocument {
   id: string
@@ -58,8 +57,8 @@ export function documentWriter (db: Db, doc: PendingDocument, chunkBytes: number
       else if (content.length > 0) {
         const over = await reserveUsage(conn, doc.workspaceId, content.length, doc.quotaBytes, doc.totalQuotaBytes)
         if (over !== undefined) {
-          throw problem('RENDER_LIMIT_EXCEEDED', `Stored documents would exceed ${over === 'workspace' ? 'this workspace\'s' : 'the service\'s'} ` +
-            `storage quota of ${over === 'workspace' ? doc.quotaBytes : doc.totalQuotaBytes} bytes; retry when older documents have expired`)
+          const totalBytes = doc.totalQuotaBytes ?? Number.MAX_SAFE_INTEGER
+          throw quotaExceeded(over, { workspaceBytes: doc.quotaBytes, totalBytes })
         }
       }
       // `bytes` of a pending document is what was written so far (a delete takes that off the quota).

@@ -11,7 +11,8 @@ import { Readable } from 'node:stream'
 import type { RowDataPacket } from 'mysql2/promise'
 import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
-import { addUsage, byWorkspace, subtractUsage } from './document-usage.js'
+import { addUsage, byWorkspace, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
+import type { StorageQuota } from './document-usage.js'
 import { commitPending, discardPending, documentWriter } from './document-writer.js'
 import type { DocumentWriter, PendingDocument } from './document-writer.js'
 
@@ -102,8 +103,9 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
    * query(): the binary protocol sends the bytes as they are, where query() would inline them
    * as hex, twice the size against max_allowed_packet.
    */
-  async function insertMany (conn: Conn | Db, docs: NewDocument[]): Promise<void> {
+  async function insertMany (conn: Conn | Db, docs: NewDocument[], quota?: StorageQuota): Promise<void> {
     if (docs.length === 0) return
+    if (quota !== undefined) await reserve(conn, docs, quota)
     const head = (d: NewDocument): Buffer => d.content.subarray(0, chunkBytes)
     for (const group of groups(docs, (d) => head(d).length, chunkBytes)) {
       await conn.execute(
@@ -126,9 +128,21 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
           [d.id, seq, d.content.subarray(seq * chunkBytes, (seq + 1) * chunkBytes)])
       }
     }
-    // Counted, not bounded: a document held whole is small (SVC_RENDER_STREAM_ABOVE) and its job
-    // was admitted under the quota (jobs/storage-cap.ts); refusing it here would fail a whole group commit.
-    await addUsage(conn, byWorkspace(docs.map((d) => ({ workspace_id: d.workspaceId, bytes: d.content.length }))))
+    // Without a quota, counted, not bounded: a job's document held whole is small
+    // (SVC_RENDER_STREAM_ABOVE) and its job was admitted under the quota (jobs/storage-cap.ts);
+    // refusing it here would fail a whole group commit.
+    if (quota === undefined) {
+      await addUsage(conn, byWorkspace(docs.map((d) => ({ workspace_id: d.workspaceId, bytes: d.content.length }))))
+    }
+  }
+
+  /** Counts each document against the quota, or throws RENDER_LIMIT_EXCEEDED (the caller's transaction rolls back). */
+  async function reserve (conn: Conn | Db, docs: NewDocument[], quota: StorageQuota): Promise<void> {
+    const sorted = [...docs].sort((a, b) => a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0)
+    for (const d of sorted) {
+      const over = await reserveUsage(conn, d.workspaceId, d.content.length, quota.workspaceBytes, quota.totalBytes)
+      if (over !== undefined) throw quotaExceeded(over, quota)
+    }
   }
 
   async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
@@ -163,7 +177,9 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   }
 
   return {
-    async insert (conn: Conn | Db, doc: NewDocument): Promise<void> { await insertMany(conn, [doc]) },
+    async insert (conn: Conn | Db, doc: NewDocument, quota?: StorageQuota): Promise<void> {
+      await insertMany(conn, [doc], quota)
+    },
     insertMany,
     /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
     writer: (doc: PendingDocument): DocumentWriter => documentWriter(db, doc, chunkBytes),
