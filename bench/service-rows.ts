@@ -1,6 +1,8 @@
 // The tenancy and scaling rows of bench/service.ts (issues 11 and 13), each a closed loop of sync
 // invoice renders over HTTPS through `svc bench`'s runBench:
 // - noisy neighbour: workspace A alone, then A while workspace B drives 8× as many clients;
+// - long neighbour (issue 30): A's one client of sequential invoices alone, then while B keeps one
+//   long render (several seconds) going per render thread;
 // - rate limiter: the same workspace with a key the shared limiter counts (its own high limit)
 //   and a key it does not (no limit of its own, servers on SVC_RATE_LIMIT=0), SQL statements per render;
 // - two nodes: one node with C clients, then two nodes on the same database with C/2 each (half windows).
@@ -25,6 +27,14 @@ export interface NeighbourRun {
   neighbour: BenchResult
   /** A's share of the renders served while both ran: A ÷ (A + B). */
   share: number
+}
+export interface LongNeighbourRun {
+  /** B's clients, each keeping one long render going: as many as there are render threads. */
+  longClients: number
+  alone: BenchResult
+  shared: BenchResult
+  /** B's long renders over the same stretch (their latency is a render's length). */
+  long: BenchResult
 }
 export interface LimiterRun {
   on: BenchResult
@@ -67,6 +77,37 @@ export async function noisyNeighbour (o: RowOptions, a: Target, b: Target, clien
   const [shared, neighbour] = await Promise.all([load(o, a, clients), load(o, b, clients * 8)])
   const total = served(shared) + served(neighbour)
   return { clients, alone, shared, neighbour, share: total > 0 ? served(shared) / total : NaN }
+}
+
+/**
+ * A's sequential invoices (one client) alone, then while B's `threads` clients each keep a long
+ * render going. B starts first and runs one long render's worth before A's window opens, so
+ * every thread has held one of B's renders when A is measured; B stops issuing once A is done.
+ */
+export interface TemplateTarget extends Target { template: string, parameters: Array<Record<string, unknown>> }
+
+export async function longNeighbour (o: RowOptions, a: Target, b: TemplateTarget, threads: number,
+  leadMs: number): Promise<LongNeighbourRun> {
+  const alone = await load(o, a, 1)
+  const longLoad = runBench({
+    url: b.url,
+    key: b.key,
+    template: b.template,
+    parameters: b.parameters,
+    async: false,
+    connections: threads,
+    // A's window (its 1 s warm-up and o.durationMs) opens after leadMs.
+    durationMs: leadMs + 1000 + o.durationMs,
+    warmupMs: 0,
+    timeoutMs: 120_000,
+    ca: o.ca,
+    insecure: false,
+    jobTimeoutMs: 60_000,
+    maxErrorRate: 1
+  })
+  await new Promise((resolve) => setTimeout(resolve, leadMs))
+  const shared = await load(o, a, 1)
+  return { longClients: threads, alone, shared, long: await longLoad }
 }
 
 type Counted = { r: BenchResult, statements: number }

@@ -5,7 +5,7 @@
 // bench/RESULTS.md. Options: --runs N, --duration 10s, -c N, --jobs N, --rss-duration 60s, --only a,b
 // (sync, raw, floor, labels, drain, rss, peers) and --rate R (open loop) for investigations: those do not
 // write RESULTS.md. The tenancy and scaling rows (service-rows.ts: neighbour, limiter, nodes) write a
-// section of their own, also when run alone (--only neighbour,limiter,nodes); --neighbour-clients N
+// section of their own, also when run alone (--only neighbour,longneighbour,limiter,nodes); --neighbour-clients N
 // sets A's clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -16,6 +16,7 @@ import { loadConfig } from '../server/config.js'
 import { createContext } from '../server/context.js'
 import { renderLimits } from '../server/render/pipeline.js'
 import { parseDuration } from '../server/util/duration.js'
+import { examplesDir } from '../server/util/paths.js'
 import { createRenderPool } from '../workers/pool.js'
 import type { RenderInput } from '../workers/types.js'
 import { runBench } from '../cli/bench/runner.js'
@@ -24,7 +25,7 @@ import { asyncDrain, type DrainResult } from './service-drain.js'
 import { cpuSampler } from './service-cpu.js'
 import { rssCurve } from './service-rss.js'
 import { writeSection, type Report, type ServiceRun } from './service-report.js'
-import { limiterOnOff, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
+import { limiterOnOff, longNeighbour, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
 import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
 import type { InvoiceData } from './engine-baselines.js'
 import { jsreportPeer } from './peer-jsreport.js'
@@ -56,7 +57,7 @@ const RSS_DURATION = parseDuration(args['rss-duration']) as number
 const RATE = args.rate === undefined ? undefined : Number(args.rate)
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
 const want = (part: string): boolean => only === undefined || only.has(part)
-const ROWS = ['neighbour', 'limiter', 'nodes'].filter(want)
+const ROWS = ['neighbour', 'longneighbour', 'limiter', 'nodes'].filter(want)
 // A's clients: enough to saturate the server alone (half the closed loop's), B 8× that.
 const NEIGHBOUR_C = Number(args['neighbour-clients'] ?? Math.max(1, Math.round(C / 2)))
 
@@ -161,6 +162,7 @@ const rows: RowsReport = {
   ...header,
   loadBefore: loadavg()[0],
   neighbour: [],
+  longNeighbour: [],
   limiter: [],
   nodes: []
 }
@@ -197,6 +199,17 @@ if (floorTarget !== undefined) {
   log(`warming the stack's floor (${WARMUP / 1000} s invoices)`)
   await runBench({ ...syncLoad, url: floorTarget.url, template: 'invoice', parameters: invoiceParams, durationMs: WARMUP, warmupMs: 0, maxErrorRate: 1 })
   floor?.pause()
+}
+// The long neighbour's renders (issue 30): B's sales report over the demo's ~3,650 sales, each
+// row read 8 times (~29,000 rows, several seconds a render), published for B once per run.
+const LONG_LEAD_MS = 8000
+const longTarget = { key: extra.neighbour.key, template: 'bench-long-report', parameters: [{ from: '2025-01-01', to: '2026-12-31' }] }
+if (want('longneighbour')) {
+  const t = JSON.parse(readFileSync(join(examplesDir, 'templates', 'sales-report.json'), 'utf8')) as { code: string, datasets: Array<{ query: string }> }
+  t.code = longTarget.template
+  t.datasets[0].query = 'SELECT s.region, s.sold_on, s.customer, s.product, s.qty, s.amount FROM sales s JOIN seq_1_to_8 k ' +
+    'WHERE s.sold_on BETWEEN :from AND :to ORDER BY s.region, s.sold_on, s.id, k.seq'
+  await ctx.services.templates.publish(extra.neighbour.workspaceId, t, { note: 'bench: long neighbour', publishedBy: 'bench' })
 }
 if (ROWS.length > 0) {
   log(`warming workspace B, the limiter-off key and node 2 (${WARMUP / 2000} s each${want('sync') ? '' : ', A too'})`)
@@ -251,6 +264,11 @@ for (let run = 1; run <= RUNS; run++) {
     const n = await noisyNeighbour(rowOptions, nodeA, { url: demo.baseUrl, key: extra.neighbour.key }, NEIGHBOUR_C)
     rows.neighbour.push(n)
     log(`run ${run}: noisy neighbour: A alone (${n.clients} clients) p50 ${n.alone.latency.p50.toFixed(1)} p99 ${n.alone.latency.p99.toFixed(1)} ms; with B (${n.clients * 8} clients) p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, A's share ${(n.share * 100).toFixed(0)}%, errors A ${n.shared.errors} B ${n.neighbour.errors}`)
+  }
+  if (want('longneighbour')) {
+    const n = await longNeighbour(rowOptions, nodeA, { ...longTarget, url: demo.baseUrl }, threads, LONG_LEAD_MS)
+    rows.longNeighbour?.push(n)
+    log(`run ${run}: long neighbour: A alone (1 client) p50 ${n.alone.latency.p50.toFixed(1)} p99 ${n.alone.latency.p99.toFixed(1)} ms; with B's ${n.longClients} long renders (p50 ${n.long.latency.p50.toFixed(0)} ms, ${n.long.total} done) p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, ratio ${(n.shared.latency.p99 / n.alone.latency.p99).toFixed(2)}, errors A ${n.shared.errors} B ${n.long.errors}`)
   }
   if (want('limiter')) {
     const l = await limiterOnOff(rowOptions, nodeA, { url: demo.baseUrl, key: extra.limiterOffKey }, C, run % 2 === 1)
@@ -320,6 +338,7 @@ if (ROWS.length > 0) {
   const v = rowVerdicts(rows)
   const say = (x: boolean | undefined): string => x === undefined ? 'not measured' : x ? 'met' : 'MISSED'
   log(`targets: A's p99 under B ÷ alone ${f.p99Ratio.toFixed(2)}× (≤ 3): ${say(v.neighbourP99)}; A's share ${(f.share * 100).toFixed(0)}% (≥ 45%): ${say(v.neighbourShare)}; ` +
+    `A's p99 under B's long renders ÷ alone ${f.longP99Ratio.toFixed(2)}× (≤ 3): ${say(v.longNeighbourP99)}; ` +
     `statements per sync render ${f.statements.toFixed(2)} (≤ 3.1): ${say(v.statements)}; limiter on ÷ off ${f.limiterRatio.toFixed(2)} (≥ 0.97): ${say(v.limiterRatio)}; ` +
     `two nodes ÷ one ${f.nodesRatio.toFixed(2)} (overhead on shared cores, no target)`)
   if (RATE === undefined) {

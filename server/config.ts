@@ -48,6 +48,8 @@ export interface Config {
     maxQueue: number
     /** Sync renders of one workspace on a thread at once. */
     workspaceRunning: number
+    /** A workspace takes the last free thread only when no other asked for one within this (fair threads). */
+    fairWindowMs: number
     /** Sync renders of one workspace waiting for a thread. */
     workspaceQueue: number
     timeoutMs: number
@@ -76,6 +78,9 @@ export interface Config {
     sweepMs: number
     /** A pending document older than this has a dead writer: the sweep deletes it (derived, see loadConfig). */
     pendingMaxAgeMs: number
+    /** Storage quota: stored document bytes of one workspace, and of all together. */
+    workspaceQuotaBytes: number
+    totalQuotaBytes: number
   }
   datasources: {
     connectTimeoutMs: number
@@ -194,6 +199,7 @@ export const CONFIG_DEFAULTS = {
   SVC_RENDER_QUEUE: '256',
   SVC_RENDER_WORKSPACE_RUNNING: '(SVC_RENDER_THREADS)',
   SVC_RENDER_WORKSPACE_QUEUE: '(SVC_RENDER_QUEUE ÷ 4)',
+  SVC_RENDER_FAIR_WINDOW: '10s',
   SVC_RENDER_TIMEOUT: '30s',
   SVC_RENDER_MAX_PAGES: '20000',
   SVC_RENDER_MAX_BYTES: '52428800',
@@ -211,6 +217,8 @@ export const CONFIG_DEFAULTS = {
   SVC_DOCUMENT_LINK_TTL: '15m',
   SVC_DOCUMENT_TTL: '24h',
   SVC_DOCUMENT_SWEEP: '1m',
+  SVC_DOCUMENT_WORKSPACE_QUOTA: '1073741824',
+  SVC_DOCUMENT_TOTAL_QUOTA: '10737418240',
   SVC_DATASOURCE_CONNECT_TIMEOUT: '5s',
   SVC_DATASOURCE_QUERY_TIMEOUT: '30s',
   SVC_DATASOURCE_MAX_POOLS: '64',
@@ -320,6 +328,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       maxQueue: renderQueue,
       workspaceRunning: int(e, 'SVC_RENDER_WORKSPACE_RUNNING', threads, 1, 256),
       workspaceQueue: int(e, 'SVC_RENDER_WORKSPACE_QUEUE', Math.ceil(renderQueue / 4), 0),
+      fairWindowMs: duration(e, 'SVC_RENDER_FAIR_WINDOW', '10s'),
       timeoutMs: renderTimeoutMs,
       maxPages: int(e, 'SVC_RENDER_MAX_PAGES', 20_000, 1),
       // The INT columns that record a document's size (documents.bytes, output_bytes) bound it.
@@ -348,7 +357,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       // commit. A job's writes are fenced on its claim, which a process stalled past its lease
       // has lost; the rest of the margin covers the last statements of a slow database. Older
       // than this, no live process on any node can still write or commit it.
-      pendingMaxAgeMs: renderTimeoutMs + jobLeaseMs + PENDING_MARGIN_MS
+      pendingMaxAgeMs: renderTimeoutMs + jobLeaseMs + PENDING_MARGIN_MS,
+      workspaceQuotaBytes: int(e, 'SVC_DOCUMENT_WORKSPACE_QUOTA', 1024 ** 3, 1024 * 1024),
+      totalQuotaBytes: int(e, 'SVC_DOCUMENT_TOTAL_QUOTA', 10 * 1024 ** 3, 1024 * 1024)
     },
     datasources: {
       connectTimeoutMs: duration(e, 'SVC_DATASOURCE_CONNECT_TIMEOUT', '5s'),

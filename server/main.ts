@@ -83,9 +83,9 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const { repos } = context
 
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
-  const { threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs } = config.render
+  const { threads, maxQueue, workspaceRunning, workspaceQueue, fairWindowMs, timeoutMs } = config.render
   const pool = createRenderPool({
-    threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs, onRender: metrics.observeRender
+    threads, maxQueue, workspaceRunning, workspaceQueue, fairWindowMs, timeoutMs, onRender: metrics.observeRender
   })
   const recorder = runRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
@@ -103,6 +103,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
     dataSources: context.dataSources,
     jobs: repos.jobs,
     documents: repos.documents,
+    documentUsage: repos.documentUsage,
     runs: repos.runs,
     recorder,
     outbox: context.services.outbox,

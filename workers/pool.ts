@@ -1,7 +1,7 @@
 // The render pool: Piscina worker threads running render-task.js behind the one waiting room
-// (render-queue.ts: interactive before batch, workspaces round-robin, per-workspace caps,
-// RENDER_BUSY instead of queueing without end) and a per-render timeout (the worker is
-// terminated and replaced).
+// (render-queue.ts: interactive before batch, workspaces round-robin, per-workspace caps, one
+// thread kept free for an active workspace, RENDER_BUSY instead of queueing without end) and a
+// per-render timeout (the worker is terminated and replaced).
 import { availableParallelism } from 'node:os'
 import type { MessagePort } from 'node:worker_threads'
 import { LRUCache } from 'lru-cache'
@@ -17,8 +17,10 @@ export interface RenderPoolOptions {
   threads?: number
   /** Sync renders allowed to wait for a thread, all workspaces; default 4 per thread. 0 = none. */
   maxQueue?: number
-  /** Sync renders of one workspace on a thread at once; default all threads. */
+  /** Sync renders of one workspace on a thread at once; default all threads (and see fairWindowMs). */
   workspaceRunning?: number
+  /** A workspace takes the last free thread only when no other asked for one within this (ms); default 10 s. */
+  fairWindowMs?: number
   /** Sync renders of one workspace allowed to wait; default maxQueue. */
   workspaceQueue?: number
   /** A render (waiting + running) taking longer is aborted with RENDER_TIMEOUT. */
@@ -126,7 +128,8 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     workspaceRunning: options.workspaceRunning ?? threads,
     workspaceQueue: options.workspaceQueue ?? maxQueue,
     maxWaitMs: options.timeoutMs,
-    batchMaxWaitMs
+    batchMaxWaitMs,
+    fairWindowMs: options.fairWindowMs ?? 10_000
   })
   let busy = 0
   let timeouts = 0

@@ -1,9 +1,13 @@
 // The one waiting room in front of the render threads. It decides who gets the next free thread:
 // interactive renders (a caller waits on the connection) before batch renders (jobs), and among
 // interactive renders one FIFO per workspace served round-robin, so a workspace that floods the
-// pool delays another by at most one render per thread. Piscina only ever sees as many tasks as
-// there are threads; this module holds everything that waits. No timers of its own but the
-// per-waiter time limit, no I/O: the order is decided here and tested here.
+// pool delays another by at most one render per thread; jobs the same way among themselves.
+// Renders cannot be interrupted, so a free thread is what a newcomer needs: while another
+// workspace is active (waiting, or asked for a thread within fairWindowMs), no workspace holds
+// more than N−1 of the N threads, whatever the lane; a workspace alone may use all N. With one
+// thread there is nothing to keep free: workspaces then take turns, one render each. Piscina
+// only ever sees as many tasks as there are threads; this module holds everything that waits.
+// No timers of its own but the per-waiter time limit, no I/O: the order is decided and tested here.
 
 /**
  * `interactive` (sync renders) goes first and is bounded per workspace and in time; `batch`
@@ -26,66 +30,122 @@ export interface RenderQueueOptions {
   maxWaitMs: number
   /** A batch render waiting longer than this goes before interactive ones (every other turn). */
   batchMaxWaitMs: number
-  /** The clock batch renders age by, in ms; default performance.now (tests move their own). */
+  /**
+   * A workspace takes the last free thread only when no other workspace asked for one within
+   * this many ms (nor waits): so a workspace that is active finds a thread free instead of
+   * waiting for a whole render of another. 0: only waiting workspaces count.
+   */
+  fairWindowMs: number
+  /** The clock batch renders age by and activity is timed by, in ms; default performance.now. */
   now?: () => number
 }
 
 /** A thread is ours until release() (call it exactly once), or the reason there is none. */
 export type Admission = { ok: true, release: () => void } | { ok: false, message: string }
 
-interface Waiter { workspace: Lane, grant: (a: Admission) => void }
-interface Lane { id: string, running: number, waiting: Waiter[] }
-interface BatchWaiter { since: number, grant: (a: Admission) => void }
+interface Waiter { workspace: Lane, since: number, grant: (a: Admission) => void }
+/** A workspace with renders running or waiting: interactive and batch, each its own FIFO. */
+interface Lane {
+  id: string
+  /** Interactive and batch renders on a thread. */
+  running: number
+  batchRunning: number
+  waiting: Waiter[]
+  batch: Waiter[]
+  /** When it last started a render (a count of starts): ties go to the one served longest ago. */
+  lastStart: number
+}
 
 export interface RenderQueue {
   acquire (workspaceId: string, lane: RenderLane): Admission | Promise<Admission>
   stats (): { running: number, queued: number, interactive: number, batch: number, workspaces: number }
 }
 
+const held = (lane: Lane): number => lane.running + lane.batchRunning
+
 export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
   let running = 0
   let interactiveWaiting = 0
+  let batchWaiting = 0
   // Workspaces with renders running or waiting; an idle workspace is forgotten at once.
   const lanes = new Map<string, Lane>()
-  // Workspaces with interactive renders waiting, in round-robin order: the head is served next.
+  // Workspaces with renders waiting, per lane, in round-robin order: the head is served next.
   const ring: Lane[] = []
-  const batch: BatchWaiter[] = []
+  const batchRing: Lane[] = []
+  // When each workspace last asked for a thread, oldest first (re-inserted on every ask).
+  const seen = new Map<string, number>()
   let lastWasAged = false
+  let starts = 0
   const now = o.now ?? (() => performance.now())
 
   const laneOf = (id: string): Lane => {
     let lane = lanes.get(id)
-    if (lane === undefined) { lane = { id, running: 0, waiting: [] }; lanes.set(id, lane) }
+    if (lane === undefined) {
+      lane = { id, running: 0, batchRunning: 0, waiting: [], batch: [], lastStart: 0 }
+      lanes.set(id, lane)
+    }
     return lane
   }
   const forgetIfIdle = (lane: Lane): void => {
-    if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(lane.id)
+    if (held(lane) === 0 && lane.waiting.length === 0 && lane.batch.length === 0) lanes.delete(lane.id)
+  }
+  const touch = (id: string): void => {
+    const t = now()
+    seen.delete(id)
+    seen.set(id, t)
+    for (const [key, at] of seen) { if (t - at <= o.fairWindowMs) break; seen.delete(key) }
   }
 
+  /** Whether a workspace other than `lane` waits or asked for a thread within the window. */
+  function othersActive (lane: Lane): boolean {
+    if (ring.some((l) => l !== lane) || batchRing.some((l) => l !== lane)) return true
+    const t = now()
+    for (const [key, at] of seen) if (key !== lane.id && t - at <= o.fairWindowMs) return true
+    return false
+  }
+
+  /** Threads this workspace may hold now: all but one while another is active (one thread: that one). */
+  const cap = (lane: Lane): number =>
+    o.threads > 1 && held(lane) >= o.threads - 1 && othersActive(lane) ? o.threads - 1 : o.threads
+  const mayRun = (lane: Lane): boolean => held(lane) < cap(lane)
+  const mayRunInteractive = (lane: Lane): boolean => lane.running < o.workspaceRunning && mayRun(lane)
+
   /**
-   * The workspace with the fewest renders running that may start one now (ring order breaks
-   * ties), so a newcomer goes before a workspace already holding threads; it moves to the back.
+   * The waiting workspace holding the fewest threads that may start one now, so a newcomer goes
+   * before a workspace already holding threads; among equals the one served longest ago (then
+   * ring order), so with one thread a newcomer waits for the render running and no more.
    */
-  function nextInteractive (): Waiter | undefined {
-    let pick = -1
-    for (let i = 0; i < ring.length; i++) {
-      const r = ring[i].running
-      if (r < o.workspaceRunning && (pick < 0 || r < ring[pick].running)) pick = i
+  function pick (queue: Lane[], may: (lane: Lane) => boolean): number {
+    let best = -1
+    for (let i = 0; i < queue.length; i++) {
+      if (!may(queue[i])) continue
+      const l = queue[i]
+      if (best < 0) { best = i; continue }
+      const b = queue[best]
+      if (held(l) < held(b) || (held(l) === held(b) && l.lastStart < b.lastStart)) best = i
     }
-    if (pick < 0) return undefined
-    const lane = ring[pick]
-    const waiter = lane.waiting.shift() as Waiter
-    interactiveWaiting--
-    ring.splice(pick, 1)
-    if (lane.waiting.length > 0) ring.push(lane)
+    return best
+  }
+
+  function take (queue: Lane[], at: number, batch: boolean): Waiter {
+    const lane = queue[at]
+    const list = batch ? lane.batch : lane.waiting
+    const waiter = list.shift() as Waiter
+    if (batch) batchWaiting--
+    else interactiveWaiting--
+    queue.splice(at, 1)
+    if (list.length > 0) queue.push(lane)
     return waiter
   }
 
-  const hasEligible = (): boolean => ring.some((lane) => lane.running < o.workspaceRunning)
+  const hasEligible = (): boolean => ring.some(mayRunInteractive)
+  const hasEligibleBatch = (): boolean => batchRing.some(mayRun)
 
-  function startInteractive (lane: Lane): Admission {
+  function start (lane: Lane, batch: boolean): Admission {
     running++
-    lane.running++
+    lane.lastStart = ++starts
+    if (batch) lane.batchRunning++
+    else lane.running++
     let released = false
     return {
       ok: true,
@@ -93,38 +153,30 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
         if (released) return
         released = true
         running--
-        lane.running--
+        if (batch) lane.batchRunning--
+        else lane.running--
         forgetIfIdle(lane)
         pump()
       }
     }
   }
 
-  function startBatch (): Admission {
-    running++
-    let released = false
-    return { ok: true, release: () => { if (!released) { released = true; running--; pump() } } }
-  }
-
   /** Hands free threads to waiters: an aged batch render every other turn, else round-robin. */
   function pump (): void {
     while (running < o.threads) {
-      const head = batch[0]
-      const eligible = hasEligible()
-      // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      const aged = head !== undefined && eligible && now() - head.since > o.batchMaxWaitMs && !lastWasAged
+      const b = pick(batchRing, mayRun)
+      const i = pick(ring, mayRunInteractive)
+      if (b < 0 && i < 0) return
+      const oldest = b < 0 ? undefined : Math.min(...batchRing.filter(mayRun).map((l) => l.batch[0].since))
+      const aged = oldest !== undefined && i >= 0 && now() - oldest > o.batchMaxWaitMs && !lastWasAged
       lastWasAged = aged
-      // The batch queue may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      if (head !== undefined && (!eligible || aged)) {
-        batch.shift()
-        head.grant(startBatch())
+      if (b >= 0 && (i < 0 || aged)) {
+        const waiter = take(batchRing, b, true)
+        waiter.grant(start(waiter.workspace, true))
         continue
       }
-      const waiter = nextInteractive()
-      if (waiter === undefined) return
-      waiter.grant(startInteractive(waiter.workspace))
+      const waiter = take(ring, i, false)
+      waiter.grant(start(waiter.workspace, false))
     }
   }
 
@@ -144,9 +196,10 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
   }
 
   function acquireInteractive (workspaceId: string): Admission | Promise<Admission> {
+    touch(workspaceId)
     const lane = laneOf(workspaceId)
-    if (running < o.threads && lane.running < o.workspaceRunning && lane.waiting.length === 0 && !hasEligible()) {
-      return startInteractive(lane)
+    if (running < o.threads && mayRunInteractive(lane) && lane.waiting.length === 0 && !hasEligible()) {
+      return start(lane, false)
     }
     if (lane.waiting.length >= o.workspaceQueue) {
       forgetIfIdle(lane)
@@ -159,6 +212,7 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
     return new Promise<Admission>((resolve) => {
       const waiter: Waiter = {
         workspace: lane,
+        since: now(),
         grant: (a) => { clearTimeout(timer); resolve(a) }
       }
       const timer = setTimeout(() => {
@@ -176,18 +230,26 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
     })
   }
 
-  function acquireBatch (): Admission | Promise<Admission> {
-    if (running < o.threads && !hasEligible() && batch.length === 0) return startBatch()
-    return new Promise<Admission>((resolve) => { batch.push({ since: now(), grant: resolve }) })
+  function acquireBatch (workspaceId: string): Admission | Promise<Admission> {
+    touch(workspaceId)
+    const lane = laneOf(workspaceId)
+    if (running < o.threads && mayRun(lane) && lane.batch.length === 0 && !hasEligible() && !hasEligibleBatch()) {
+      return start(lane, true)
+    }
+    return new Promise<Admission>((resolve) => {
+      if (lane.batch.length === 0) batchRing.push(lane)
+      lane.batch.push({ workspace: lane, since: now(), grant: resolve })
+      batchWaiting++
+    })
   }
 
   return {
-    acquire: (workspaceId, lane) => lane === 'batch' ? acquireBatch() : acquireInteractive(workspaceId),
+    acquire: (workspaceId, lane) => lane === 'batch' ? acquireBatch(workspaceId) : acquireInteractive(workspaceId),
     stats: () => ({
       running,
-      queued: interactiveWaiting + batch.length,
+      queued: interactiveWaiting + batchWaiting,
       interactive: interactiveWaiting,
-      batch: batch.length,
+      batch: batchWaiting,
       workspaces: lanes.size
     })
   }

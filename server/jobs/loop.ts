@@ -30,8 +30,10 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   // Claimed jobs wait here before reading data: many claimed jobs keep the pipeline full (claim,
   // read, render, group commit), while at most 4 per render thread hold rows and data-source
   // connections at once. quiesce() hands the waiting ones back at once, so a shutdown waits only
-  // for the jobs already past this point.
-  const stage = gate(Math.min(concurrency, 4 * config.render.threads))
+  // for the jobs already past this point. One workspace holds all places but one (fair threads:
+  // another workspace's job finds a place, and then a render thread, see workers/render-queue.ts).
+  const stageSize = Math.min(concurrency, 4 * config.render.threads)
+  const stage = gate(stageSize, Math.max(1, stageSize - 1))
   // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may
   // hold a stale claim and a new claim of the same job at once.
   const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()

@@ -32,7 +32,9 @@ export function jobOutput (deps: Pick<RenderDeps, 'config' | 'documents'>, job: 
       jobId: job.id,
       contentType: contentTypeOf(job.format),
       fileName: job.fileName,
-      fence: { owner, attempts: job.attempts }
+      fence: { owner, attempts: job.attempts },
+      quotaBytes: deps.config.documents.workspaceQuotaBytes,
+      totalQuotaBytes: deps.config.documents.totalQuotaBytes
     })
     return writer
   })

@@ -13,6 +13,7 @@ import type { Gate } from '../util/gate.js'
 import { completions } from './completions.js'
 import { jobInserts } from './inserts.js'
 import { queueCap } from './queue-cap.js'
+import { storageCap } from './storage-cap.js'
 import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
 import { jobOutput } from './output.js'
@@ -20,7 +21,7 @@ import type { JobView } from './view.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export type JobsDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>
+export type JobsDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'documentUsage' | 'runs' | 'outbox' | 'links' | 'baseUrl'>
 
 export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }) {
   // Job writes are group-committed (see completions.ts, inserts.ts).
@@ -28,6 +29,10 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
   const inserts = jobInserts(deps.db, deps.jobs)
   // Tenant isolation: a workspace's queued jobs are capped (429 RATE_LIMITED over it).
   const queueLimit = queueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
+  // And its stored documents (429 RATE_LIMITED at its storage quota, or the service's).
+  const { workspaceQuotaBytes, totalQuotaBytes, sweepMs } = deps.config.documents
+  const storageLimit = storageCap(deps.documentUsage,
+    { workspaceBytes: workspaceQuotaBytes, totalBytes: totalQuotaBytes, sweepMs })
 
   // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
   // (cached per workspaces.webhooks_version): fan-out would find nobody to deliver to, and the
@@ -40,6 +45,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
     /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
     async enqueue (p: Prepared, correlationId: string): Promise<JobView> {
       await queueLimit.admit(p.auth.workspaceId)
+      await storageLimit.admit(p.auth.workspaceId)
       const job = jobOf(p, correlationId)
       const createdAt = new Date()
       await inserts.insert(job, createdAt)
@@ -77,7 +83,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
      * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
      */
     async execute (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
-      if (stage !== undefined && !await stage.enter()) {
+      if (stage !== undefined && !await stage.enter(job.workspaceId)) {
         await deps.jobs.unclaim(job.id, owner, job.attempts)
         return
       }
@@ -96,7 +102,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
         await output.discard()
         const failure = asProblem(err)
         if (isTransient(failure.code) && job.attempts < deps.config.jobs.maxAttempts) {
-          stage?.leave()
+          stage?.leave(job.workspaceId)
           // Backoff, so the attempts (the job's whole budget) are not all spent in milliseconds.
           await deps.jobs.release(job.id, owner, job.attempts, retryDelayMs(job.attempts))
           return
@@ -104,7 +110,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
         const unexpected = failure.code === 'INTERNAL_ERROR'
         outcome = failureOutcome(unexpected ? problem('RENDER_FAILED', 'The render failed unexpectedly') : failure)
       }
-      stage?.leave() // the commit below is group-committed and holds no rows or connections of its own
+      stage?.leave(job.workspaceId) // the commit below is group-committed and holds no rows or connections of its own
       const run = runOf(job, 'async', job.id, started, outcome)
       const event = await wanted(job.workspaceId, outcome, version)
       const won = await completed.commit({ job, owner, run, outcome, event })

@@ -8,6 +8,7 @@ import type { EnvironmentsRepo } from '../store/repos/environments.js'
 import type { DataSources } from '../datasources/index.js'
 import type { JobsRepo } from '../store/repos/jobs.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { DocumentUsageRepo } from '../store/repos/document-usage.js'
 import type { RunsRepo } from '../store/repos/runs.js'
 import type { RunRecorder } from './run-recorder.js'
 import type { Outbox } from '../webhooks/outbox.js'
@@ -22,6 +23,8 @@ export interface RenderDeps {
   dataSources: DataSources
   jobs: JobsRepo
   documents: DocumentsRepo
+  /** Stored document bytes per workspace (the storage quota). */
+  documentUsage: DocumentUsageRepo
   runs: RunsRepo
   recorder: RunRecorder
   outbox: Outbox

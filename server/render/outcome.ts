@@ -10,6 +10,7 @@ import type { JobOutcome, JobRow } from '../store/repos/jobs.js'
 import type { RenderDeps } from './deps.js'
 import type { Conn } from '../store/db.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { StorageQuota } from '../store/repos/document-usage.js'
 
 /** The problem for an engine failure. RENDER_TIMEOUT stays a job code; sync callers map it. */
 export function engineProblem (failure: RenderFailure): Problem {
@@ -159,15 +160,18 @@ export function jobOutcomeOf (outcome: Outcome, runId: string, documentId: strin
 
 /**
  * Stores the documents of finished renders in the transaction that records them: a held
- * document is inserted, one written while streaming is made visible (document-writer.ts).
+ * document is inserted, one written while streaming is made visible (document-writer.ts). With
+ * a quota, a held document that would pass it throws RENDER_LIMIT_EXCEEDED (sync renders; a
+ * job's was admitted under the quota and its group commit must not fail for it).
  */
 export async function storeDocuments (documents: DocumentsRepo, conn: Conn,
-  items: Array<{ job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'>, outcome: Outcome, doc: { id: string, expiresAt: Date } }>
+  items: Array<{ job: Pick<JobRow, 'id' | 'workspaceId' | 'fileName'>, outcome: Outcome, doc: { id: string, expiresAt: Date } }>,
+  quota?: StorageQuota
 ): Promise<void> {
   await documents.insertMany(conn, items.filter((i) => i.outcome.document === undefined)
-    .map((i) => documentRow(i.job, i.outcome, i.doc)))
+    .map((i) => documentRow(i.job, i.outcome, i.doc)), quota)
   await documents.commitPending(conn, items.filter((i) => i.outcome.document !== undefined)
-    .map((i) => ({ id: i.doc.id, bytes: i.outcome.outputBytes ?? 0 })))
+    .map((i) => ({ id: i.doc.id })))
 }
 
 /** The stored document's row for a job (see newDocument). */

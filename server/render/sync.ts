@@ -9,8 +9,7 @@
 // when it ends. A failure after the first byte cannot be a problem any more: the response is
 // aborted (the client sees a truncated transfer) and the run is recorded as failed.
 import { randomUUID } from 'node:crypto'
-import { problem } from '../errors.js'
-import type { Problem } from '../errors.js'
+import { Problem, problem } from '../errors.js'
 import type { RenderSuccess } from '../../workers/types.js'
 import type { Spool } from './output.js'
 import type { AuthContext } from '../auth/keys.js'
@@ -49,7 +48,11 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
   async function commit (job: NewJob, startedAt: Date, run: RunRecord, outcome: Outcome): Promise<void> {
     await transaction(deps.db, async (conn, tx) => {
       const doc = newDocument(deps, outcome)
-      if (doc !== null) await storeDocuments(deps.documents, conn, [{ job, outcome, doc }])
+      const { workspaceQuotaBytes, totalQuotaBytes } = deps.config.documents
+      if (doc !== null) {
+        await storeDocuments(deps.documents, conn, [{ job, outcome, doc }],
+          { workspaceBytes: workspaceQuotaBytes, totalBytes: totalQuotaBytes })
+      }
       await deps.jobs.insertFinished(conn, job, startedAt, jobOutcomeOf(outcome, run.id, doc?.id ?? null))
       await deps.runs.insertMany(conn, [run])
       const event = eventData(deps, job, run.id, outcome, doc?.id ?? null, doc?.expiresAt ?? null)
@@ -66,7 +69,15 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
     const unstored = outcome.ok && outcome.bytes === undefined && outcome.document === undefined
     if (!unstored && await deps.outbox.hasSubscriber(job.workspaceId, type, version)) {
       run.jobId = job.id
-      await commit(job, new Date(started), run, outcome)
+      try {
+        await commit(job, new Date(started), run, outcome)
+      } catch (err) {
+        // The document would pass the storage quota (nothing was written): the render fails with
+        // that, recorded and answered (422) like any render limit.
+        if (!(err instanceof Problem && err.code === 'RENDER_LIMIT_EXCEEDED' && outcome.ok)) throw err
+        await record(job, started, failureOutcome(err), version, runId)
+        throw err
+      }
     } else {
       deps.recorder.record(run)
     }
@@ -97,7 +108,9 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
             workspaceId: job.workspaceId,
             jobId: job.id,
             contentType: contentTypeOf(p.format),
-            fileName: p.fileName
+            fileName: p.fileName,
+            quotaBytes: deps.config.documents.workspaceQuotaBytes,
+            totalQuotaBytes: deps.config.documents.totalQuotaBytes
           })
           stored = { writer, doc }
           sinks.push(writer)

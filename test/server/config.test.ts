@@ -33,6 +33,7 @@ test('defaults without any variable', () => {
     maxQueue: 256,
     workspaceRunning: 3,
     workspaceQueue: 64,
+    fairWindowMs: 10_000,
     timeoutMs: 30_000,
     maxPages: 20_000,
     maxBytes: 52_428_800,
@@ -58,7 +59,9 @@ test('defaults without any variable', () => {
     linkTtlMs: 15 * 60_000,
     ttlMs: 24 * 3_600_000,
     sweepMs: 60_000,
-    pendingMaxAgeMs: 30_000 + 30_000 + 5 * 60_000
+    pendingMaxAgeMs: 30_000 + 30_000 + 5 * 60_000,
+    workspaceQuotaBytes: 1024 ** 3,
+    totalQuotaBytes: 10 * 1024 ** 3
   }, 'a pending document is swept after the render timeout, a job lease and a 5 min margin')
   assert.deepEqual(c.datasources, {
     connectTimeoutMs: 5000,
@@ -91,6 +94,9 @@ test('CONFIG_DEFAULTS agrees with the values loadConfig uses', () => {
   assert.equal(c.admin.host, CONFIG_DEFAULTS.SVC_ADMIN_HOST)
   assert.equal(String(c.bodyLimitBytes), CONFIG_DEFAULTS.SVC_BODY_LIMIT)
   assert.equal(String(c.render.maxBytes), CONFIG_DEFAULTS.SVC_RENDER_MAX_BYTES)
+  assert.equal(String(c.documents.workspaceQuotaBytes), CONFIG_DEFAULTS.SVC_DOCUMENT_WORKSPACE_QUOTA)
+  assert.equal(String(c.documents.totalQuotaBytes), CONFIG_DEFAULTS.SVC_DOCUMENT_TOTAL_QUOTA)
+  assert.equal(`${c.render.fairWindowMs / 1000}s`, CONFIG_DEFAULTS.SVC_RENDER_FAIR_WINDOW)
   // Every default that is a duration parses to the loaded value.
   const durations: Array<[keyof typeof CONFIG_DEFAULTS, number]> = [
     ['SVC_RENDER_TIMEOUT', c.render.timeoutMs], ['SVC_JOB_LEASE', c.jobs.leaseMs], ['SVC_JOB_POLL', c.jobs.pollMs],

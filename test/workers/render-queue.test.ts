@@ -11,6 +11,7 @@ const options = (o: Partial<RenderQueueOptions> = {}): RenderQueueOptions => ({
   workspaceQueue: 64,
   maxWaitMs: 60_000,
   batchMaxWaitMs: 60_000,
+  fairWindowMs: 0,
   ...o
 })
 
@@ -67,7 +68,7 @@ test('three workspaces waiting take turns, one render each', async () => {
   for (let i = 1; i <= 3; i++) { void h.submit('A', `a${i}`); void h.submit('B', `b${i}`); void h.submit('C', `c${i}`) }
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
-  assert.deepEqual(order, ['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'b3', 'c3'])
+  assert.deepEqual(order, ['a0', 'b1', 'c1', 'a1', 'b2', 'c2', 'a2', 'b3', 'c3', 'a3'], 'A, served first, waits its turn')
 })
 
 test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is still admitted', async () => {
@@ -77,15 +78,15 @@ test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is st
   // b0 runs, b1..b3 wait, b4 and b5 are over B's cap.
   assert.deepEqual(h.refused, ['b4', 'b5'])
   assert.equal(h.queue.stats().queued, 4)
-  // B was waiting first, so B's turn comes first; then A's.
-  await h.finish()
-  assert.deepEqual(h.names(), ['b1'])
+  // B was just served (b0), so A's turn comes first; then B's.
   await h.finish()
   assert.deepEqual(h.names(), ['a0'])
+  await h.finish()
+  assert.deepEqual(h.names(), ['b1'])
   // The rest drain in B's order (and no waiter is left holding its 60 s wait timer).
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
-  assert.deepEqual(order, ['a0', 'b2', 'b3'])
+  assert.deepEqual(order, ['b1', 'b2', 'b3'])
   assert.equal(h.queue.stats().queued, 0)
 })
 
@@ -105,7 +106,7 @@ test('a full waiting room: the workspace holding most of it gives up its newest 
   assert.deepEqual(h.refused, ['b5', 'b4', 'b3', 'a2'])
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
-  assert.deepEqual(order, ['b0', 'b1', 'a0', 'b2', 'a1'])
+  assert.deepEqual(order, ['b0', 'a0', 'b1', 'a1', 'b2'])
 })
 
 test('the per-workspace running cap leaves threads to others even when that workspace waits', async () => {
@@ -141,7 +142,7 @@ test('an aged batch render takes every other turn, so interactive load cannot st
   void h.submit('B', 'b1')
   const order: string[] = []
   while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
-  assert.deepEqual(order, ['a0', 'j0', 'a1', 'j1', 'b1'])
+  assert.deepEqual(order, ['a0', 'j0', 'b1', 'j1', 'a1'])
 })
 
 test('a batch render goes before interactive ones only once it has waited longer than batchMaxWaitMs', async () => {
@@ -170,4 +171,59 @@ test('a render that waits past the time limit is refused and leaves the room', a
   assert.equal(h.queue.stats().queued, 0)
   await h.finish()
   assert.equal(h.queue.stats().workspaces, 0)
+})
+
+// Fair threads (issue 30, finding 4): renders cannot be interrupted, so while another workspace
+// is active a workspace holds at most N−1 of N threads, in either lane; alone it may hold all N.
+test('a workspace alone takes every thread; once another is active it holds N−1 and the other finds one free', async () => {
+  let clock = 0
+  const h = harness({ threads: 3, workspaceRunning: 3, fairWindowMs: 5000, now: () => clock })
+  for (let i = 0; i < 6; i++) void h.submit('B', `b${i}`)
+  assert.deepEqual(h.names(), ['b0', 'b1', 'b2'], 'alone, B uses all three threads')
+  void h.submit('A', 'a0')
+  assert.deepEqual(h.names(), ['b0', 'b1', 'b2'], 'A arrives to a full pool and waits one render')
+  await h.finish('b0')
+  assert.deepEqual(h.names(), ['b1', 'b2', 'a0'])
+  await h.finish('a0')
+  clock = 1000
+  assert.deepEqual(h.names(), ['b1', 'b2'], 'A was active 1 s ago: B does not take the third thread')
+  void h.submit('A', 'a1')
+  assert.deepEqual(h.names(), ['b1', 'b2', 'a1'], 'A finds a thread free at once')
+  await h.finish('a1')
+  await h.finish('b1')
+  assert.deepEqual(h.names(), ['b2', 'b3'], 'still held to N−1 while A is within the window')
+  clock = 6001
+  await h.finish('b2')
+  assert.deepEqual(h.names(), ['b3', 'b4', 'b5'], 'A quiet past the window: B alone uses all threads again')
+})
+
+test('one thread: nothing can be kept free, so a lone workspace takes it and workspaces take turns', async () => {
+  let clock = 0
+  const h = harness({ threads: 1, fairWindowMs: 5000, now: () => clock })
+  void h.submit('A', 'a0')
+  await h.finish('a0')
+  clock = 10
+  void h.submit('B', 'b0')
+  void h.submit('B', 'b1')
+  assert.deepEqual(h.names(), ['b0'], 'A was active just now, yet B takes the only thread')
+  void h.submit('A', 'a1')
+  await h.finish('b0')
+  assert.deepEqual(h.names(), ['a1'], 'A waited one render of B at most')
+})
+
+test('jobs (batch lane) obey the same rule: B\'s jobs hold N−1 threads while A is active; A\'s job starts at once', async () => {
+  let clock = 0
+  const h = harness({ threads: 2, fairWindowMs: 5000, now: () => clock })
+  void h.submit('A', 'a0')
+  await h.finish('a0')
+  clock = 100
+  for (let i = 0; i < 4; i++) void h.submit('B', `jb${i}`, 'batch')
+  assert.deepEqual(h.names(), ['jb0'], 'A asked 100 ms ago: one thread stays free')
+  void h.submit('A', 'ja0', 'batch')
+  assert.deepEqual(h.names(), ['jb0', 'ja0'])
+  void h.submit('A', 'ja1', 'batch')
+  await h.finish('jb0')
+  assert.deepEqual(h.names(), ['ja0', 'jb1'], 'the workspace holding fewer threads goes first')
+  await h.finish('ja0')
+  assert.deepEqual(h.names(), ['jb1', 'ja1'], 'A\'s job goes before B\'s older ones: B holds N−1 already')
 })

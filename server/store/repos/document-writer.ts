@@ -4,9 +4,13 @@
 // until commit() flips `pending` in the transaction that finishes the run; a writer that
 // failed or whose process died leaves a pending row that discard() or the expiry sweep deletes.
 // A job's writes are fenced on its claim (id, lease owner, attempts, still running): a claim
-// that lost its lease cannot add a byte to anything.
-import type { ResultSetHeader } from 'mysql2/promise'
+// that lost its lease cannot add a byte to anything. Each piece is counted against the
+// workspace's storage quota in the transaction that writes it (document-usage.ts): a piece that
+// would pass the quota is not written, and the render fails with RENDER_LIMIT_EXCEEDED.
+import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
+import { addUsage, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
 
 export interface PendingDocument {
   id: string
@@ -17,6 +21,10 @@ export interface PendingDocument {
   expiresAt: Date
   /** The job claim the writes belong to (async jobs); absent for sync renders. */
   fence?: { owner: string, attempts: number }
+  /** The workspace's storage quota in bytes (SVC_DOCUMENT_WORKSPACE_QUOTA); absent: counted, not bounded. */
+  quotaBytes?: number
+  /** All workspaces' (SVC_DOCUMENT_TOTAL_QUOTA), checked with quotaBytes. */
+  totalQuotaBytes?: number
 }
 
 export interface DocumentWriter {
@@ -44,15 +52,28 @@ export function documentWriter (db: Db, doc: PendingDocument, chunkBytes: number
     const content = parts.length === 1 ? parts[0] : Buffer.concat(parts, held)
     parts = []
     held = 0
-    const [res] = seq === 0
-      ? await db.execute<ResultSetHeader>(
-        `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at, pending)
-        SELECT ?, ?, ?, ?, ?, 0, ?, ?, 1 ${fence.sql}`,
-        [doc.id, doc.workspaceId, doc.jobId, doc.contentType, doc.fileName, content, doc.expiresAt, ...fence.args])
-      : await db.execute<ResultSetHeader>(
-        `INSERT INTO document_chunks (document_id, seq, content) SELECT ?, ?, ? ${fence.sql}`,
-        [doc.id, seq, content, ...fence.args])
-    if (res.affectedRows !== 1) throw new LeaseLost(`job ${String(doc.jobId)} lost its lease while writing its document`)
+    await transaction(db, async (conn) => {
+      if (doc.quotaBytes === undefined) await addUsage(conn, new Map([[doc.workspaceId, content.length]]))
+      else if (content.length > 0) {
+        const over = await reserveUsage(conn, doc.workspaceId, content.length, doc.quotaBytes, doc.totalQuotaBytes)
+        if (over !== undefined) {
+          const totalBytes = doc.totalQuotaBytes ?? Number.MAX_SAFE_INTEGER
+          throw quotaExceeded(over, { workspaceBytes: doc.quotaBytes, totalBytes })
+        }
+      }
+      // `bytes` of a pending document is what was written so far (a delete takes that off the quota).
+      const [res] = seq === 0
+        ? await conn.execute<ResultSetHeader>(
+          `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at, pending)
+          SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1 ${fence.sql}`,
+          [doc.id, doc.workspaceId, doc.jobId, doc.contentType, doc.fileName, content.length, content, doc.expiresAt,
+            ...fence.args])
+        : await conn.execute<ResultSetHeader>(
+          `INSERT INTO document_chunks (document_id, seq, content) SELECT ?, ?, ? ${fence.sql}`,
+          [doc.id, seq, content, ...fence.args])
+      if (res.affectedRows !== 1) throw new LeaseLost(`job ${String(doc.jobId)} lost its lease while writing its document`)
+      if (seq > 0) await conn.execute('UPDATE documents SET bytes = bytes + ? WHERE id = ?', [content.length, doc.id])
+    })
     seq++
   }
 
@@ -76,14 +97,22 @@ export function documentWriter (db: Db, doc: PendingDocument, chunkBytes: number
   }
 }
 
-/** Makes pending documents visible with their size: inside the transaction that finishes the run. */
-export async function commitPending (conn: Conn | Db, docs: Array<{ id: string, bytes: number }>): Promise<void> {
+/**
+ * Makes pending documents visible: inside the transaction that finishes the run. Their `bytes`
+ * is already their size (every piece written added its own), as counted in document_usage.
+ */
+export async function commitPending (conn: Conn | Db, docs: Array<{ id: string }>): Promise<void> {
   for (const d of docs) {
-    await conn.execute('UPDATE documents SET pending = 0, bytes = ? WHERE id = ? AND pending = 1', [d.bytes, d.id])
+    await conn.execute('UPDATE documents SET pending = 0 WHERE id = ? AND pending = 1', [d.id])
   }
 }
 
-/** Deletes a pending document (its chunks go with it); a committed one is never touched. */
+/** Deletes a pending document (its chunks go with it) and its bytes from the quota; never a committed one. */
 export async function discardPending (db: Db, id: string): Promise<void> {
-  await db.execute('DELETE FROM documents WHERE id = ? AND pending = 1', [id])
+  await transaction(db, async (conn) => {
+    const [rows] = await conn.execute<RowDataPacket[]>('SELECT workspace_id, bytes FROM documents WHERE id = ? AND pending = 1 FOR UPDATE', [id])
+    if (rows.length === 0) return
+    await conn.execute('DELETE FROM documents WHERE id = ?', [id])
+    await subtractUsage(conn, new Map([[rows[0].workspace_id as string, Number(rows[0].bytes)]]))
+  })
 }

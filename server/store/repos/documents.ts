@@ -5,9 +5,14 @@
 // document up to SVC_RENDER_MAX_BYTES fits whatever the database's max_allowed_packet, as
 // long as one chunk does (checked at start, store/limits.ts). Downloads stream chunk by chunk.
 // A document may also be written while it renders (document-writer.ts): pending until committed.
+// Every write and delete counts its bytes in document_usage in the same transaction (the storage
+// quota, document-usage.ts).
 import { Readable } from 'node:stream'
-import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
+import type { RowDataPacket } from 'mysql2/promise'
+import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
+import { addUsage, byWorkspace, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
+import type { StorageQuota } from './document-usage.js'
 import { commitPending, discardPending, documentWriter } from './document-writer.js'
 import type { DocumentWriter, PendingDocument } from './document-writer.js'
 
@@ -50,9 +55,24 @@ function groups<T> (items: T[], weigh: (item: T) => number, max: number): T[][] 
 }
 
 export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
+  /**
+   * Deletes up to `limit` documents matching `where` (oldest first by `order`) and takes their
+   * bytes off their workspaces' usage, in one short transaction. Rows another sweeper holds are
+   * skipped, so nodes sweeping at once neither wait for each other nor count a row twice.
+   */
+  async function deleteCounted (where: string, order: string, limit: number): Promise<number> {
+    return await transaction(db, async (conn) => {
+      const [rows] = await conn.query<RowDataPacket[]>(`SELECT id, workspace_id, bytes FROM documents
+        WHERE ${where} ORDER BY ${order} LIMIT ${Number(limit)} FOR UPDATE SKIP LOCKED`)
+      if (rows.length === 0) return 0
+      await conn.query('DELETE FROM documents WHERE id IN (?)', [rows.map((r) => r.id as string)])
+      await subtractUsage(conn, byWorkspace(rows as Array<{ workspace_id: string, bytes: number }>))
+      return rows.length
+    })
+  }
+
   async function deleteExpired (limit = 500): Promise<number> {
-    const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents WHERE expires_at <= UTC_TIMESTAMP(3) ORDER BY expires_at LIMIT ${Number(limit)}`)
-    return res.affectedRows
+    return await deleteCounted('expires_at <= UTC_TIMESTAMP(3)', 'expires_at', limit)
   }
 
   /**
@@ -61,10 +81,8 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
    * long (config.documents.pendingMaxAgeMs). Younger ones may be another node's render in flight.
    */
   async function deleteDeadPending (maxAgeMs: number, limit = 500): Promise<number> {
-    const [res] = await db.execute<ResultSetHeader>(`DELETE FROM documents
-      WHERE pending = 1 AND created_at <= UTC_TIMESTAMP(3) - INTERVAL ${Math.floor(maxAgeMs) * 1000} MICROSECOND
-      ORDER BY created_at LIMIT ${Number(limit)}`)
-    return res.affectedRows
+    return await deleteCounted(`pending = 1 AND created_at <= UTC_TIMESTAMP(3) - INTERVAL ${Math.floor(maxAgeMs) * 1000} MICROSECOND`,
+      'created_at', limit)
   }
 
   /** Batches of `batch` rows (short transactions, short locks) until one comes back short, at most `maxBatches`. */
@@ -85,7 +103,9 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
    * query(): the binary protocol sends the bytes as they are, where query() would inline them
    * as hex, twice the size against max_allowed_packet.
    */
-  async function insertMany (conn: Conn | Db, docs: NewDocument[]): Promise<void> {
+  async function insertMany (conn: Conn | Db, docs: NewDocument[], quota?: StorageQuota): Promise<void> {
+    if (docs.length === 0) return
+    if (quota !== undefined) await reserve(conn, docs, quota)
     const head = (d: NewDocument): Buffer => d.content.subarray(0, chunkBytes)
     for (const group of groups(docs, (d) => head(d).length, chunkBytes)) {
       await conn.execute(
@@ -107,6 +127,21 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
         await conn.execute('INSERT INTO document_chunks (document_id, seq, content) VALUES (?, ?, ?)',
           [d.id, seq, d.content.subarray(seq * chunkBytes, (seq + 1) * chunkBytes)])
       }
+    }
+    // Without a quota, counted, not bounded: a job's document held whole is small
+    // (SVC_RENDER_STREAM_ABOVE) and its job was admitted under the quota (jobs/storage-cap.ts);
+    // refusing it here would fail a whole group commit.
+    if (quota === undefined) {
+      await addUsage(conn, byWorkspace(docs.map((d) => ({ workspace_id: d.workspaceId, bytes: d.content.length }))))
+    }
+  }
+
+  /** Counts each document against the quota, or throws RENDER_LIMIT_EXCEEDED (the caller's transaction rolls back). */
+  async function reserve (conn: Conn | Db, docs: NewDocument[], quota: StorageQuota): Promise<void> {
+    const sorted = [...docs].sort((a, b) => a.workspaceId < b.workspaceId ? -1 : a.workspaceId > b.workspaceId ? 1 : 0)
+    for (const d of sorted) {
+      const over = await reserveUsage(conn, d.workspaceId, d.content.length, quota.workspaceBytes, quota.totalBytes)
+      if (over !== undefined) throw quotaExceeded(over, quota)
     }
   }
 
@@ -142,7 +177,9 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   }
 
   return {
-    async insert (conn: Conn | Db, doc: NewDocument): Promise<void> { await insertMany(conn, [doc]) },
+    async insert (conn: Conn | Db, doc: NewDocument, quota?: StorageQuota): Promise<void> {
+      await insertMany(conn, [doc], quota)
+    },
     insertMany,
     /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
     writer: (doc: PendingDocument): DocumentWriter => documentWriter(db, doc, chunkBytes),

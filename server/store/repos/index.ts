@@ -7,6 +7,7 @@ import { apiKeysRepo } from './api-keys.js'
 import { templatesRepo } from './templates.js'
 import { jobsRepo } from './jobs.js'
 import { documentsRepo } from './documents.js'
+import { documentUsageRepo } from './document-usage.js'
 import { runsRepo } from './runs.js'
 import { eventsRepo } from './events.js'
 import { webhooksRepo } from './webhooks.js'
@@ -21,6 +22,7 @@ export function createRepos (db: Db) {
     templates: templatesRepo(db),
     jobs: jobsRepo(db),
     documents: documentsRepo(db),
+    documentUsage: documentUsageRepo(db),
     runs: runsRepo(db),
     events: eventsRepo(),
     webhooks: webhooksRepo(db),

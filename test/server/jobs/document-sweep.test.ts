@@ -55,8 +55,8 @@ async function writePending (committed = false): Promise<string> {
   const docs = documentsRepo(database.db, CHUNK)
   const writer = docs.writer({ id, workspaceId: randomUUID(), jobId: null, contentType: 'application/pdf', fileName: 'f.pdf', expiresAt: new Date(Date.now() + 3_600_000) })
   await writer.write(Buffer.alloc(3500, 1))
-  const bytes = await writer.finish()
-  if (committed) await docs.commitPending(database.db, [{ id, bytes }])
+  await writer.finish()
+  if (committed) await docs.commitPending(database.db, [{ id }])
   return id
 }
 
