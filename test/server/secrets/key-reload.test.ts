@@ -2,7 +2,8 @@
 // Issue 30, finding 9: after `svc secrets add-key`, servers that are already running open values
 // sealed under the new key (a data source set, a webhook endpoint created by the CLI) without a
 // restart; a document link signed under the new key by one server is accepted by another that
-// had not read it yet; a key removed from the keyring file is dropped on reload (SIGHUP).
+// had not read it yet; a key removed from the keyring file is dropped on reload; `svc serve`
+// reloads on SIGHUP.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -12,6 +13,8 @@ import { fileURLToPath } from 'node:url'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { makeHome, startServer } from '../../helpers/server.js'
+import { startChildServer } from '../../helpers/child-server.js'
+import { Agent, request } from 'undici'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { createDataDatabase, dropDataDatabase, renderWorkspace } from '../../helpers/render-data.js'
@@ -131,4 +134,23 @@ test('a key removed from the keyring file is dropped on reload (what SIGHUP does
   assert.deepEqual(a.context.box.ids, [a.context.box.activeId])
   assert.equal(a.context.box.reload(), false, 'an unchanged file is not read again')
   assert.equal((await render(a, 'development')).status, 200, 'values re-sealed under the new key open')
+})
+
+test('svc serve reads the keyring file again on SIGHUP, and keeps serving', async () => {
+  const child = await startChildServer({ SVC_HOME: home, SVC_DATABASE_URL: database.url, SVC_LOG_LEVEL: 'info' })
+  let log = ''
+  child.process.stdout?.on('data', (chunk: Buffer) => { log += chunk.toString() })
+  try {
+    const added = await svc(['secrets', 'add-key'])
+    assert.equal(added.code, 0, added.stderr)
+    child.process.kill('SIGHUP')
+    const line = await waitFor('the SIGHUP log line', () => log.split('\n').filter((l) => l.includes('SIGHUP')).map((l) => JSON.parse(l))[0])
+    assert.equal(line.changed, true)
+    assert.equal(line.keyIds[0], added.json.keyId)
+    const health = await request(`${child.url}/healthz`, { dispatcher: new Agent({ connect: { rejectUnauthorized: false } }) })
+    assert.equal(health.statusCode, 200, 'still serving')
+    await health.body.dump()
+  } finally {
+    await child.kill('SIGTERM')
+  }
 })
