@@ -42,9 +42,11 @@ export function closeGracefully (socket: Socket, bound: LingerBound): void {
   })
   socket.on('data', () => { if (socket.bytesRead - startedAt > bound.bytes) destroy() })
   socket.end()
-  // The HTTP parser may have paused the socket (pipelining back-pressure): keep reading.
+  // The HTTP parser may have paused the socket (a request body nobody reads): keep reading.
   socket.resume()
 }
+
+const noop = (): void => {}
 
 /**
  * Makes every close of `server`'s connections after their last answer graceful. Node's HTTP
@@ -54,6 +56,10 @@ export function closeGracefully (socket: Socket, bound: LingerBound): void {
 export function lingerOnClose (server: Server, bound: LingerBound): void {
   const connected = server instanceof TlsServer ? 'secureConnection' : 'connection'
   server.on(connected, (socket: Socket & { destroySoon?: () => void }) => {
+    // Node's HTTP parser otherwise reads a TLS socket in C++ ("consumed"), where a socket it
+    // stopped (a body nobody reads) cannot be started again from here: with a 'data' listener
+    // the bytes come through the socket's stream, which closeGracefully resumes and counts.
+    socket.on('data', noop)
     socket.destroySoon = () => { closeGracefully(socket, bound) }
   })
 }

@@ -5,6 +5,8 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
+import { connect } from 'node:tls'
+import type { ConnectionOptions } from 'node:tls'
 import { execFile } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -161,4 +163,51 @@ test('curl uploading 20 MB (Expect: 100-continue or not, chunked or not) reads t
     })
   }
   assert.deepEqual(failures, [])
+})
+
+/**
+ * A client that keeps its side open after the server's FIN (half-open) and keeps sending at
+ * `everyMs`: how the connection ended, or 'still open' after `guardMs`.
+ */
+async function feedUntilClosed (env: Record<string, string>, piece: Buffer, everyMs: number,
+  guardMs: number): Promise<string> {
+  const own = await startServer(database.url, { SVC_BODY_LIMIT: '262144', ...env })
+  const { hostname, port } = new URL(own.url)
+  // Node's TLS client takes allowHalfOpen (net.Socket's option), which its types do not list.
+  const options: ConnectionOptions & { allowHalfOpen: boolean } =
+    { host: hostname, port: Number(port), ca: own.ca, servername: 'localhost', allowHalfOpen: true }
+  const socket = connect(options)
+  try {
+    await once(socket, 'secureConnect')
+    socket.on('error', () => {})
+    let received = ''
+    let finned = false
+    socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1') })
+    socket.on('end', () => { finned = true })
+    socket.write(head({ chunked: false, expect: false, authorization: key }))
+    const feeding = setInterval(() => {
+      if (socket.writable && socket.writableLength < 4 << 20) socket.write(piece)
+    }, everyMs)
+    try {
+      const guard = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), guardMs))
+      const closed = new Promise<string>((resolve) => { socket.once('close', () => resolve('closed')) })
+      const how = await Promise.race([closed, guard])
+      assert.match(received, /^HTTP\/1\.1 413 /, 'the answer came first')
+      assert.ok(finned, 'after the answer, the server ended its side')
+      return how
+    } finally {
+      clearInterval(feeding)
+    }
+  } finally {
+    socket.destroy()
+    await own.close()
+  }
+}
+
+test('the drain after an early answer is bounded: SVC_LINGER_BYTES, then SVC_LINGER_TIMEOUT', async () => {
+  // Fast and endless: closed once 1 MiB more was read, long before the minute the timeout allows.
+  const fast = await feedUntilClosed({ SVC_LINGER_BYTES: '1048576', SVC_LINGER_TIMEOUT: '60s' }, PIECE, 2, 20_000)
+  assert.equal(fast, 'closed')
+  // A trickle that never reaches the bytes: closed by the timeout.
+  assert.equal(await feedUntilClosed({ SVC_LINGER_TIMEOUT: '1s' }, Buffer.alloc(100, 'a'), 50, 20_000), 'closed')
 })
