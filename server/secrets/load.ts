@@ -10,8 +10,7 @@ import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from '../config.js'
 import { loadMasterKey } from '../util/crypto.js'
-import { keyIdOf, keyring } from './keyring.js'
-import type { Keyring } from './keyring.js'
+import { keyIdOf } from './keyring.js'
 
 export const KEYRING_FILE = 'master-keys'
 
@@ -54,10 +53,6 @@ export async function loadKeys (config: Pick<Config, 'home' | 'masterKey' | 'mas
   }
   if (single !== undefined) return [single]
   return (await readKeyringFile(config.home)) ?? [await loadMasterKey(config.home, undefined)]
-}
-
-export async function loadKeyring (config: Pick<Config, 'home' | 'masterKey' | 'masterKeys'>): Promise<Keyring> {
-  return keyring(await loadKeys(config))
 }
 
 /** Writes SVC_HOME/master-keys (0600) whole, then renames it into place. */
