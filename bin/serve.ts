@@ -33,6 +33,11 @@ export async function serve (config: Config, print: (line: string) => void = con
       process.exit(1)
     }
   }
+  // The operator's "read the keyring file again" (svc secrets add-key/remove-key): at once.
+  process.on('SIGHUP', () => {
+    const changed = server.context.box.reload()
+    logger.info({ keyIds: server.context.box.ids, changed }, 'SIGHUP: master keys checked')
+  })
   process.once('SIGINT', () => { void shutdown('SIGINT') })
   process.once('SIGTERM', () => { void shutdown('SIGTERM') })
 }

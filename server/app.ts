@@ -22,6 +22,7 @@ import type { Metrics } from './metrics/metrics.js'
 import { limitConnections, fastifyLimits, nodeServerLimits } from './http/server-limits.js'
 import { acceptProxyProtocol } from './http/proxy-protocol.js'
 import { bodyShapePlugin } from './http/plugins/body-shape.js'
+import { contentEncodingPlugin } from './http/plugins/content-encoding.js'
 import { connectionReusePlugin } from './http/plugins/connection-reuse.js'
 import { requestFormats } from './http/validation/file-name.js'
 
@@ -104,6 +105,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
   problemsPlugin(app, () => routes)
   bodyShapePlugin(app)
+  contentEncodingPlugin(app)
   authPlugin(app, { auth: options.auth })
 
   healthRoutes(app, { db: context.db, saturated: options.saturated })

@@ -35,6 +35,8 @@ export interface Config {
     requestTimeoutMs: number
     headersTimeoutMs: number
     keepAliveTimeoutMs: number
+    /** After its last answer, a connection drops what the peer still sends up to this (http/graceful-close.ts). */
+    linger: { bytes: number, ms: number }
     connectionTimeoutMs: number
     maxRequestsPerSocket: number
     maxConnections: number
@@ -190,6 +192,8 @@ export const CONFIG_DEFAULTS = {
   SVC_REQUEST_TIMEOUT: '30s',
   SVC_HEADERS_TIMEOUT: '10s',
   SVC_KEEP_ALIVE_TIMEOUT: '5s',
+  SVC_LINGER_BYTES: '67108864',
+  SVC_LINGER_TIMEOUT: '5s',
   SVC_CONNECTION_TIMEOUT: '(2m, at least 2 × SVC_RENDER_TIMEOUT)',
   SVC_MAX_REQUESTS_PER_SOCKET: '10000',
   SVC_MAX_CONNECTIONS: '4096',
@@ -317,6 +321,7 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       requestTimeoutMs,
       headersTimeoutMs,
       keepAliveTimeoutMs: duration(e, 'SVC_KEEP_ALIVE_TIMEOUT', '5s'),
+      linger: { bytes: int(e, 'SVC_LINGER_BYTES', 67_108_864), ms: duration(e, 'SVC_LINGER_TIMEOUT', '5s') },
       connectionTimeoutMs,
       maxRequestsPerSocket: int(e, 'SVC_MAX_REQUESTS_PER_SOCKET', 10_000, 1),
       maxConnections: int(e, 'SVC_MAX_CONNECTIONS', 4096, 1),

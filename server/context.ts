@@ -6,7 +6,7 @@ import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
 import { readInstanceInfo } from './store/instance.js'
-import { loadKeyring } from './secrets/load.js'
+import { reloadingKeyring } from './secrets/reload.js'
 import { createRepos } from './store/repos/index.js'
 import { workspacesService } from './services/workspaces.js'
 import { environmentsService } from './services/environments.js'
@@ -39,8 +39,12 @@ export async function createContext (config: Config, options: {
   const db = options.db ?? createDb(serviceUrl as string, { connectionLimit: options.poolSize ?? 20 })
   // Data sources are checked against the operator's policy and may never reach the service database as its user.
   const guard = dataSourceGuard(config, serviceUrl)
-  // The master keys: the first seals, all open (server/secrets, docs/security.md).
-  const box = await loadKeyring(config)
+  // The master keys: the first seals, all open; a key added to the keyring file meanwhile is
+  // read when first needed (server/secrets/reload.ts, docs/security.md).
+  const box = await reloadingKeyring(config, {
+    onReload: (keyIds) => options.logger?.info({ keyIds }, 'master keys read again from the keyring file'),
+    onError: (err) => options.logger?.error({ err }, 'the keyring file could not be read again; the keys in use stay')
+  })
   const repos = createRepos(db)
   const events = outbox(repos)
   const services = {

@@ -30,6 +30,7 @@ import { createMetrics } from './metrics/metrics.js'
 import type { Metrics } from './metrics/metrics.js'
 import { failureThrottle } from './auth/failure-throttle.js'
 import { checkStorageLimits } from './store/limits.js'
+import { WATCH_INTERVAL_MS } from './secrets/reload.js'
 
 export interface ServerOptions {
   logger?: Logger
@@ -170,9 +171,12 @@ export async function createServer (config: Config, options: ServerOptions = {})
     extend: options.extend
   })
 
+  // Keys added to or removed from the keyring file are followed without a restart (secrets/reload.ts).
+  const stopWatchingKeys = context.box.watch(WATCH_INTERVAL_MS)
   let closed: Promise<void> | undefined
   const quiesce = (): void => { loop.quiesce() }
   async function shutdown (): Promise<void> {
+    stopWatchingKeys()
     // Claims stop first, so no job starts while requests drain; running jobs finish in loop.close().
     quiesce()
     await app.close()

@@ -55,7 +55,8 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
       }
       const file = await writeKeyringFile(config.home, keys)
       emit(rt.io(), { keyId: id, file }, (v) =>
-        `new sealing key ${v.keyId} written to ${v.file}; restart servers, then run "svc secrets rotate"`)
+        `new sealing key ${v.keyId} written to ${v.file}; running servers read it when they first meet a value ` +
+        'sealed under it, on SIGHUP, or within 30 s; then run "svc secrets rotate"')
     })
 
   secrets.command('remove-key').description('drop a master key from the keyring file once no value is sealed under it')
@@ -78,6 +79,6 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
         throw new UsageError(`${left} values may still be sealed under ${keyId}: run "svc secrets rotate" first`)
       }
       const file = await writeKeyringFile(config.home, kept)
-      emit(rt.io(), { keyId, file }, (v) => `${v.keyId} removed from ${v.file}; restart servers`)
+      emit(rt.io(), { keyId, file }, (v) => `${v.keyId} removed from ${v.file}; running servers drop it on SIGHUP or within 30 s`)
     })
 }

@@ -2,7 +2,9 @@
 // the document id and the link's expiry, signed with HMAC-SHA256 under a key derived from the
 // master key, so every server process sharing that key can check any link. With several master
 // keys (rotation) links are signed under the sealing key and accepted under every configured
-// key: a link minted before a rotation works until it expires, or until its key is removed.
+// key: a link minted before a rotation works until it expires, or until its key is removed. A
+// link no key signed makes the keyring look for keys added since (another process, which read
+// the keyring file first, may have signed it under a new key).
 import { hmacSha256, safeEqual } from '../util/crypto.js'
 import type { Keyring } from '../secrets/keyring.js'
 
@@ -15,9 +17,13 @@ export interface DocumentLinks {
 
 const TOKEN = /^([0-9a-f]{32})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/
 
-export function documentLinks (keys: Pick<Keyring, 'derive'>, linkTtlMs: number): DocumentLinks {
-  const [key, ...older] = keys.derive('svc document links v1')
-  const sign = (payload: string, k = key): Buffer => hmacSha256(k, payload)
+const PURPOSE = 'svc document links v1'
+
+export function documentLinks (keys: Pick<Keyring, 'derive' | 'refresh'>, linkTtlMs: number): DocumentLinks {
+  // Derived on each use (the keyring caches it): the keys may change while the process runs.
+  const sign = (payload: string, k = keys.derive(PURPOSE)[0]): Buffer => hmacSha256(k, payload)
+  const signedByAny = (payload: string, mac: Buffer): boolean =>
+    keys.derive(PURPOSE).some((k) => safeEqual(mac, sign(payload, k)))
   return {
     mint (documentId, documentExpiresAt, now = Date.now()) {
       // Whole seconds in the token: round the link's own lifetime up (a link never lives shorter
@@ -31,7 +37,7 @@ export function documentLinks (keys: Pick<Keyring, 'derive'>, linkTtlMs: number)
       if (match === null) return undefined
       const payload = `${match[1]}.${match[2]}`
       const mac = Buffer.from(match[3], 'base64url')
-      if (!safeEqual(mac, sign(payload)) && !older.some((k) => safeEqual(mac, sign(payload, k)))) return undefined
+      if (!signedByAny(payload, mac) && !(keys.refresh() && signedByAny(payload, mac))) return undefined
       if (parseInt(match[2], 36) * 1000 <= now) return undefined
       const h = match[1]
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`

@@ -2,7 +2,8 @@
 // headers or URL too large, headers or body not received in time), and requests Node would
 // answer itself without a body (CONNECT, an Expect other than 100-continue, server-limits.ts):
 // the same problem document as everything else, then `Connection: close` and a graceful end
-// (FIN after the answer), so a keep-alive client reads an answer instead of ECONNRESET.
+// (graceful-close.ts: FIN after the answer, the rest drained with a bound), so a keep-alive
+// client reads an answer instead of ECONNRESET.
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { IncomingMessage } from 'node:http'
@@ -11,6 +12,8 @@ import type { FastifyInstance } from 'fastify'
 import { problem } from '../errors.js'
 import type { Problem } from '../errors.js'
 import { correlationIdFor } from './plugins/correlation.js'
+import { closeGracefully, isLingering } from './graceful-close.js'
+import type { LingerBound } from './graceful-close.js'
 
 const answered = Symbol('svc.clientErrorAnswered')
 
@@ -51,46 +54,45 @@ export function clientErrorResponse (p: Problem, correlationId: string): string 
   return `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status] ?? 'Error'}\r\n${lines}\r\n${body}`
 }
 
-/** Fastify's `clientErrorHandler` (bound to the instance, for its logger). */
-export function clientErrorHandler (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
-  // A reset connection has nobody left to answer.
-  const s = socket as ServerSocket
-  // Answered once already: the parser reports every later chunk again; the close is under way.
-  if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed || s[answered] === true) return
-  // Not an HTTP error (a TLS handshake that failed or timed out, reported here too): the peer
-  // cannot read an HTTP answer on this socket.
-  if (!isHttpError(err)) {
-    socket.destroy()
-    return
+/** Fastify's `clientErrorHandler` (called on the instance, for its logger); closes within `bound`. */
+export function clientErrorHandler (bound: LingerBound) {
+  return function handleClientError (this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
+    // A reset connection has nobody left to answer.
+    const s = socket as ServerSocket
+    // Answered once already (the parser reports every later chunk again), or closing after its
+    // last answer (graceful-close.ts; a timeout of the body it drains): the close is under way.
+    if (err.code === 'ECONNRESET' || err.code === 'EPIPE' || socket.destroyed || s[answered] === true ||
+      isLingering(socket)) return
+    // Not an HTTP error (a TLS handshake that failed or timed out, reported here too): the peer
+    // cannot read an HTTP answer on this socket.
+    if (!isHttpError(err)) {
+      socket.destroy()
+      return
+    }
+    const pending = s._httpMessage
+    // A response already under way cannot be replaced without corrupting what the peer reads.
+    if (!socket.writable || pending?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    // A request whose headers were read (a body too slow: 408) keeps the caller's correlation id.
+    const pendingRequest = pending?.req
+    const correlationId = pendingRequest === undefined ? randomUUID() : correlationIdFor(pendingRequest)
+    const p = clientErrorProblem(err)
+    this.log.info({ correlationId, errorCode: p.code, err: { code: err.code, message: err.message } }, 'client error')
+    answerAndClose(socket, p, correlationId, bound)
   }
-  const pending = s._httpMessage
-  // A response already under way cannot be replaced without corrupting what the peer reads.
-  if (!socket.writable || pending?.headersSent === true) {
-    socket.destroy()
-    return
-  }
-  // A request whose headers were read (a body too slow: 408) keeps the caller's correlation id.
-  const pendingRequest = pending?.req
-  const correlationId = pendingRequest === undefined ? randomUUID() : correlationIdFor(pendingRequest)
-  const p = clientErrorProblem(err)
-  this.log.info({ correlationId, errorCode: p.code, err: { code: err.code, message: err.message } }, 'client error')
-  answerAndClose(socket, p, correlationId)
 }
 
 /** llhttp's parse errors (HPE_…) and Node's HTTP timeouts (ERR_HTTP_…). */
 const isHttpError = (err: NodeJS.ErrnoException): boolean =>
   typeof err.code === 'string' && (err.code.startsWith('HPE_') || err.code.startsWith('ERR_HTTP_'))
 
-/** Writes the problem as the socket's last bytes, then ends it gracefully (once per socket). */
-export function answerAndClose (socket: Socket, p: Problem, correlationId: string): void {
+/** Writes the problem as the socket's last bytes, then closes it gracefully (once per socket). */
+export function answerAndClose (socket: Socket, p: Problem, correlationId: string, bound: LingerBound): void {
   const s = socket as ServerSocket
   if (socket.destroyed || s[answered] === true) return
   s[answered] = true
-  socket.end(clientErrorResponse(p, correlationId))
-  // Keep reading (and dropping) what the peer still sends: closing with unread bytes would
-  // make the kernel send RST, and the peer could lose the answer.
-  socket.on('data', () => {})
-  socket.resume()
-  // A peer that never reads must not keep the socket: the answer is small, give it a moment.
-  setTimeout(() => socket.destroy(), 5000).unref()
+  socket.write(clientErrorResponse(p, correlationId))
+  closeGracefully(socket, bound)
 }

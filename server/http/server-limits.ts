@@ -1,7 +1,8 @@
 // What one connection or request may cost, from Config.http: Fastify's own options, the Node
 // server options only its constructor takes, the connection cap and the deadline for a
-// connection's first request. Protocol errors these limits raise, and the requests Node would
-// answer itself without a problem document, are answered by client-errors.ts.
+// connection's first request, and how a connection closes after its last answer
+// (graceful-close.ts). Protocol errors these limits raise, and the requests Node would answer
+// itself without a problem document, are answered by client-errors.ts.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { Server as TlsServer } from 'node:tls'
@@ -9,6 +10,7 @@ import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { answerAndClose, clientErrorHandler, closingProblem } from './client-errors.js'
 import { correlationIdFor } from './plugins/correlation.js'
+import { lingerOnClose } from './graceful-close.js'
 
 export function fastifyLimits (config: Config) {
   return {
@@ -18,7 +20,7 @@ export function fastifyLimits (config: Config) {
     // Counted by plugins/connection-reuse.ts instead: Node answers a request past its own cap
     // with a bare 503, not a problem document.
     maxRequestsPerSocket: 0,
-    clientErrorHandler
+    clientErrorHandler: clientErrorHandler(config.http.linger)
   }
 }
 
@@ -42,10 +44,15 @@ export function nodeServerLimits (config: Config): {
   }
 }
 
+/** A body announced larger than the body limit: it is refused (413) without being read. */
+function tooLarge (req: IncomingMessage, bodyLimitBytes: number): boolean {
+  const length = req.headers['content-length']
+  return length !== undefined && !(Number(length) <= bodyLimitBytes)
+}
+
 /** A body chunked, or announced larger than the body limit: nothing bounds draining it. */
 function unbounded (req: IncomingMessage, bodyLimitBytes: number): boolean {
-  const length = req.headers['content-length']
-  if (length !== undefined) return !(Number(length) <= bodyLimitBytes)
+  if (req.headers['content-length'] !== undefined) return tooLarge(req, bodyLimitBytes)
   return req.headers['transfer-encoding'] !== undefined
 }
 
@@ -53,10 +60,12 @@ const FIRST_REQUEST = Symbol('svc.firstRequestDeadline')
 interface ConnectionSocket extends Socket { [FIRST_REQUEST]?: NodeJS.Timeout }
 
 /**
- * The connection cap, the first request's deadline, the close of a body nothing bounds, and
- * problem answers to CONNECT and to an Expect other than 100-continue.
+ * The connection cap, the first request's deadline, the close of a body nothing bounds (staged,
+ * graceful-close.ts), no 100 Continue for a body announced too large, and problem answers to
+ * CONNECT and to an Expect other than 100-continue.
  */
 export function limitConnections (server: Server, config: Config): void {
+  lingerOnClose(server, config.http.linger)
   // Beyond the cap Node closes new connections at once; established ones keep being served.
   server.maxConnections = config.http.maxConnections
   server.headersTimeout = config.http.headersTimeoutMs
@@ -86,7 +95,14 @@ export function limitConnections (server: Server, config: Config): void {
   })
   // Requests Node would refuse on its own with an empty body (or, CONNECT, none at all).
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    answerAndClose(socket, problem('METHOD_NOT_ALLOWED', 'CONNECT is not served here'), correlationIdFor(req))
+    answerAndClose(socket, problem('METHOD_NOT_ALLOWED', 'CONNECT is not served here'), correlationIdFor(req), config.http.linger)
+  })
+  // Node answers "Expect: 100-continue" with 100 Continue at once, and the client sends a body
+  // announced too large only to be refused (413) while sending it. Such a request goes on
+  // without 100 Continue: authentication, then the 413, come before any of the body is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!tooLarge(req, config.bodyLimitBytes)) res.writeContinue()
+    server.emit('request', req, res)
   })
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const p = problem('EXPECTATION_FAILED', 'Only "Expect: 100-continue" is supported')

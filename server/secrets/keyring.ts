@@ -35,6 +35,12 @@ export interface Keyring {
   readonly activeHeader: Buffer
   /** Per-key secrets for other purposes (document links), derived so no two uses share a key. */
   derive (purpose: string): Buffer[]
+  /**
+   * Reads the keys again where they came from, when they may have changed (a keyring file; at
+   * most once every few seconds): true when they changed. Callers that meet a value or a
+   * signature no configured key opens call it once and try again (secrets/reload.ts).
+   */
+  refresh (): boolean
 }
 
 const MAGIC = Buffer.from([0xff, 0x53, 0x02])
@@ -69,6 +75,7 @@ export function keyring (keys: Buffer[]): Keyring {
   if (byId.size !== keys.length) throw new Error('the same master key is configured twice')
   const active = entries[0]
   const activeHeader = Buffer.concat([MAGIC, active.id])
+  const derived = new Map<string, Buffer[]>()
   const isEnvelope = (sealed: Buffer): boolean =>
     sealed.length >= HEADER_LENGTH + OVERHEAD && sealed.subarray(0, 3).equals(MAGIC)
 
@@ -105,6 +112,16 @@ export function keyring (keys: Buffer[]): Keyring {
       throw new SealedValueError(ref, keyId, 'it does not belong to this row and column, or it was altered')
     },
     keyIdOf: (sealed) => isEnvelope(sealed) ? sealed.subarray(3, HEADER_LENGTH).toString('hex') : 'legacy',
-    derive: (purpose) => entries.map((e) => createHmac('sha256', e.key).update(purpose).digest())
+    derive (purpose) {
+      // Cached: callers derive on every use, so a reloaded keyring is followed at once.
+      let keys = derived.get(purpose)
+      if (keys === undefined) {
+        keys = entries.map((e) => createHmac('sha256', e.key).update(purpose).digest())
+        derived.set(purpose, keys)
+      }
+      return keys
+    },
+    // These keys never change; a reloading keyring (secrets/reload.ts) wraps one per reading.
+    refresh: () => false
   }
 }

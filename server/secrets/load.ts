@@ -5,13 +5,12 @@
 //   3. SVC_HOME/master-keys: one 64-hex key a line (# comments), the first seals; mode 0600.
 //   4. SVC_HOME/master.key, created with 0600 on first use (a single key).
 import { randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from '../config.js'
 import { loadMasterKey } from '../util/crypto.js'
-import { keyIdOf, keyring } from './keyring.js'
-import type { Keyring } from './keyring.js'
+import { keyIdOf } from './keyring.js'
 
 export const KEYRING_FILE = 'master-keys'
 
@@ -26,14 +25,23 @@ function addUnlisted (keys: Buffer[], extra: Buffer): Buffer[] {
   return keys.some((k) => k.equals(extra)) ? keys : [...keys, extra]
 }
 
+function keyringFileKeys (file: string, mode: number, text: string): Buffer[] {
+  // Like ssh with a private key: a keyring others can read is refused, not silently used.
+  if ((mode & 0o077) !== 0) throw new Error(`${file} is readable by others: chmod 600 it`)
+  const keys = parseKeyList(text, /\r?\n/)
+  if (keys.length === 0) throw new Error(`${file} holds no key`)
+  return keys
+}
+
 export async function readKeyringFile (home: string): Promise<Buffer[] | undefined> {
   const file = join(home, KEYRING_FILE)
   if (!existsSync(file)) return undefined
-  // Like ssh with a private key: a keyring others can read is refused, not silently used.
-  if (((await stat(file)).mode & 0o077) !== 0) throw new Error(`${file} is readable by others: chmod 600 it`)
-  const keys = parseKeyList(await readFile(file, 'utf8'), /\r?\n/)
-  if (keys.length === 0) throw new Error(`${file} holds no key`)
-  return keys
+  return keyringFileKeys(file, (await stat(file)).mode, await readFile(file, 'utf8'))
+}
+
+/** The same, synchronously: a running server reads it again where a sealed value is opened (reload.ts). */
+export function readKeyringFileSync (file: string): Buffer[] {
+  return keyringFileKeys(file, statSync(file).mode, readFileSync(file, 'utf8'))
 }
 
 /** The configured keys, the sealing key first. */
@@ -45,10 +53,6 @@ export async function loadKeys (config: Pick<Config, 'home' | 'masterKey' | 'mas
   }
   if (single !== undefined) return [single]
   return (await readKeyringFile(config.home)) ?? [await loadMasterKey(config.home, undefined)]
-}
-
-export async function loadKeyring (config: Pick<Config, 'home' | 'masterKey' | 'masterKeys'>): Promise<Keyring> {
-  return keyring(await loadKeys(config))
 }
 
 /** Writes SVC_HOME/master-keys (0600) whole, then renames it into place. */

@@ -3,6 +3,8 @@
 // wide JSON. Every one is a 400 problem naming the member, never a 500.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { gzipSync } from 'node:zlib'
+import { request } from 'undici'
 import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture } from '../../helpers/render-data.js'
@@ -138,4 +140,33 @@ test('POST /v1/render with a large or chunked body: an unknown key is refused be
   problemOf(await post('/api/v1/render', padded), 404, 'TEMPLATE_NOT_FOUND')
   const ok = await post('/api/v1/render', `{"template":"invoice",${' '.repeat(40_000)}"parameters":{"invoiceId":1}}`)
   assert.equal(ok.status, 200)
+})
+
+test('a body with a Content-Encoding other than identity → 415 UNSUPPORTED_MEDIA_TYPE, after the key check (issue 30)', async () => {
+  const json = JSON.stringify({ template: 'invoice', parameters: { invoiceId: 1 } })
+  const send = async (path: string, body: Buffer, encoding: string, key = fx.ws.key.key) => {
+    const res = await request(server.url + path, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json', 'content-encoding': encoding },
+      body,
+      dispatcher: server.agent
+    })
+    const buf = Buffer.from(await res.body.arrayBuffer())
+    return { status: res.statusCode, headers: res.headers, json: () => JSON.parse(buf.toString('utf8')) }
+  }
+  // Real gzip, and plain JSON merely labelled gzip (it was parsed as if unlabelled), on both body routes.
+  for (const [body, encoding] of [[gzipSync(json), 'gzip'], [Buffer.from(json), 'gzip'], [Buffer.from(json), 'br'],
+    [Buffer.from(json), 'identity, deflate']] as const) {
+    for (const path of ['/api/v1/render', '/api/v1/datasets/invoice/header/execute']) {
+      const res = await send(path, path.endsWith('execute') ? Buffer.from('{}') : body, encoding)
+      const p = problemOf(res, 415, 'UNSUPPORTED_MEDIA_TYPE')
+      assert.match(p.detail, /Content-Encoding/)
+      assert.equal(res.headers['accept-encoding'], 'identity')
+    }
+  }
+  // The key is checked first, whatever the body.
+  problemOf(await send('/api/v1/render', gzipSync(json), 'gzip', 'svc_live_' + 'x'.repeat(40)), 401, 'API_KEY_INVALID')
+  // identity is no coding at all.
+  assert.equal((await send('/api/v1/render', Buffer.from(json), 'identity')).status, 200)
+  assert.equal((await send('/api/v1/render', Buffer.from(json), 'Identity')).status, 200)
 })
