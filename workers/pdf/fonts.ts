@@ -8,6 +8,7 @@ import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, ty
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
 import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
+import { StandardSubstitute, standardSubstitute, substituteFile, symbolicMetrics } from './standard-substitutes.js'
 
 export interface GlyphPosition { xAdvance: number }
 export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
@@ -30,6 +31,8 @@ export class FontFace {
   readonly name: string
   readonly std: StandardMetrics | null
   readonly fk: FontkitFont | null
+  /** A standard font drawn with an embedded metric-compatible face (standard-substitutes.ts). */
+  readonly substitute: StandardSubstitute | null
   /** Ascender / descender in 1/1000 em (descender negative). */
   readonly ascender: number
   readonly descender: number
@@ -41,11 +44,18 @@ export class FontFace {
   private cffTable: CffFont | null | undefined
   private faceInfo: FaceInfo | undefined
 
-  constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
+  constructor (
+    index: number,
+    name: string,
+    std: StandardMetrics | null,
+    fk: FontkitFont | null,
+    substitute: StandardSubstitute | null = null
+  ) {
     this.index = index
     this.name = name
     this.std = std
     this.fk = fk
+    this.substitute = substitute
     if (std !== null) {
       this.ascender = std.ascender
       this.descender = std.descender
@@ -64,14 +74,20 @@ export class FontFace {
     return this.fk!.hasGlyphForCodePoint(cp)
   }
 
-  /** The font's CFF table ready to subset, read on first use; null for TrueType and standard fonts. */
+  /** The font program embedded for this face: its own, or a standard font's substitute. */
+  program (): FontkitFont | null { return this.fk ?? this.substitute?.fk ?? null }
+
+  /** The font's CFF table ready to subset, read on first use; null for TrueType and unembedded fonts. */
   cff (): CffFont | null {
-    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffFont(this.fk)
+    if (this.cffTable === undefined) {
+      const p = this.program()
+      this.cffTable = p === null ? null : cffFont(p)
+    }
     return this.cffTable
   }
 
   /** Names, flags and metrics of the face's PDF font objects (embedded fonts only). */
-  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.fk)) }
+  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.program())) }
 
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
@@ -108,9 +124,12 @@ export class FontSet {
   readonly faces: FontFace[] = []
   private readonly byName = new Map<string, FontFace>()
   private readonly assets: Record<string, unknown>
+  /** Standard fonts are embedded (PDF/A, `document.pdf.embedFonts`). */
+  readonly embedStandard: boolean
 
-  constructor (assetFonts: Record<string, unknown> | undefined) {
+  constructor (assetFonts: Record<string, unknown> | undefined, embedStandard = false) {
     this.assets = assetFonts ?? {}
+    this.embedStandard = embedStandard
   }
 
   /** Names of the template's font assets, in declaration order: they join every font stack. */
@@ -121,9 +140,12 @@ export class FontSet {
     const face = this.find(name)
     if (face !== null) return face
     const sys = systemFont(name)
-    const message = sys !== undefined
-      ? `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
-      : `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    let message = `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    if (sys !== undefined) message = `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
+    if (STANDARD_FONTS.has(name)) {
+      message = `font "${name}" is embedded in this document (document.pdf), but its metric-compatible face ` +
+        `${substituteFile(name)} is not installed (Debian fonts-urw-base35): run scripts/install-debian-deps.sh`
+    }
     throw new TemplateError(`${where}: ${message}`, [{ path: where, message }])
   }
 
@@ -132,7 +154,12 @@ export class FontSet {
     let face = this.byName.get(name)
     if (face !== undefined) return face
     if (STANDARD_FONTS.has(name)) {
-      face = new FontFace(this.faces.length, name, standardMetrics(name), null)
+      const std = standardMetrics(name)
+      if (this.embedStandard) {
+        const sub = standardSubstitute(name)
+        if (sub === null) return null
+        face = new FontFace(this.faces.length, name, sub.symbolic ? symbolicMetrics(std, sub) : std, null, sub)
+      } else face = new FontFace(this.faces.length, name, std, null)
     } else if (Object.hasOwn(this.assets, name)) {
       face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `assets.fonts.${name}`))
     } else {
@@ -194,13 +221,16 @@ export class DocFonts {
   private readonly refs: unknown[]
   private readonly embedded: Array<EmbeddedFace | undefined>
   private readonly order: EmbeddedFace[] = []
+  /** Font descriptors carry a CIDSet (PDF/A-1 requires one for subset CID fonts). */
+  private readonly cidSet: boolean
 
   /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
   readonly missing = new Set<number>()
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
-  constructor (doc: PDFKit.PDFDocument) {
+  constructor (doc: PDFKit.PDFDocument, cidSet = false) {
     this.doc = doc as unknown as RefMaker
+    this.cidSet = cidSet
     this.names = []
     this.refs = []
     this.embedded = []
@@ -209,7 +239,7 @@ export class DocFonts {
   resName (face: FontFace): string {
     const n = this.names[face.index]
     if (n !== undefined) return n
-    if (face.std !== null) {
+    if (face.std !== null && face.substitute === null) {
       const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
         end (): void
       }
@@ -217,7 +247,7 @@ export class DocFonts {
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
     }
-    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.fk, face.info(), face.cff())
+    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.program(), face.info(), face.cff(), this.cidSet)
     this.order.push(ef)
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.dictionary
@@ -237,7 +267,9 @@ export class DocFonts {
    * come out in visual order (fontkit reverses them).
    */
   show (face: FontFace, s: string, rtl: boolean): string {
-    if (face.std !== null) return literalWinAnsi(rtl ? reverse(s) : s) + ' Tj'
+    if (face.std !== null) {
+      return face.substitute === null ? literalWinAnsi(rtl ? reverse(s) : s) + ' Tj' : this.showSubstitute(face, face.substitute, rtl ? reverse(s) : s)
+    }
     const ef = this.embedded[face.index]!
     const sh = face.shape(s, rtl)
     const hex = this.encode(ef, sh)
@@ -255,6 +287,22 @@ export class DocFonts {
     return out + '] TJ'
   }
 
+  // A standard font's text in its embedded substitute: one glyph per WinAnsi code, no kerning
+  // (what metrics.ts measured), the width from the font program (it must match for PDF/A).
+  private showSubstitute (face: FontFace, sub: StandardSubstitute, s: string): string {
+    const ef = this.embedded[face.index]!
+    let hex = '<'
+    for (let i = 0; i < s.length; i++) {
+      const code = StandardSubstitute.code(s.charCodeAt(i))
+      const gid = ef.subset.includeGlyph(sub.glyph(code))
+      hex += HEX4(gid)
+      ef.widths[gid] ??= sub.advance(code) * ef.scale
+      // The text the glyph stands for: the character (or '?'), as the unembedded font extracts.
+      ef.unicode[gid] ??= [WIN_ANSI[s.charCodeAt(i)] < 0 ? 63 : s.charCodeAt(i)]
+    }
+    return hex + '> Tj'
+  }
+
   // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by
   // word and lets fontkit guess the direction from the script, which puts the words of an
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
@@ -269,6 +317,8 @@ export class DocFonts {
     return hex
   }
 }
+
+const HEX4 = (n: number): string => ('0000' + n.toString(16)).slice(-4)
 
 /** `s` backwards by code point (a right-to-left run of a standard font). */
 function reverse (s: string): string {
