@@ -8,6 +8,7 @@ import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, ty
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
 import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
+import { SimpleFace } from './simple-face.js'
 import { StandardSubstitute, standardSubstitute, substituteFile, symbolicMetrics } from './standard-substitutes.js'
 
 export interface GlyphPosition { xAdvance: number }
@@ -220,7 +221,9 @@ export class DocFonts {
   private readonly names: Array<string | undefined>
   private readonly refs: unknown[]
   private readonly embedded: Array<EmbeddedFace | undefined>
-  private readonly order: EmbeddedFace[] = []
+  /** Embedded Latin standard fonts (simple-face.ts). */
+  private readonly simple: Array<SimpleFace | undefined> = []
+  private readonly order: Array<EmbeddedFace | SimpleFace> = []
   /** Font descriptors carry a CIDSet (PDF/A-1 requires one for subset CID fonts). */
   private readonly cidSet: boolean
 
@@ -247,7 +250,15 @@ export class DocFonts {
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
     }
-    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.program(), face.info(), face.cff(), this.cidSet)
+    const id = 'F' + (this.order.length + 1)
+    if (face.substitute !== null && !face.substitute.symbolic) {
+      const sf = new SimpleFace(this.doc, id, face.substitute, face.info(), face.cff()!)
+      this.order.push(sf)
+      this.simple[face.index] = sf
+      this.refs[face.index] = sf.dictionary
+      return (this.names[face.index] = id)
+    }
+    const ef = new EmbeddedFace(this.doc, id, face.program(), face.info(), face.cff(), this.cidSet)
     this.order.push(ef)
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.dictionary
@@ -268,7 +279,12 @@ export class DocFonts {
    */
   show (face: FontFace, s: string, rtl: boolean): string {
     if (face.std !== null) {
-      return face.substitute === null ? literalWinAnsi(rtl ? reverse(s) : s) + ' Tj' : this.showSubstitute(face, face.substitute, rtl ? reverse(s) : s)
+      const visual = rtl ? reverse(s) : s
+      if (face.substitute === null) return literalWinAnsi(visual) + ' Tj'
+      const sf = this.simple[face.index]
+      if (sf === undefined) return this.showSubstitute(face, face.substitute, visual)
+      sf.use(visual)
+      return literalWinAnsi(visual) + ' Tj'
     }
     const ef = this.embedded[face.index]!
     const sh = face.shape(s, rtl)

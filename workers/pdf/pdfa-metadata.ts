@@ -25,7 +25,12 @@ export function bcp47 (language: unknown): string | null {
 }
 
 const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
-const xmpDate = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z')
+let lastDate: [number, string] = [NaN, '']
+/** `2000-01-01T00:00:00Z`; the last one is kept (every document has the same fixed date). */
+function xmpDate (d: Date): string {
+  if (lastDate[0] !== d.getTime()) lastDate = [d.getTime(), d.toISOString().replace(/\.\d{3}Z$/, 'Z')]
+  return lastDate[1]
+}
 
 /** The rdf:Description elements of the document's XMP packet. */
 export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null): string {

@@ -6,12 +6,15 @@
 // parser or subsetter is needed. fonts-liberation2 and fonts-texgyre cover only the 12 Latin
 // faces; URW also has Symbol (Standard Symbols PS) and ZapfDingbats (D050000L).
 // Text is still measured with the standard metrics (metrics.ts), so line breaks do not move:
-// the URW advance widths equal the Adobe AFM widths for every WinAnsi character but Ÿ (U+0178,
-// 667 where the AFM table gives 500 … drawn with the URW width, see docs). Symbol and
-// ZapfDingbats have a symbolic cmap by character code, like their built-in encoding.
+// the URW advance widths equal the Adobe AFM widths for every WinAnsi character but Ÿ (0x9F,
+// which pdfkit's table names "ydieresis" and measures 500; drawn as Ydieresis, 667). The
+// 12 Latin faces are simple fonts whose glyphs a viewer finds by WinAnsiEncoding name
+// (simple-face.ts), so glyphs are chosen by those names here too. Symbol and ZapfDingbats
+// have a symbolic cmap by character code, like their built-in encoding (drawn as CID fonts).
 // Loaded once per worker, on first use, through system-fonts.ts's cache.
 import type { FontkitFont } from './fonts.js'
-import { WIN_ANSI, type StandardMetrics } from './metrics.js'
+import { standardMetrics, WIN_ANSI, type StandardMetrics } from './metrics.js'
+import type { PdfRaw } from './pdf-raw.js'
 import { loadSystemFont } from './system-fonts.js'
 
 export const URW_DIR = '/usr/share/fonts/opentype/urw-base35/'
@@ -36,20 +39,41 @@ const FILES: Record<string, string> = {
 /** The file embedded for standard font `name`. */
 export function substituteFile (name: string): string { return URW_DIR + FILES[name] + '.otf' }
 
-interface GlyphRef { id: number, advanceWidth: number }
-interface GlyphLookup { glyphForCodePoint (cp: number): GlyphRef }
+/** A simple font's subset: its program and what its dictionaries say of it. */
+export interface SimpleSubset {
+  program: Buffer
+  first: number
+  last: number
+  widths: PdfRaw
+  charSet: PdfRaw
+  /** Codes 0xA0 or 0xAD are used (the encoding names them, see simple-face.ts). */
+  nbspOrShy: boolean
+}
+
+interface GlyphRef { id: number, advanceWidth: number, name: string }
+interface GlyphLookup {
+  glyphForCodePoint (cp: number): GlyphRef
+  getGlyph (id: number): GlyphRef
+  numGlyphs: number
+}
 
 export class StandardSubstitute {
   readonly fk: FontkitFont
   /** Symbol, ZapfDingbats: glyphs by WinAnsi code (their built-in encoding), not by Unicode. */
   readonly symbolic: boolean
+  /** Latin faces: glyph name by WinAnsi code (PDF's WinAnsiEncoding), and glyph id by name. */
+  readonly names: string[]
+  private byName: Map<string, number> | undefined
+  /** Subsets of this face by the codes they hold (simple-face.ts), oldest first. */
+  readonly subsets = new Map<string, SimpleSubset>()
   /** Per WinAnsi code: glyph id (-1: not looked up yet) and advance in font units. */
   private readonly ids = new Int32Array(256).fill(-1)
   private readonly advances = new Float64Array(256)
 
-  constructor (fk: FontkitFont, symbolic: boolean) {
+  constructor (fk: FontkitFont, symbolic: boolean, names: string[]) {
     this.fk = fk
     this.symbolic = symbolic
+    this.names = names
   }
 
   /** WinAnsi code of text code unit `c`: characters outside WinAnsi draw as '?', as before. */
@@ -62,9 +86,8 @@ export class StandardSubstitute {
   glyph (code: number): number {
     let id = this.ids[code]
     if (id < 0) {
-      // The code's character (WinAnsi is one-to-one), or the code itself in a symbolic cmap.
-      const cp = this.symbolic ? code : WIN_ANSI.indexOf(code)
-      const g = (this.fk as unknown as GlyphLookup).glyphForCodePoint(cp)
+      const fk = this.fk as unknown as GlyphLookup
+      const g = this.symbolic ? fk.glyphForCodePoint(code) : fk.getGlyph(this.glyphByName(this.names[code]))
       id = this.ids[code] = g.id
       this.advances[code] = g.advanceWidth
     }
@@ -73,6 +96,32 @@ export class StandardSubstitute {
 
   /** Advance of WinAnsi code `code` in font units (after glyph(code)). */
   advance (code: number): number { return this.advances[code] }
+
+  /** The name of glyph `gid`. */
+  glyphName (gid: number): string { return (this.fk as unknown as GlyphLookup).getGlyph(gid).name }
+
+  /** The glyph called `name`, .notdef (0) when the font has none. */
+  private glyphByName (name: string): number {
+    if (this.byName === undefined) {
+      const fk = this.fk as unknown as GlyphLookup
+      this.byName = new Map()
+      for (let g = fk.numGlyphs - 1; g >= 0; g--) this.byName.set(fk.getGlyph(g).name, g)
+    }
+    return this.byName.get(name) ?? 0
+  }
+}
+
+/**
+ * Glyph names of PDF's WinAnsiEncoding by code: pdfkit's table (metrics.ts measures with it),
+ * but for 0x9F, which it calls "ydieresis": WinAnsiEncoding's 0x9F is Ydieresis (Ÿ).
+ */
+let winAnsiNames: string[] | undefined
+function winAnsi (): string[] {
+  if (winAnsiNames === undefined) {
+    winAnsiNames = [...standardMetrics('Helvetica').glyphNames]
+    winAnsiNames[0x9f] = 'Ydieresis'
+  }
+  return winAnsiNames
 }
 
 const loaded = new Map<string, StandardSubstitute | null>()
@@ -82,7 +131,7 @@ export function standardSubstitute (name: string): StandardSubstitute | null {
   let s = loaded.get(name)
   if (s === undefined) {
     const fk = loadSystemFont({ name, file: substituteFile(name) })
-    s = fk === null ? null : new StandardSubstitute(fk, name === 'Symbol' || name === 'ZapfDingbats')
+    s = fk === null ? null : new StandardSubstitute(fk, name === 'Symbol' || name === 'ZapfDingbats', winAnsi())
     loaded.set(name, s)
   }
   return s

@@ -64,6 +64,13 @@ function pngRgba (): string {
   return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
 }
 
+// Every WinAnsi character (codes 0x21-0xFF but DEL), in each of the 12 Latin standard fonts.
+const WIN_ANSI_TEXT = [...Array(0xdf).keys()].map((i) => i + 0x21).filter((c) => c !== 0x7f && (c < 0x80 || c > 0x9f))
+  .map((c) => String.fromCharCode(c)).join('') + '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ'
+const LATIN_FONTS = ['Helvetica', 'Times-Roman', 'Courier'].flatMap((f) => f === 'Times-Roman'
+  ? ['Times-Roman', 'Times-Bold', 'Times-Italic', 'Times-BoldItalic']
+  : [f, `${f}-Bold`, `${f}-Oblique`, `${f}-BoldOblique`])
+
 const SCRIPTS = ['Łódź Hurt', 'Αθήνα Εμπορική', 'Москва Торговый', 'שלום עולם', 'شركة النور', '上海贸易有限公司']
 
 /** Every standard font family, images with alpha, barcodes, non-Latin scripts, a table over pages. */
@@ -91,6 +98,7 @@ function kitchenSink (standard?: string): Record<string, unknown> {
       { text: 'abgd', style: 'sym' },
       { text: '34', style: 'ding' },
       ...SCRIPTS.map((s) => ({ text: s })),
+      ...LATIN_FONTS.map((font) => ({ text: WIN_ANSI_TEXT, font, size: 7 })),
       { image: { asset: 'alpha', width: 40 } },
       { rect: { height: 8, fill: '#ff8800', stroke: '#000000' } },
       { barcode: { type: 'code128', value: 'INV-42', height: 25, text: true } },
@@ -143,13 +151,19 @@ test('the example templates pass as PDF/A: the invoice as 3b, the Arabic invoice
 test('every font is embedded and subset, and the text extracts whole', () => {
   const r = render(kitchenSink('PDF/A-1b'))
   const rows = pdffonts(r.bytes)
-  for (const row of rows) assert.match(row, /\s+yes\s+yes\s+yes\s+\d+\s+0$/, row)
+  // Embedded and subset; the standard fonts are WinAnsi simple fonts (text by glyph name, no ToUnicode).
+  for (const row of rows) assert.match(row, /(Type 1C\s+(WinAnsi|Custom)\s+yes\s+yes\s+no|Identity-H\s+yes\s+yes\s+yes)\s+\d+\s+0$/, row)
   const names = rows.map((row) => row.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, ''))
   for (const face of ['NimbusSans-Bold', 'NimbusSans-Regular', 'NimbusSans-Italic', 'NimbusRoman-Regular', 'NimbusRoman-BoldItalic', 'NimbusMonoPS-Regular', 'StandardSymbolsPS', 'D050000L', 'NotoSansArabic-Regular', 'NotoSansCJKsc-Regular']) {
     assert.ok(names.includes(face), `${face} in ${names.join(', ')}`)
   }
   const text = pdfText(r.bytes, 1).replace(/[\u202a-\u202e]/g, '')
   for (const s of ['ACME Supplies Ltd', 'Müller & Söhne, “quoted” — €1.234,50', 'Œuvre Ÿ', 'Courier: SKU-0001', ...SCRIPTS]) assert.ok(text.includes(s), `${s} in\n${text}`)
+  // The whole WinAnsi repertoire in each font, found again through the glyph names.
+  const raw = withPdf(r.bytes, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' })).replace(/\s+/g, '')
+  // (no-break space and soft hyphen are WinAnsiEncoding's space and hyphen glyphs)
+  const all = WIN_ANSI_TEXT.replace('\u00a0', '').replace('\u00ad', '-')
+  assert.equal(raw.split(all).length - 1, 12, 'the repertoire in 12 fonts')
 })
 
 test('line breaks do not move: standard fonts are measured as before, embedded or not', () => {
@@ -266,6 +280,6 @@ test('plain documents are unchanged (PDF 1.3, standard fonts not embedded, no me
   const raw2 = Buffer.from(embedded.bytes).toString('latin1')
   assert.ok(raw2.startsWith('%PDF-1.3'))
   assert.doesNotMatch(raw2, /\/Metadata|\/OutputIntents/)
-  assert.match(pdffonts(embedded.bytes)[0], /\+NimbusSans-Bold\s+CID Type 0C\s+Identity-H\s+yes\s+yes\s+yes/)
+  assert.match(pdffonts(embedded.bytes)[0], /\+NimbusSans-Bold\s+Type 1C\s+WinAnsi\s+yes\s+yes\s+no/)
   assert.ok(pdfText(embedded.bytes).includes('Invoice INV-2026-0042'))
 })
