@@ -10,7 +10,7 @@ import { test } from 'node:test'
 import { promisify } from 'node:util'
 import { deflateSync } from 'node:zlib'
 import { compileDocument } from '../../../workers/pdf/compile.js'
-import { renderPdf } from '../../../workers/pdf/render-pdf.js'
+import { HOLD_PAGES, renderPdf, type OutputSink } from '../../../workers/pdf/render-pdf.js'
 import { validateAndCompile } from '../../../workers/template/validate.js'
 import type { RenderInput, RenderSuccess } from '../../../workers/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfText, withPdf } from './fixtures.js'
@@ -146,6 +146,27 @@ test('the example templates pass as PDF/A: the invoice as 3b, the Arabic invoice
   const verdicts = await Promise.all(docs.map(async ([r, part]) => await preflight(r.bytes, part)))
   verdicts.forEach((v, i) => assert.equal(v.code, 0, `${i}: ${v.out}`))
   assert.ok(docs[2][0].pageCount > 5)
+})
+
+test('a document longer than the held pages (counted, then drawn and streamed page by page) is PDF/A too', async () => {
+  const doc = {
+    pdf: { standard: 'PDF/A-1b' },
+    page: { size: [200, 120], margins: 10 },
+    body: [{ table: { rows: 'lines', columns: [{ header: 'SKU', value: '{{ row.sku }}', width: 60 }, { header: 'Amount', value: '{{ row.amount }}' }] } }],
+    pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center', size: 6 }]
+  }
+  const def = invoiceDefinition(doc)
+  const chunks: Uint8Array[] = []
+  const counts: number[] = []
+  const sink: OutputSink = { count (n) { counts.push(n) }, write (chunk) { chunks.push(chunk) } }
+  const task = input(def, { lines: invoiceLines(4 * (HOLD_PAGES + 20)) })
+  const r = renderPdf(compileDocument(doc, def as never), task, sink)
+  assert.ok(r.pageCount > HOLD_PAGES)
+  assert.deepEqual(counts, [r.pageCount])
+  assert.ok(chunks.length > 1)
+  const bytes = Buffer.concat(chunks)
+  assert.match(pdfText(bytes, r.pageCount), new RegExp(`Page ${r.pageCount} of ${r.pageCount}`))
+  assert.deepEqual(await preflight(bytes, 1), { code: 0, out: 'VALID PDF/A-1b (PDFBox Preflight, part 1 rules)\n' })
 })
 
 test('every font is embedded and subset, and the text extracts whole', () => {
