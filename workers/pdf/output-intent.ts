@@ -5,6 +5,7 @@
 // worker; each document writes the same ~3 KB stream.
 import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
+import { PdfRaw } from './pdf-raw.js'
 
 export const SRGB_PROFILE = '/usr/share/color/icc/sRGB.icc'
 
@@ -18,6 +19,13 @@ export function srgbProfile (): Buffer | null {
   return profile
 }
 
+// The same strings in every document, written as they are (pdf-raw.ts).
+const CONDITION = {
+  OutputConditionIdentifier: new PdfRaw('(sRGB IEC61966-2.1)'),
+  Info: new PdfRaw('(sRGB IEC61966-2.1)'),
+  RegistryName: new PdfRaw('(http://www.color.org)')
+}
+
 interface Ref { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
 interface Doc { ref (data?: Record<string, unknown>): Ref, _root: { data: Record<string, unknown> } }
 
@@ -26,17 +34,7 @@ export function addOutputIntent (doc: PDFKit.PDFDocument): void {
   const d = doc as unknown as Doc
   const icc = d.ref({ N: 3, Alternate: 'DeviceRGB', Filter: 'FlateDecode' })
   icc.end(srgbProfile()!)
-  const intent = d.ref({
-    Type: 'OutputIntent',
-    S: 'GTS_PDFA1',
-    // Strings, not names (pdfkit writes a String object as a PDF string).
-    /* eslint-disable no-new-wrappers */
-    OutputConditionIdentifier: new String('sRGB IEC61966-2.1'),
-    Info: new String('sRGB IEC61966-2.1'),
-    RegistryName: new String('http://www.color.org'),
-    /* eslint-enable no-new-wrappers */
-    DestOutputProfile: icc
-  })
+  const intent = d.ref({ Type: 'OutputIntent', S: 'GTS_PDFA1', ...CONDITION, DestOutputProfile: icc })
   intent.end()
   d._root.data.OutputIntents = [intent]
 }
