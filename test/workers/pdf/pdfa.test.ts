@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { test } from 'node:test'
 import { promisify } from 'node:util'
 import { deflateSync } from 'node:zlib'
+import fc from 'fast-check'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { HOLD_PAGES, renderPdf, type OutputSink } from '../../../workers/pdf/render-pdf.js'
 import { validateAndCompile } from '../../../workers/template/validate.js'
@@ -167,6 +168,33 @@ test('a document longer than the held pages (counted, then drawn and streamed pa
   const bytes = Buffer.concat(chunks)
   assert.match(pdfText(bytes, r.pageCount), new RegExp(`Page ${r.pageCount} of ${r.pageCount}`))
   assert.deepEqual(await preflight(bytes, 1), { code: 0, out: 'VALID PDF/A-1b (PDFBox Preflight, part 1 rules)\n' })
+})
+
+test('generated documents (several scripts, RTL, tables over pages, images, barcodes) pass Preflight: fixed seed, 4 cases', async () => {
+  const word = fc.oneof(
+    fc.constantFrom(...SCRIPTS, 'Müller & Söhne', '€ 1.234,50', 'Ελλάδα', 'مرحبا بالعالم', 'עברית', '東京都', 'हिन्दी', 'ภาษาไทย'),
+    fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzÀÉÎÕÜß0123456789') })
+  )
+  const text = fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(' '))
+  const element = fc.oneof(
+    text.map((t) => ({ text: t })),
+    fc.tuple(text, fc.constantFrom(...LATIN_FONTS)).map(([t, font]) => ({ text: t, font })),
+    text.map((t) => ({ text: t, direction: 'rtl' })),
+    fc.constant({ image: { asset: 'alpha', width: 30 } }),
+    fc.constantFrom('code128', 'qr', 'datamatrix', 'ean13').map((type) => ({ barcode: { type, value: type === 'ean13' ? '400638133393' : 'INV-42', height: 20, size: 40 } })),
+    // The 40 rows of render() go over several A6 pages; the item column's width varies.
+    fc.integer({ min: 40, max: 120 }).map((width) => ({
+      table: { rows: 'lines', repeatHeader: true, columns: [{ header: 'SKU', value: '{{ row.sku }}', width }, { header: 'Item', value: '{{ row.description }}' }] }
+    }))
+  )
+  const generated = fc.tuple(fc.array(element, { minLength: 3, maxLength: 10 }), fc.constantFrom(...STANDARDS))
+  const documents = fc.sample(generated, { seed: 0x5eed32, numRuns: 4 })
+  const verdicts = await Promise.all(documents.map(async ([body, standard]) => {
+    const r = render({ pdf: { standard }, page: { size: 'A6', margins: 20 }, body, pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center' }] })
+    return { standard, pages: r.pageCount, ...(await preflight(r.bytes, Number(standard[6]))) }
+  }))
+  for (const v of verdicts) assert.equal(v.code, 0, `${v.standard}, ${v.pages} pages: ${v.out}`)
+  assert.ok(verdicts.some((v) => v.pages > 1))
 })
 
 test('every font is embedded and subset, and the text extracts whole', () => {
