@@ -179,7 +179,8 @@ export class EmbeddedFace {
   private ref (data?: Record<string, unknown>): Ref { return this.doc.ref(data) as Ref }
 }
 
-const HEX4 = (n: number): string => (n < 0x1000 ? ('000' + n.toString(16)).slice(-4) : n.toString(16))
+/** A glyph id or UTF-16 unit as 4 hex digits. */
+export const HEX4 = (n: number): string => (n < 0x1000 ? ('000' + n.toString(16)).slice(-4) : n.toString(16))
 
 /** A ToUnicode CMap: glyph id → text, in ranges of 256 ids (as pdfkit writes it). */
 export function toUnicodeCmap (unicode: number[][]): Buffer {

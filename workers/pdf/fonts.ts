@@ -7,7 +7,7 @@ import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
-import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
+import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './font-embed.js'
 import { SimpleFace } from './simple-face.js'
 import { StandardSubstitute, standardSubstitute, substituteFile, symbolicMetrics } from './standard-substitutes.js'
 
@@ -333,8 +333,6 @@ export class DocFonts {
     return hex
   }
 }
-
-const HEX4 = (n: number): string => ('0000' + n.toString(16)).slice(-4)
 
 /** `s` backwards by code point (a right-to-left run of a standard font). */
 function reverse (s: string): string {
