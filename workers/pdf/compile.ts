@@ -217,6 +217,9 @@ function compileImage (
     if (ctx.pdf.pdfa !== null && img.dict.ColorSpace === 'DeviceCMYK') {
       throw fail(`assets.images.${name}`, 'a CMYK JPEG cannot be used in a PDF/A document (document.pdf.standard): its colours are outside the sRGB output intent; save it as RGB')
     }
+    if (ctx.pdf.pdfa?.part === 1 && img.dict.BitsPerComponent === 16) {
+      throw fail(`assets.images.${name}`, 'a 16-bit PNG cannot be used in a PDF/A-1 document (PDF 1.4 has 8-bit images at most): save it with 8 bits per channel, or use PDF/A-2b')
+    }
     ctx.images.set(name, img)
   }
   // One of width/height keeps the aspect ratio; neither means 1 px = 1 pt (capped to the box).

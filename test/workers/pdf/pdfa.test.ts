@@ -273,7 +273,7 @@ test('images with alpha are flattened in PDF/A (no soft mask); plain documents k
   assert.deepEqual([...ppm.subarray(ppm.length - 6)], [255, 0, 0, 255, 127, 127])
 })
 
-test('refused at publish, naming the JSON path: unknown standard, CMYK image, restricted font, embedFonts false', () => {
+test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16-bit PNG in PDF/A-1, restricted font, embedFonts false', () => {
   const tpl = (document: Record<string, unknown>, assets: Record<string, unknown> = {}): unknown =>
     invoiceDefinition(document, assets)
   const errors = (json: unknown): Array<{ path: string, message: string }> => {
@@ -292,6 +292,14 @@ test('refused at publish, naming the JSON path: unknown standard, CMYK image, re
   const e = errors(withScan({ standard: 'PDF/A-2b' }))
   assert.deepEqual(e.map((x) => x.path), ['/assets/images/scan'])
   assert.match(e[0].message, /CMYK.*PDF\/A/)
+  // A 16-bit PNG: PDF/A-1 is PDF 1.4, whose images have 8 bits per component at most.
+  const png16 = Buffer.from(pngRgba(), 'base64')
+  png16[8 + 8 + 8] = 16 // IHDR bit depth
+  png16[8 + 8 + 9] = 2 // colour type RGB, opaque: passed through undecoded
+  const deep = { images: { deep: { data: png16.toString('base64') } } }
+  const withDeep = (standard: string): unknown => tpl({ pdf: { standard }, body: [{ image: { asset: 'deep', width: 10 } }] }, deep)
+  assert.deepEqual(errors(withDeep('PDF/A-1b')).map((x) => x.path), ['/assets/images/deep'])
+  assert.equal(validateAndCompile(withDeep('PDF/A-2b')).ok, true)
   // A font whose licence forbids embedding (OS/2 fsType 2, "restricted").
   const font = Buffer.from(readFileSync('/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf'))
   const tables = font.readUInt16BE(4)
