@@ -41,8 +41,12 @@ async function preflight (bytes: Uint8Array, part: number): Promise<{ code: numb
   }
 }
 
-/** An RGBA PNG, 2×1: opaque red, then red at half alpha (as features.test.ts builds one). */
-function pngRgba (): string {
+/**
+ * A 2×1 PNG (as features.test.ts builds one): by default RGBA, opaque red then red at half alpha;
+ * `type` 3 (palette) or 4 (gray + alpha) with their own `raw` rows and extra chunks.
+ */
+const RGBA_ROW = Buffer.from([0, 255, 0, 0, 255, 255, 0, 0, 128])
+function pngRgba (type = 6, raw = RGBA_ROW, extra: Array<[string, Buffer]> = []): string {
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
@@ -59,10 +63,10 @@ function pngRgba (): string {
     const c = Buffer.alloc(4); c.writeUInt32BE(crc(td))
     return Buffer.concat([len, td, c])
   }
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(1, 4); ihdr[8] = 8; ihdr[9] = 6
-  const raw = Buffer.from([0, 255, 0, 0, 255, 255, 0, 0, 128])
+  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(1, 4); ihdr[8] = 8; ihdr[9] = type
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return Buffer.concat([sig, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+  const chunks = [chunk('IHDR', ihdr), ...extra.map(([t, d]) => chunk(t, d)), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]
+  return Buffer.concat([sig, ...chunks]).toString('base64')
 }
 
 // Every WinAnsi character (codes 0x21-0xFF but DEL), in each of the 12 Latin standard fonts.
@@ -271,6 +275,22 @@ test('images with alpha are flattened in PDF/A (no soft mask); plain documents k
   })
   // P6 header "P6\n2 1\n255\n", then the RGB bytes.
   assert.deepEqual([...ppm.subarray(ppm.length - 6)], [255, 0, 0, 255, 127, 127])
+  // A palette PNG whose first entry (red) is half transparent, and gray with alpha: flattened too.
+  const palette = pngRgba(3, Buffer.from([0, 0, 1]), [['PLTE', Buffer.from([255, 0, 0, 0, 0, 255])], ['tRNS', Buffer.from([128])]])
+  const grayAlpha = pngRgba(4, Buffer.from([0, 0, 64, 100, 255]))
+  /** The last `n` bytes of the image as pdfimages writes it (a ppm file: RGB samples after a header). */
+  const samples = (data: string, ext: string, n: number): number[] => {
+    const def = invoiceDefinition({ pdf: { standard: 'PDF/A-1b' }, body: [{ image: { asset: 'x', width: 20 } }] }, { images: { x: { data } } })
+    const r = renderPdf(compileDocument(def.document, def as never), input(def, {}))
+    assert.deepEqual(list(r), ['image'])
+    const out = withPdf(r.bytes, (file, dir) => {
+      execFileSync('pdfimages', [file, join(dir, 'i')])
+      return readFileSync(join(dir, `i-000.${ext}`))
+    })
+    return [...out.subarray(out.length - n)]
+  }
+  assert.deepEqual(samples(palette, 'ppm', 6), [255, 127, 127, 0, 0, 255])
+  assert.deepEqual(samples(grayAlpha, 'ppm', 6), [191, 191, 191, 100, 100, 100]) // (pdfimages writes gray as RGB too)
 })
 
 test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16-bit PNG in PDF/A-1, restricted font, embedFonts false', () => {
