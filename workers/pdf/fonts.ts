@@ -283,8 +283,7 @@ export class DocFonts {
       if (face.substitute === null) return literalWinAnsi(visual) + ' Tj'
       const sf = this.simple[face.index]
       if (sf === undefined) return this.showSubstitute(face, face.substitute, visual)
-      sf.use(visual)
-      return literalWinAnsi(visual) + ' Tj'
+      return literalWinAnsi(sf.use(visual)) + ' Tj'
     }
     const ef = this.embedded[face.index]!
     const sh = face.shape(s, rtl)

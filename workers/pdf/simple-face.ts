@@ -43,9 +43,23 @@ export class SimpleFace {
     this.dictionary = doc.ref() as Ref
   }
 
-  /** Records the codes of `s` (text about to be shown with literalWinAnsi). */
-  use (s: string): void {
-    for (let i = 0; i < s.length; i++) this.used[StandardSubstitute.code(s.charCodeAt(i))] = 1
+  /**
+   * Records the codes of `s` (text about to be shown with literalWinAnsi) and returns what to
+   * show: `s` without the control characters (tab, DEL …), which WinAnsiEncoding names no glyph
+   * for (a validator refuses the code) and which are invisible and measured 0 wide unembedded.
+   */
+  use (s: string): string {
+    const names = this.sub.names
+    let controls = false
+    for (let i = 0; i < s.length; i++) {
+      const code = StandardSubstitute.code(s.charCodeAt(i))
+      if (names[code] === '.notdef') controls = true
+      else this.used[code] = 1
+    }
+    if (!controls) return s
+    let out = ''
+    for (let i = 0; i < s.length; i++) if (names[StandardSubstitute.code(s.charCodeAt(i))] !== '.notdef') out += s[i]
+    return out
   }
 
   /** Writes the font program, descriptor and font dictionary. */

@@ -100,6 +100,7 @@ function kitchenSink (standard?: string): Record<string, unknown> {
       { text: 'Times: Müller & Söhne, “quoted” — €1.234,50', style: 'times' },
       { text: 'Times bold italic: Œuvre Ÿ', style: 'timesB' },
       { text: 'Courier: SKU-0001', style: 'mono' },
+      { text: 'Controls: tab\tbell\u0007DEL\u007f (no glyph: not drawn)' },
       { text: 'abgd', style: 'sym' },
       { text: '34', style: 'ding' },
       ...SCRIPTS.map((s) => ({ text: s })),
