@@ -12,13 +12,20 @@ import { render } from '../workers/render.js'
 import { getCompiled } from '../workers/template/cache.js'
 import type { RenderInput } from '../workers/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
+import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 100_000, maxBytes: 1e9, maxRows: 10_000_000, maxLabels: 1_000_000 }
 const read = (p: string): string => readFileSync(root + p, 'utf8')
 
-function inputFor (name: string, datasets: RenderInput['datasets'], parameters: Record<string, unknown> = {}): RenderInput {
-  return { versionKey: `bench:${name}`, definition: read(`examples/templates/${name}.json`), parameters, context: { language: 'en' }, datasets, limits: LIMITS }
+/**
+ * `standard`: undefined, the example as it is (the invoice is PDF/A-3b); null, a plain PDF (the
+ * baseline of the rows before PDF/A existed); a string, that `document.pdf.standard`.
+ */
+function inputFor (name: string, datasets: RenderInput['datasets'], parameters: Record<string, unknown> = {}, standard?: string | null): RenderInput {
+  let definition = read(`examples/templates/${name}.json`)
+  if (standard !== undefined) definition = JSON.stringify(withStandard(JSON.parse(definition) as Definition, standard))
+  return { versionKey: `bench:${name}:${standard ?? ''}`, definition, parameters, context: { language: 'en' }, datasets, limits: LIMITS }
 }
 
 function run (inp: RenderInput): { ms: number, pages: number, labels: number, bytes: number } {
@@ -94,13 +101,14 @@ function salesRows (n: number): Array<Record<string, unknown>> {
   return rows
 }
 
-const reportInput = (rows: number): RenderInput => inputFor('sales-report', { sales: salesRows(rows) }, { from: '2024-01-01', to: '2024-12-31' })
+const reportInput = (rows: number, standard?: string): RenderInput =>
+  inputFor('sales-report', { sales: salesRows(rows) }, { from: '2024-01-01', to: '2024-12-31' }, standard)
 
 if (process.argv[2] === '--report') {
   // Child mode: warm up on a small report, then one big render in stream mode, the bytes
   // counted and dropped as a socket would take them; peak RSS of this process.
-  run(reportInput(200))
-  const inp = reportInput(Number(process.argv[3]))
+  run(reportInput(200, process.argv[4]))
+  const inp = reportInput(Number(process.argv[3]), process.argv[4])
   let bytes = 0
   const sink: OutputSink = { count () {}, write (chunk) { bytes += chunk.length } }
   const t0 = performance.now()
@@ -116,8 +124,10 @@ if (process.argv[2] === '--report') {
 }
 
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
-function child (rows: number): Report {
-  return JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--report', String(rows)], { encoding: 'utf8' })) as Report
+/** `standard`: the report as that PDF/A part (engine-pdfa.ts). */
+function child (rows: number, standard?: string): Report {
+  const args = [fileURLToPath(import.meta.url), '--report', String(rows), ...(standard === undefined ? [] : [standard])]
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as Report
 }
 
 /** The sales report lines of RESULTS.md (also `--reports`: these alone, a few fresh processes). */
@@ -158,6 +168,13 @@ function reportSection (): string[] {
   out.push(`- 10× rows → ${tenX.toFixed(1)}× CPU time (target ≤ 10.5×: ${ok(tenX <= 10.5)}).`)
   out.push(`- Peak RSS 30,000 vs 100,000 rows: ${rss[0].toFixed(0)} vs ${rss[1].toFixed(0)} MB, ${(100 * (rss[1] / rss[0] - 1)).toFixed(0)}% apart (target ≤ 15%: ${ok(Math.abs(rss[1] / rss[0] - 1) <= 0.15)}).`)
   return out
+}
+
+if (process.argv[2] === '--pdfa') {
+  // The PDF/A rows alone (also part of the full run).
+  const inv = JSON.parse(read('examples/data/invoice.json')) as RenderInput['datasets']
+  for (const line of pdfaSection(inputFor('invoice', inv, {}, null), inputFor('invoice', inv, {}, 'PDF/A-3b'), child)) console.log(line)
+  process.exit(0)
 }
 
 if (process.argv[2] === '--reports') {
@@ -202,7 +219,8 @@ async function closedLoop (pool: RenderPool, inp: RenderInput, clients: number, 
 async function main (): Promise<void> {
   const load = loadavg()[0]
   const invoice = JSON.parse(read('examples/data/invoice.json')) as InvoiceData
-  const inv = inputFor('invoice', invoice as unknown as RenderInput['datasets'])
+  // The plain invoice (no standard, standard fonts not embedded): the baseline of these rows.
+  const inv = inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, null)
   const lines: string[] = []
   const log = (s: string): void => { lines.push(s); console.log(s) }
 
@@ -284,6 +302,8 @@ async function main (): Promise<void> {
   log(`- Same pool, template with a 1 MB embedded font (${(heavyDef.length / 1e6).toFixed(1)} MB JSON), rounds interleaved with the above: **${Math.round(heavyRun.rate)} renders/s** (${heavyRun.all}), ${heavyRun.cpuMs.toFixed(2)} ms CPU per render; the template is sent only until a worker has compiled it (${resent} resends after NEED_DEFINITION).`)
   log('')
   for (const line of reportSection()) log(line)
+  log('')
+  for (const line of pdfaSection(inv, inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, 'PDF/A-3b'), child)) log(line)
   log('')
   log('## Labels')
   log('')

@@ -20,7 +20,7 @@ export interface FontSubset { includeGlyph (gid: number): number, encode (): Uin
 
 // Top DICT operators a subset rewrites or must not carry over (a subset is not the font its
 // UniqueID/XUID name). Font DICTs lose their FontName (nothing reads it; fontkit drops it too).
-const TOP_DROP = new Set<number>([
+export const TOP_DROP = new Set<number>([
   OP.charset, OP.Encoding, OP.CharStrings, OP.Private, OP.UniqueID, OP.XUID, OP.ROS, OP.CIDCount, OP.UIDBase,
   OP.FDArray, OP.FDSelect
 ])
@@ -83,11 +83,11 @@ export class CffSubset implements FontSubset {
 }
 
 /** One subset's output: the subroutines the glyphs call, numbered in order of first call. */
-class Writer {
+export class Writer {
   private readonly font: CffFont
   private readonly number = new Map<Code, number>()
   /** Kept subroutines by group: GLOBAL or the source Font DICT. */
-  private readonly groups = new Map<number, Code[]>()
+  readonly groups = new Map<number, Code[]>()
 
   constructor (font: CffFont) { this.font = font }
 
@@ -146,7 +146,7 @@ class Writer {
   }
 
   /** Numbers the subroutines `code` calls, and theirs, in order of first call. */
-  private follow (code: Code): void {
+  follow (code: Code): void {
     for (const { callee } of code.calls) {
       if (this.number.has(callee)) continue
       let group = this.groups.get(callee.fd)
@@ -158,7 +158,7 @@ class Writer {
   }
 
   /** A kept charstring or subroutine, its calls renumbered. */
-  private emit (code: Code): Buffer {
+  emit (code: Code): Buffer {
     const b = this.font.src.buf
     if (code.calls.length === 0) return b.subarray(code.start, code.end)
     const parts: Buffer[] = []
@@ -174,7 +174,7 @@ class Writer {
 }
 
 /** A Private DICT with its Subrs entry: the local subroutines follow it. */
-function withSubrs (priv: Buffer): Buffer {
+export function withSubrs (priv: Buffer): Buffer {
   return Buffer.concat([priv, entry(OP.Subrs, priv.length + 6)]) // the entry: a 5-byte integer and the operator
 }
 

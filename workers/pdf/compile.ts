@@ -9,6 +9,8 @@ import type { Direction } from './bidi.js'
 import { ALIGN_CENTER, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_START, type CompiledDocument, type Elem } from './model.js'
 import { color, fail, margins, pageSize, resolveWidths, StyleBook, type StyleSpec } from './styles.js'
 import { compileTable } from './compile-table.js'
+import { checkPdfA } from './pdfa-checks.js'
+import { pdfOptions, type PdfOptions } from './pdf-options.js'
 
 type Obj = Record<string, unknown>
 
@@ -17,6 +19,7 @@ export interface Ctx {
   fonts: FontSet
   images: Map<string, PreparedImage>
   imageAssets: Obj
+  pdf: PdfOptions
 }
 
 export function compileDocument (document: unknown, def: { assets?: { fonts?: Obj, images?: Obj } }): CompiledDocument {
@@ -26,7 +29,9 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
   const m = margins(page.margins, 'document.page.margins')
   const contentWidth = pageWidth - m.left - m.right
   if (contentWidth <= 0) throw fail('document.page.margins', 'no room left between the margins')
-  const fonts = new FontSet(def.assets?.fonts)
+  const pdf = pdfOptions(d.pdf)
+  const fonts = new FontSet(def.assets?.fonts, pdf.embedFonts)
+  if (pdf.pdfa !== null) checkPdfA(fonts)
   const fallbackFont = typeof d.fallbackFont === 'string' ? d.fallbackFont : null
   if (fallbackFont !== null) fonts.get(fallbackFont, 'document.fallbackFont')
   const ctx: Ctx = {
@@ -38,7 +43,8 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
       fallbackFont
     ),
     images: new Map(),
-    imageAssets: def.assets?.images ?? {}
+    imageAssets: def.assets?.images ?? {},
+    pdf
   }
   const band = (key: string): Elem[] => compileItems(d[key] ?? [], `document.${key}`, contentWidth, ctx, key === 'body' || key === 'reportHeader' || key === 'summary')
   const pageHeader = band('pageHeader')
@@ -65,7 +71,8 @@ export function compileDocument (document: unknown, def: { assets?: { fonts?: Ob
     headerPerPage: mentions('pageHeader', /\bpages?\b/),
     footerPerPage: mentions('pageFooter', /\bpages?\b/),
     needsPageCount: mentions('pageHeader', /\bpages\b/) || mentions('pageFooter', /\bpages\b/),
-    info
+    info,
+    pdf
   }
 }
 
@@ -205,7 +212,14 @@ function compileImage (
   if (typeof name !== 'string' || !Object.hasOwn(ctx.imageAssets, name)) { throw fail(`${path}.asset`, `unknown image asset ${JSON.stringify(name)}`) }
   let img = ctx.images.get(name)
   if (img === undefined) {
-    img = prepareImage(ctx.images.size, ctx.imageAssets[name], `assets.images.${name}`)
+    // PDF/A: transparency is flattened onto white (PDF/A-1 has none; flat is valid in every part).
+    img = prepareImage(ctx.images.size, ctx.imageAssets[name], `assets.images.${name}`, ctx.pdf.pdfa !== null)
+    if (ctx.pdf.pdfa !== null && img.dict.ColorSpace === 'DeviceCMYK') {
+      throw fail(`assets.images.${name}`, 'a CMYK JPEG cannot be used in a PDF/A document (document.pdf.standard): its colours are outside the sRGB output intent; save it as RGB')
+    }
+    if (ctx.pdf.pdfa?.part === 1 && img.dict.BitsPerComponent === 16) {
+      throw fail(`assets.images.${name}`, 'a 16-bit PNG cannot be used in a PDF/A-1 document (PDF 1.4 has 8-bit images at most): save it with 8 bits per channel, or use PDF/A-2b')
+    }
     ctx.images.set(name, img)
   }
   // One of width/height keeps the aspect ratio; neither means 1 px = 1 pt (capped to the box).

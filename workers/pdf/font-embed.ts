@@ -90,9 +90,12 @@ export class EmbeddedFace {
   private readonly doc: RefMaker
   private readonly info: FaceInfo
   private readonly cff: boolean
+  private readonly cidSet: boolean
 
-  constructor (doc: RefMaker, id: string, fk: unknown, info: FaceInfo, cff: CffFont | null) {
+  /** `cidSet`: the descriptor lists the subset's CIDs (PDF/A-1 requires it of subset CID fonts). */
+  constructor (doc: RefMaker, id: string, fk: unknown, info: FaceInfo, cff: CffFont | null, cidSet = false) {
     this.doc = doc
+    this.cidSet = cidSet
     this.id = id
     this.info = info
     this.scale = info.scale
@@ -133,7 +136,8 @@ export class EmbeddedFace {
       CapHeight: info.capHeight,
       XHeight: info.xHeight,
       StemV: 0,
-      [this.cff ? 'FontFile3' : 'FontFile2']: file
+      [this.cff ? 'FontFile3' : 'FontFile2']: file,
+      ...(this.cidSet ? { CIDSet: this.cidSetStream() } : {})
     })
     descriptor.end()
     const descendant = this.ref({
@@ -163,10 +167,20 @@ export class EmbeddedFace {
     this.dictionary.end()
   }
 
+  /** One bit per CID, most significant first: the glyphs of the subset (CID = subset glyph id). */
+  private cidSetStream (): Ref {
+    const bits = new Uint8Array(Math.ceil(this.widths.length / 8))
+    this.widths.forEach((_w, cid) => { bits[cid >> 3] |= 0x80 >> (cid & 7) })
+    const ref = this.ref()
+    ref.end(bits)
+    return ref
+  }
+
   private ref (data?: Record<string, unknown>): Ref { return this.doc.ref(data) as Ref }
 }
 
-const HEX4 = (n: number): string => (n < 0x1000 ? ('000' + n.toString(16)).slice(-4) : n.toString(16))
+/** A glyph id or UTF-16 unit as 4 hex digits. */
+export const HEX4 = (n: number): string => (n < 0x1000 ? ('000' + n.toString(16)).slice(-4) : n.toString(16))
 
 /** A ToUnicode CMap: glyph id → text, in ranges of 256 ids (as pdfkit writes it). */
 export function toUnicodeCmap (unicode: number[][]): Buffer {

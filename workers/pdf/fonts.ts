@@ -7,7 +7,9 @@ import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
-import { EmbeddedFace, faceInfo, type FaceInfo, type RefMaker } from './font-embed.js'
+import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './font-embed.js'
+import { SimpleFace } from './simple-face.js'
+import { StandardSubstitute, standardSubstitute, substituteFile, symbolicMetrics } from './standard-substitutes.js'
 
 export interface GlyphPosition { xAdvance: number }
 export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
@@ -30,6 +32,8 @@ export class FontFace {
   readonly name: string
   readonly std: StandardMetrics | null
   readonly fk: FontkitFont | null
+  /** A standard font drawn with an embedded metric-compatible face (standard-substitutes.ts). */
+  readonly substitute: StandardSubstitute | null
   /** Ascender / descender in 1/1000 em (descender negative). */
   readonly ascender: number
   readonly descender: number
@@ -41,11 +45,18 @@ export class FontFace {
   private cffTable: CffFont | null | undefined
   private faceInfo: FaceInfo | undefined
 
-  constructor (index: number, name: string, std: StandardMetrics | null, fk: FontkitFont | null) {
+  constructor (
+    index: number,
+    name: string,
+    std: StandardMetrics | null,
+    fk: FontkitFont | null,
+    substitute: StandardSubstitute | null = null
+  ) {
     this.index = index
     this.name = name
     this.std = std
     this.fk = fk
+    this.substitute = substitute
     if (std !== null) {
       this.ascender = std.ascender
       this.descender = std.descender
@@ -64,14 +75,20 @@ export class FontFace {
     return this.fk!.hasGlyphForCodePoint(cp)
   }
 
-  /** The font's CFF table ready to subset, read on first use; null for TrueType and standard fonts. */
+  /** The font program embedded for this face: its own, or a standard font's substitute. */
+  program (): FontkitFont | null { return this.fk ?? this.substitute?.fk ?? null }
+
+  /** The font's CFF table ready to subset, read on first use; null for TrueType and unembedded fonts. */
   cff (): CffFont | null {
-    if (this.cffTable === undefined) this.cffTable = this.fk === null ? null : cffFont(this.fk)
+    if (this.cffTable === undefined) {
+      const p = this.program()
+      this.cffTable = p === null ? null : cffFont(p)
+    }
     return this.cffTable
   }
 
   /** Names, flags and metrics of the face's PDF font objects (embedded fonts only). */
-  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.fk)) }
+  info (): FaceInfo { return (this.faceInfo ??= faceInfo(this.program())) }
 
   /** Advance width of `s` in 1/1000 em. */
   width (s: string): number {
@@ -108,9 +125,12 @@ export class FontSet {
   readonly faces: FontFace[] = []
   private readonly byName = new Map<string, FontFace>()
   private readonly assets: Record<string, unknown>
+  /** Standard fonts are embedded (PDF/A, `document.pdf.embedFonts`). */
+  readonly embedStandard: boolean
 
-  constructor (assetFonts: Record<string, unknown> | undefined) {
+  constructor (assetFonts: Record<string, unknown> | undefined, embedStandard = false) {
     this.assets = assetFonts ?? {}
+    this.embedStandard = embedStandard
   }
 
   /** Names of the template's font assets, in declaration order: they join every font stack. */
@@ -121,9 +141,12 @@ export class FontSet {
     const face = this.find(name)
     if (face !== null) return face
     const sys = systemFont(name)
-    const message = sys !== undefined
-      ? `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
-      : `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    let message = `unknown font "${name}": use a standard PDF font, a font asset or an installed font (docs/layout.md)`
+    if (sys !== undefined) message = `font "${name}" is not installed (${sys.file}): run scripts/install-debian-deps.sh`
+    if (STANDARD_FONTS.has(name)) {
+      message = `font "${name}" is embedded in this document (document.pdf), but its metric-compatible face ` +
+        `${substituteFile(name)} is not installed (Debian fonts-urw-base35): run scripts/install-debian-deps.sh`
+    }
     throw new TemplateError(`${where}: ${message}`, [{ path: where, message }])
   }
 
@@ -132,7 +155,12 @@ export class FontSet {
     let face = this.byName.get(name)
     if (face !== undefined) return face
     if (STANDARD_FONTS.has(name)) {
-      face = new FontFace(this.faces.length, name, standardMetrics(name), null)
+      const std = standardMetrics(name)
+      if (this.embedStandard) {
+        const sub = standardSubstitute(name)
+        if (sub === null) return null
+        face = new FontFace(this.faces.length, name, sub.symbolic ? symbolicMetrics(std, sub) : std, null, sub)
+      } else face = new FontFace(this.faces.length, name, std, null)
     } else if (Object.hasOwn(this.assets, name)) {
       face = new FontFace(this.faces.length, name, null, parseAssetFont(this.assets[name], `assets.fonts.${name}`))
     } else {
@@ -193,14 +221,19 @@ export class DocFonts {
   private readonly names: Array<string | undefined>
   private readonly refs: unknown[]
   private readonly embedded: Array<EmbeddedFace | undefined>
-  private readonly order: EmbeddedFace[] = []
+  /** Embedded Latin standard fonts (simple-face.ts). */
+  private readonly simple: Array<SimpleFace | undefined> = []
+  private readonly order: Array<EmbeddedFace | SimpleFace> = []
+  /** Font descriptors carry a CIDSet (PDF/A-1 requires one for subset CID fonts). */
+  private readonly cidSet: boolean
 
   /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
   readonly missing = new Set<number>()
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
-  constructor (doc: PDFKit.PDFDocument) {
+  constructor (doc: PDFKit.PDFDocument, cidSet = false) {
     this.doc = doc as unknown as RefMaker
+    this.cidSet = cidSet
     this.names = []
     this.refs = []
     this.embedded = []
@@ -209,7 +242,7 @@ export class DocFonts {
   resName (face: FontFace): string {
     const n = this.names[face.index]
     if (n !== undefined) return n
-    if (face.std !== null) {
+    if (face.std !== null && face.substitute === null) {
       const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
         end (): void
       }
@@ -217,7 +250,15 @@ export class DocFonts {
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
     }
-    const ef = new EmbeddedFace(this.doc, 'F' + (this.order.length + 1), face.fk, face.info(), face.cff())
+    const id = 'F' + (this.order.length + 1)
+    if (face.substitute !== null && !face.substitute.symbolic) {
+      const sf = new SimpleFace(this.doc, id, face.substitute, face.info(), face.cff()!)
+      this.order.push(sf)
+      this.simple[face.index] = sf
+      this.refs[face.index] = sf.dictionary
+      return (this.names[face.index] = id)
+    }
+    const ef = new EmbeddedFace(this.doc, id, face.program(), face.info(), face.cff(), this.cidSet)
     this.order.push(ef)
     this.embedded[face.index] = ef
     this.refs[face.index] = ef.dictionary
@@ -237,7 +278,13 @@ export class DocFonts {
    * come out in visual order (fontkit reverses them).
    */
   show (face: FontFace, s: string, rtl: boolean): string {
-    if (face.std !== null) return literalWinAnsi(rtl ? reverse(s) : s) + ' Tj'
+    if (face.std !== null) {
+      const visual = rtl ? reverse(s) : s
+      if (face.substitute === null) return literalWinAnsi(visual) + ' Tj'
+      const sf = this.simple[face.index]
+      if (sf === undefined) return this.showSubstitute(face, face.substitute, visual)
+      return literalWinAnsi(sf.use(visual)) + ' Tj'
+    }
     const ef = this.embedded[face.index]!
     const sh = face.shape(s, rtl)
     const hex = this.encode(ef, sh)
@@ -253,6 +300,22 @@ export class DocFonts {
     }
     if (last < hex.length) out += '<' + hex.slice(last).join('') + '>'
     return out + '] TJ'
+  }
+
+  // A standard font's text in its embedded substitute: one glyph per WinAnsi code, no kerning
+  // (what metrics.ts measured), the width from the font program (it must match for PDF/A).
+  private showSubstitute (face: FontFace, sub: StandardSubstitute, s: string): string {
+    const ef = this.embedded[face.index]!
+    let hex = '<'
+    for (let i = 0; i < s.length; i++) {
+      const code = StandardSubstitute.code(s.charCodeAt(i))
+      const gid = ef.subset.includeGlyph(sub.glyph(code))
+      hex += HEX4(gid)
+      ef.widths[gid] ??= sub.advance(code) * ef.scale
+      // The text the glyph stands for: the character (or '?'), as the unembedded font extracts.
+      ef.unicode[gid] ??= [WIN_ANSI[s.charCodeAt(i)] < 0 ? 63 : s.charCodeAt(i)]
+    }
+    return hex + '> Tj'
   }
 
   // pdfkit's EmbeddedFont.encode, with the direction under our control: pdfkit shapes word by

@@ -4,6 +4,7 @@
 import { deflateSync, inflateSync } from 'node:zlib'
 import { TemplateError, TemplateLimitError } from '../errors.js'
 import { MAX_IMAGE_PIXELS } from '../limits.js'
+import { flattenOnWhite } from './image-flatten.js'
 
 export interface PreparedImage {
   index: number
@@ -15,12 +16,13 @@ export interface PreparedImage {
   smask: Uint8Array | null
 }
 
-export function prepareImage (index: number, asset: unknown, where: string): PreparedImage {
+/** `flatten`: transparency composited onto white, no soft mask (PDF/A, see image-flatten.ts). */
+export function prepareImage (index: number, asset: unknown, where: string, flatten = false): PreparedImage {
   const b64 = (asset as { data?: unknown } | null)?.data
   if (typeof b64 !== 'string') throw bad(where, 'missing base64 "data"')
   const bytes = Buffer.from(b64, 'base64')
   if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpeg(index, bytes, where)
-  if (bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47) return png(index, bytes, where)
+  if (bytes.length > 8 && bytes.readUInt32BE(0) === 0x89504e47) return png(index, bytes, where, flatten)
   throw bad(where, 'not a PNG or JPEG image')
 }
 
@@ -64,7 +66,7 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
   throw bad(where, 'JPEG without a frame header')
 }
 
-function png (index: number, b: Buffer, where: string): PreparedImage {
+function png (index: number, b: Buffer, where: string, flatten: boolean): PreparedImage {
   let pos = 8
   let width = 0; let height = 0; let depth = 0; let type = 0; let interlace = 0
   let palette: Uint8Array | null = null
@@ -107,6 +109,13 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
     if (type === 3) {
       for (let i = 0; i < n; i++) alpha[i] = pixels[i] < trns!.length ? trns![pixels[i]] : 255
       Object.assign(dict, { BitsPerComponent: 8, ColorSpace: 'Indexed' })
+      if (flatten) {
+        // Each palette entry over white, with its own alpha: exact, and the pixels stay indices.
+        const pal = palette === null
+          ? null
+          : flattenOnWhite(Uint8Array.from(palette), paletteAlpha(trns!, palette.length / 3), 3)
+        return { ...base, dict: indexed(dict, pal, where), data: deflateSync(pixels), palette: pal }
+      }
       return {
         ...base,
         dict: indexed(dict, palette, where),
@@ -121,6 +130,7 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
       alpha[i] = pixels[p++]
     }
     Object.assign(dict, { BitsPerComponent: 8, ColorSpace: colorSpace })
+    if (flatten) return { ...base, data: deflateSync(flattenOnWhite(color, alpha, channels - 1)) }
     return { ...base, data: deflateSync(color), smask: deflateSync(alpha) }
   }
   // Opaque PNGs go in as they are: PDF's Flate predictor 15 is PNG's own filtering.
@@ -134,6 +144,13 @@ function png (index: number, b: Buffer, where: string): PreparedImage {
     dict.Mask = key
   }
   return { ...base, data }
+}
+
+/** Alpha of each of `n` palette entries (tRNS lists the first ones; the rest are opaque). */
+function paletteAlpha (trns: Uint8Array, n: number): Uint8Array {
+  const a = new Uint8Array(n).fill(255)
+  a.set(trns.subarray(0, n))
+  return a
 }
 
 function indexed (dict: Record<string, unknown>, palette: Uint8Array | null, where: string): Record<string, unknown> {

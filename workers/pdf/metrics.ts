@@ -33,6 +33,8 @@ export interface StandardMetrics {
   descender: number
   /** The font's own gap between lines (FontBBox height minus ascender-descender), as pdfkit. */
   lineGap: number
+  /** Glyph name by WinAnsi byte, as pdfkit's table has it (widths are looked up by these). */
+  glyphNames: string[]
 }
 
 interface AfmLike {
@@ -53,8 +55,12 @@ export function standardMetrics (name: string): StandardMetrics {
     const doc = new PDFDocument({ font: name, autoFirstPage: false } as PDFKit.PDFDocumentOptions)
     const afm = (doc as unknown as { _font: { font: AfmLike } })._font.font
     const widths = new Float64Array(256)
-    for (let c = 0; c < 256; c++) widths[c] = afm.widthOfGlyph(afm.characterToGlyph(c))
-    m = { name, widths, ascender: afm.ascender, descender: afm.descender, lineGap: afm.lineGap }
+    const glyphNames: string[] = []
+    for (let c = 0; c < 256; c++) {
+      glyphNames.push(afm.characterToGlyph(c))
+      widths[c] = afm.widthOfGlyph(glyphNames[c])
+    }
+    m = { name, widths, ascender: afm.ascender, descender: afm.descender, lineGap: afm.lineGap, glyphNames }
     cache.set(name, m)
   }
   return m

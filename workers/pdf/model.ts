@@ -8,6 +8,7 @@ import type { Direction } from './bidi.js'
 import type { FontStack } from './font-stack.js'
 import type { FontSet } from './fonts.js'
 import type { PreparedImage } from './images.js'
+import type { PdfOptions } from './pdf-options.js'
 
 export interface Style {
   /** The font stack; its primary font gives the line metrics. */
@@ -145,4 +146,6 @@ export interface CompiledDocument {
   footerPerPage: boolean
   needsPageCount: boolean
   info: { Title?: string, Author?: string, Subject?: string }
+  /** `document.pdf`: standard (PDF/A) and font embedding. */
+  pdf: PdfOptions
 }

@@ -10,6 +10,8 @@ import { DocFonts } from './fonts.js'
 import { embedImage } from './images.js'
 import type { CompiledDocument } from './model.js'
 import { Pager } from './pager.js'
+import { addOutputIntent } from './output-intent.js'
+import { bcp47, useXmp, type DocInfo } from './pdfa-metadata.js'
 
 const EMPTY = Object.freeze({})
 
@@ -80,11 +82,15 @@ export function renderPdf (cd: CompiledDocument, input: RenderInput, out?: Outpu
 /** A render, or (past plan.holdLimit) the page count of one with nothing written. */
 function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSuccess | { counted: number } {
   const { limits } = input
+  const { pdfa, version } = cd.pdf
+  const info: DocInfo = { Producer: 'svc', Creator: 'svc', ...cd.info, CreationDate: FIXED_DATE, ModDate: FIXED_DATE }
   const doc = new PDFDocument({
     autoFirstPage: false,
     font: null, // no default Helvetica: standard fonts are handled by metrics.ts, see there
     compress: true,
-    info: { Producer: 'svc', Creator: 'svc', ...cd.info, CreationDate: FIXED_DATE, ModDate: FIXED_DATE }
+    info,
+    // 1.3 (pdfkit's default) for a plain document; pdfkit writes the XMP stream above 1.3.
+    ...(version !== '1.3' ? { pdfVersion: version } : {})
   } as unknown as PDFKit.PDFDocumentOptions)
   const internals = doc as unknown as DocInternals
   // Collect output synchronously instead of through the Readable stream (whose first pushes
@@ -116,7 +122,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
-  const fonts = new DocFonts(doc)
+  const fonts = new DocFonts(doc, pdfa?.part === 1)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const kids = internals._root.data.Pages.data.Kids
@@ -148,6 +154,12 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const pageCount = pager.run()
   if (pager.overflowed) return { counted: pageCount }
   fonts.end()
+  if (pdfa !== null) {
+    // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
+    if (pdfa.part > 1 && fonts.missing.size > 0) throw new RenderError('RENDER_FAILED', `PDF/A-${pdfa.part}b cannot show characters no font has: ${missingList(fonts.missing)}`)
+    addOutputIntent(doc)
+    useXmp(doc, pdfa, info, bcp47(input.context.language))
+  }
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   let out: Uint8Array
@@ -169,7 +181,10 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
 
 /** One warning naming the characters no font had (the first 20), e.g. "U+1F600". */
 function missingWarning (missing: Set<number>): string {
+  return `${missing.size} character(s) no font has, drawn as boxes: ${missingList(missing)}`
+}
+
+function missingList (missing: Set<number>): string {
   const cps = [...missing].sort((a, b) => a - b)
-  const list = cps.slice(0, 20).map((c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0')).join(', ')
-  return `${cps.length} character(s) no font has, drawn as boxes: ${list}${cps.length > 20 ? ', …' : ''}`
+  return cps.slice(0, 20).map((c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0')).join(', ') + (cps.length > 20 ? ', …' : '')
 }

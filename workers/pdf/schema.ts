@@ -3,6 +3,8 @@
 // fonts and assets, widths that fit, expressions that parse) and names the JSON path.
 // The embedded $id makes the `#/$defs/...` references resolve inside this schema wherever
 // the template schema embeds it.
+import { pdfOptionsSchema } from './pdf-options.js'
+
 const color = { type: 'string', pattern: '^(#[0-9A-Fa-f]{3}|#[0-9A-Fa-f]{6}|black|white|gray|grey|red|green|blue)$' }
 // `description` of a union is the whole error message when a value matches none of its forms.
 const width = { description: 'a number, "*" or a percentage', anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^(\\d+(\\.\\d+)?%|(\\d+(\\.\\d+)?)?\\*)$' }] }
@@ -41,6 +43,8 @@ export const documentSchema = {
       }
     },
     info: { type: 'object', additionalProperties: false, properties: { title: text, author: text, subject: text } },
+    // Document-level PDF options: the archival standard (PDF/A), font embedding (pdf-options.ts).
+    pdf: pdfOptionsSchema,
     defaultStyle: { type: 'object', additionalProperties: false, properties: styleProps },
     styles: { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' }, additionalProperties: { type: 'object', additionalProperties: false, properties: styleProps } },
     fallbackFont: { type: 'string', minLength: 1 },

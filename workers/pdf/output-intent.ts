@@ -1,0 +1,40 @@
+// The sRGB output intent of a PDF/A document: every colour the engine writes is DeviceRGB
+// (styles.ts `rg`/`RG`, RGB and gray images), which PDF/A allows only with an RGB output
+// intent. The ICC profile is Debian's icc-profiles-free `sRGB.icc` (ICC v2.3: PDF/A-1 wants a
+// version 2 profile; pdfkit's bundled v4-era file is not used). Read and deflated once per
+// worker; each document writes the same ~3 KB stream.
+import { readFileSync } from 'node:fs'
+import { deflateSync } from 'node:zlib'
+import { PdfRaw } from './pdf-raw.js'
+
+export const SRGB_PROFILE = '/usr/share/color/icc/sRGB.icc'
+
+let profile: Buffer | null | undefined
+
+/** The deflated profile, or null when icc-profiles-free is not installed. */
+export function srgbProfile (): Buffer | null {
+  if (profile === undefined) {
+    try { profile = deflateSync(readFileSync(SRGB_PROFILE)) } catch { profile = null }
+  }
+  return profile
+}
+
+// The same strings in every document, written as they are (pdf-raw.ts).
+const CONDITION = {
+  OutputConditionIdentifier: new PdfRaw('(sRGB IEC61966-2.1)'),
+  Info: new PdfRaw('(sRGB IEC61966-2.1)'),
+  RegistryName: new PdfRaw('(http://www.color.org)')
+}
+
+interface Ref { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
+interface Doc { ref (data?: Record<string, unknown>): Ref, _root: { data: Record<string, unknown> } }
+
+/** Adds /OutputIntents to the catalog (compile checked that the profile exists). */
+export function addOutputIntent (doc: PDFKit.PDFDocument): void {
+  const d = doc as unknown as Doc
+  const icc = d.ref({ N: 3, Alternate: 'DeviceRGB', Filter: 'FlateDecode' })
+  icc.end(srgbProfile()!)
+  const intent = d.ref({ Type: 'OutputIntent', S: 'GTS_PDFA1', ...CONDITION, DestOutputProfile: icc })
+  intent.end()
+  d._root.data.OutputIntents = [intent]
+}

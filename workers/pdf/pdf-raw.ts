@@ -1,0 +1,9 @@
+// A value pdfkit writes into a dictionary as it is: PDFObject.convert turns any object that is
+// not a plain object (here: by its toStringTag) into `${object}`. For PDF syntax the engine
+// prepares once and writes in many documents (a simple font's Widths array and CharSet).
+export class PdfRaw {
+  private readonly text: string
+  constructor (text: string) { this.text = text }
+  get [Symbol.toStringTag] (): string { return 'PdfRaw' }
+  toString (): string { return this.text }
+}
