@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
-import { deflateSync } from 'node:zlib'
 import PDFDocument from 'pdfkit'
 import { compileDocument } from '../../../workers/pdf/compile.js'
 import { renderPdf } from '../../../workers/pdf/render-pdf.js'
 import { decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf } from './fixtures.js'
+import { png2x1 } from '../../helpers/png.js'
 
 function render (
   document: unknown,
@@ -155,26 +155,9 @@ test('PNG (opaque and with alpha) and JPEG image assets are embedded with their 
   assert.equal(withPdf(r.bytes, (file) => { execFileSync('qpdf', ['--check', file], { stdio: 'ignore' }); return 'ok' }), 'ok')
 })
 
+/** Opaque red, then blue at half alpha. */
 function pngRgba (): string {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    return c >>> 0
-  })
-  const crc = (b: Buffer): number => {
-    let c = 0xffffffff
-    for (const x of b) c = crcTable[(c ^ x) & 255] ^ (c >>> 8)
-    return (c ^ 0xffffffff) >>> 0
-  }
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length)
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const c = Buffer.alloc(4); c.writeUInt32BE(crc(td))
-    return Buffer.concat([len, td, c])
-  }
-  const ihdr = Buffer.alloc(13); ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(1, 4); ihdr[8] = 8; ihdr[9] = 6
-  const raw = Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 128])
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+  return png2x1(6, Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 128]))
 }
 
 /** yMin of each word, from pdftotext -bbox (points from the top of the page). */
