@@ -57,7 +57,8 @@ const RSS_DURATION = parseDuration(args['rss-duration']) as number
 const RATE = args.rate === undefined ? undefined : Number(args.rate)
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
 const want = (part: string): boolean => only === undefined || only.has(part)
-const ROWS = ['neighbour', 'longneighbour', 'limiter', 'nodes'].filter(want)
+const ALL_ROWS = ['neighbour', 'longneighbour', 'limiter', 'nodes']
+const ROWS = ALL_ROWS.filter(want)
 // A's clients: enough to saturate the server alone (half the closed loop's), B 8× that.
 const NEIGHBOUR_C = Number(args['neighbour-clients'] ?? Math.max(1, Math.round(C / 2)))
 
@@ -341,9 +342,13 @@ if (ROWS.length > 0) {
     `A's p99 under B's long renders ÷ alone ${f.longP99Ratio.toFixed(2)}× (≤ 3): ${say(v.longNeighbourP99)}; ` +
     `statements per sync render ${f.statements.toFixed(2)} (≤ 3.1): ${say(v.statements)}; limiter on ÷ off ${f.limiterRatio.toFixed(2)} (≥ 0.97): ${say(v.limiterRatio)}; ` +
     `two nodes ÷ one ${f.nodesRatio.toFixed(2)} (overhead on shared cores, no target)`)
-  if (RATE === undefined) {
+  // The section is one table of every row: a run of some rows leaves it as it is (it would
+  // otherwise replace the other rows' figures with dashes).
+  if (RATE === undefined && ROWS.length === ALL_ROWS.length) {
     writeRowsSection(rows)
     log('wrote the "Service benchmark: noisy neighbour, rate limiter, two nodes" section of bench/RESULTS.md')
+  } else {
+    log(`rows ${ROWS.join(', ')} only: figures in ${join(config.home, 'bench-rows.json')}, the rows' section of RESULTS.md untouched`)
   }
 }
 if (only === undefined && RATE === undefined) {

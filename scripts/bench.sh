@@ -3,7 +3,7 @@
 # (.svc/bench, DB port 3357, HTTPS ports 8557 and 8558; override with SVC_BENCH_DB_PORT,
 # SVC_BENCH_PORT, SVC_BENCH_PORT2), then bench/service.ts, which writes the "Service benchmark"
 # sections of bench/RESULTS.md. Node 2 serves only the two-node row. Everything started here is
-# stopped on exit. Arguments go to bench/service.ts (`make bench BENCH_ARGS="--only neighbour,limiter,nodes"`).
+# stopped on exit. Arguments go to bench/service.ts (`make bench BENCH_ARGS="--only neighbour,longneighbour,limiter,nodes"`).
 # BENCH_PROFILE=1 runs the server under --cpu-prof (profiles in .svc/bench/profiles).
 # Ports and state folder: SVC_BENCH_DB_PORT, SVC_BENCH_PORT, SVC_BENCH_ADMIN_PORT (node 2: SVC_BENCH_ADMIN_PORT2), SVC_BENCH_HOME (to run beside others).
 # BENCH_AB="dirA dirB": interleaved A/B runs of two built checkouts (see the end of this file).
