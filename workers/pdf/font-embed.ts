@@ -40,6 +40,28 @@ export interface FaceInfo {
   notdefWidth: number
 }
 
+/** A subset font's name: a six-letter tag from the document's font id, '+', the face's name. */
+export function subsetFontName (id: string, info: FaceInfo): string {
+  const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((id.charCodeAt(i) || 73) + 17)).join('')
+  return tag + '+' + info.psName
+}
+
+/** The FontDescriptor entries every embedded face writes (its font file and extras are added). */
+export function descriptorFields (name: string, info: FaceInfo, flags: number): Record<string, unknown> {
+  return {
+    Type: 'FontDescriptor',
+    FontName: name,
+    Flags: flags,
+    FontBBox: info.bbox,
+    ItalicAngle: info.italicAngle,
+    Ascent: info.ascent,
+    Descent: info.descent,
+    CapHeight: info.capHeight,
+    XHeight: info.xHeight,
+    StemV: 0
+  }
+}
+
 export function faceInfo (fk: unknown): FaceInfo {
   const f = fk as FontkitTables
   const scale = 1000 / f.unitsPerEm
@@ -123,19 +145,9 @@ export class EmbeddedFace {
     const file = this.ref(this.cff ? { Subtype: 'CIDFontType0C' } : {})
     file.compress = !this.cff && data.length > STORE_UP_TO
     file.end(data)
-    const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((this.id.charCodeAt(i) || 73) + 17)).join('')
-    const name = tag + '+' + info.psName
+    const name = subsetFontName(this.id, info)
     const descriptor = this.ref({
-      Type: 'FontDescriptor',
-      FontName: name,
-      Flags: info.flags,
-      FontBBox: info.bbox,
-      ItalicAngle: info.italicAngle,
-      Ascent: info.ascent,
-      Descent: info.descent,
-      CapHeight: info.capHeight,
-      XHeight: info.xHeight,
-      StemV: 0,
+      ...descriptorFields(name, info, info.flags),
       [this.cff ? 'FontFile3' : 'FontFile2']: file,
       ...(this.cidSet ? { CIDSet: this.cidSetStream() } : {})
     })

@@ -7,7 +7,7 @@
 // glyph names (CharSet), which PDF/A-1 asks of Type 1 subsets.
 import type { CffFont } from './cff-subset.js'
 import { nameKeyedCff } from './cff-name-keyed.js'
-import type { FaceInfo, RefMaker } from './font-embed.js'
+import { descriptorFields, subsetFontName, type FaceInfo, type RefMaker } from './font-embed.js'
 import { GlyphMap } from './glyph-map.js'
 import { StandardSubstitute, type SimpleSubset } from './standard-substitutes.js'
 import { fmt } from './fonts.js'
@@ -76,20 +76,10 @@ export class SimpleFace {
     const file = this.ref({ Subtype: 'Type1C' })
     file.compress = false // CFF charstrings are compact already (font-embed.ts)
     file.end(out.program)
-    const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((this.id.charCodeAt(i) || 73) + 17)).join('')
-    const name = tag + '+' + info.psName
+    const name = subsetFontName(this.id, info)
     const descriptor = this.ref({
-      Type: 'FontDescriptor',
-      FontName: name,
       // Nonsymbolic (32) instead of Symbolic (4): the glyphs are named by a standard encoding.
-      Flags: (info.flags & ~4) | 32,
-      FontBBox: info.bbox,
-      ItalicAngle: info.italicAngle,
-      Ascent: info.ascent,
-      Descent: info.descent,
-      CapHeight: info.capHeight,
-      XHeight: info.xHeight,
-      StemV: 0,
+      ...descriptorFields(name, info, (info.flags & ~4) | 32),
       CharSet: charSet,
       FontFile3: file
     })
