@@ -64,7 +64,10 @@ export function failureThrottle (
   maxRemembered = MAX_REMEMBERED,
   maxBudgets = MAX_BUDGETS
 ): FailureThrottle {
-  const budgets = tokenBuckets(perMinute, now, maxBudgets)
+  // Two tables, not one: a guesser's fresh key ids fill the key-id table and push out its
+  // oldest buckets, never the address buckets (its own address's spent budget included).
+  const byAddress = tokenBuckets(perMinute, now, maxBudgets)
+  const byKeyId = tokenBuckets(perMinute, now, maxBudgets)
   // keyId → the row whose check failed, or null: the database holds no such id. Oldest first.
   const refused = new Map<string, ApiKeyRow | null>()
 
@@ -84,10 +87,10 @@ export function failureThrottle (
     },
     fail (address, keyId) {
       let wait = 0
-      if (address !== undefined) wait = budgets.take(`a ${address}`).retryAfterSeconds
+      if (address !== undefined) wait = byAddress.take(address).retryAfterSeconds
       // Every well-formed id, existing or not: a 429 after the id's budget must not tell whether
       // it exists. Random ids each take one token of a bucket (the table is bounded).
-      if (keyId !== undefined) wait = Math.max(wait, budgets.take(`k ${keyId}`).retryAfterSeconds)
+      if (keyId !== undefined) wait = Math.max(wait, byKeyId.take(keyId).retryAfterSeconds)
       return wait
     }
   }

@@ -95,8 +95,9 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
       password: source.password,
       database: source.database,
       connectionLimit: ds.poolSize,
+      // Idle connections are closed by our own timer (SVC_DATASOURCE_IDLE_TIMEOUT, below):
+      // mysql2's idleTimeout only runs when maxIdle < connectionLimit.
       maxIdle: ds.poolSize,
-      idleTimeout: 60_000,
       waitForConnections: true,
       connectTimeout: ds.connectTimeoutMs,
       enableKeepAlive: true,

@@ -97,3 +97,11 @@ test('both tables are bounded: the oldest refusal and the oldest budget go first
   assert.equal(throttle.fail('a', undefined), 0, 'the oldest budget was dropped for the newest')
   assert.ok(throttle.fail('d', undefined) > 0)
 })
+
+test('fresh key ids from a spent address do not push its budget out of the bounded table', () => {
+  const t = 1_000_000
+  const throttle = failureThrottle(6, () => t, 10, 4) // at most 4 budgets per table
+  for (let i = 0; i < 6; i++) throttle.fail('10.0.0.1', generateApiKey('live').keyId)
+  // Each failure above and below brings a new key id: the key-id table turns over many times.
+  for (let i = 0; i < 20; i++) assert.ok(throttle.fail('10.0.0.1', generateApiKey('live').keyId) > 0, `failure ${i + 7} is still throttled`)
+})
