@@ -161,14 +161,21 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
     }
   }
 
+  /** When the oldest batch render that may run now was queued (called with at least one). */
+  function oldestBatch (): number {
+    let oldest = Infinity
+    for (const lane of batchRing) if (mayRun(lane) && lane.batch[0].since < oldest) oldest = lane.batch[0].since
+    return oldest
+  }
+
   /** Hands free threads to waiters: an aged batch render every other turn, else round-robin. */
   function pump (): void {
     while (running < o.threads) {
       const b = pick(batchRing, mayRun)
       const i = pick(ring, mayRunInteractive)
       if (b < 0 && i < 0) return
-      const oldest = b < 0 ? undefined : Math.min(...batchRing.filter(mayRun).map((l) => l.batch[0].since))
-      const aged = oldest !== undefined && i >= 0 && now() - oldest > o.batchMaxWaitMs && !lastWasAged
+      // The oldest waiting batch render is looked up only when it can decide the turn.
+      const aged = b >= 0 && i >= 0 && !lastWasAged && now() - oldestBatch() > o.batchMaxWaitMs
       lastWasAged = aged
       if (b >= 0 && (i < 0 || aged)) {
         const waiter = take(batchRing, b, true)
