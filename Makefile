@@ -26,10 +26,10 @@ lint: deps
 test: build lint
 	bash scripts/test.sh
 
-# The engine's suites alone: no database, no network (workers/ is pure), for a fast loop.
+# The engine and render pool suites alone: no database, no network (engine/ is pure), for a fast loop.
 # Soak tests (*.soak.test.js: thousands of renders) run in `make test` only.
 test-engine: build
-	node --test --test-concurrency=2 $$(find dist/test/workers -name '*.test.js' ! -name '*.soak.test.js' | sort)
+	node --test --test-concurrency=2 $$(find dist/test/engine dist/test/pool -name '*.test.js' ! -name '*.soak.test.js' | sort)
 
 db-start: build
 	$(SVC) db start

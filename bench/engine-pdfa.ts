@@ -1,9 +1,9 @@
 // The PDF/A rows of the engine benchmark (issue 32): the example invoice as PDF/A-3b against
 // the plain invoice (no standard, standard fonts not embedded), and the 6,000-row sales report
 // both ways, measured in the same run as the rest of bench/engine.ts.
-import { render } from '../workers/render.js'
-import { getCompiled } from '../workers/template/cache.js'
-import type { RenderInput } from '../workers/types.js'
+import { render } from '../engine/render.js'
+import { getCompiled } from '../engine/template/cache.js'
+import type { RenderInput } from '../engine/types.js'
 
 export interface Definition { document?: Record<string, unknown> }
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }

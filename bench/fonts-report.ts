@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { render } from '../workers/render.js'
-import { fontCacheStats } from '../workers/pdf/system-fonts.js'
-import { getCompiled } from '../workers/template/cache.js'
-import type { RenderInput } from '../workers/types.js'
+import { render } from '../engine/render.js'
+import { fontCacheStats } from '../engine/pdf/system-fonts.js'
+import { getCompiled } from '../engine/template/cache.js'
+import type { RenderInput } from '../engine/types.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 100_000, maxBytes: 1e9, maxRows: 10_000_000, maxLabels: 1_000_000 }

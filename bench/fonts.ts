@@ -6,10 +6,10 @@
 // Figures go to bench/RESULTS.md ("# Engine: text of every script") by hand.
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { render } from '../workers/render.js'
-import { fontCacheStats } from '../workers/pdf/system-fonts.js'
-import { getCompiled } from '../workers/template/cache.js'
-import type { RenderInput, Row } from '../workers/types.js'
+import { render } from '../engine/render.js'
+import { fontCacheStats } from '../engine/pdf/system-fonts.js'
+import { getCompiled } from '../engine/template/cache.js'
+import type { RenderInput, Row } from '../engine/types.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 1000, maxBytes: 1e9, maxRows: 1e6, maxLabels: 1e6 }

@@ -52,7 +52,7 @@ export const NOTES: string[] = [
   '  young generation filled to V8\'s default maximum (2 × 16 MB semi-spaces), and so did the HTTP thread\'s; the render',
   '  threads\' glibc malloc arenas settled at 15-52 MB each of mostly free memory (the same 35 MB in one thread rendering',
   '  alone, with or without compression, so not zlib); and the HTTP thread\'s old generation grew to twice what the last',
-  '  full GC kept (39 → 86 MB) before the next. Now: render threads with a 12 MB young generation (workers/pool.ts;',
+  '  full GC kept (39 → 86 MB) before the next. Now: render threads with a 12 MB young generation (pool/render-pool.ts;',
   '  CPU per render unchanged in an in-process A/B), and bin/svc\'s first line starts the process with MALLOC_ARENA_MAX=2,',
   '  --max-semi-space-size=4 and --heap-growing-percent=30 (none can change once the process runs; docs/deploy.md):',
   '  232-242 MB, flat. Measured on this machine, quiet: 316 → 232 MB after 60 s (same load, the RSS curve above).',

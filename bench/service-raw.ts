@@ -2,8 +2,8 @@
 // (no HTTP, no database: the rows were read once beforehand) and the engine's peers in a
 // Piscina pool of the same size. Closed loops of `clients` callers.
 import { Piscina } from 'piscina'
-import type { RenderPool } from '../workers/pool.js'
-import type { RenderInput } from '../workers/types.js'
+import type { RenderPool } from '../pool/render-pool.js'
+import type { RenderInput } from '../engine/types.js'
 import type { PeerTask } from './peer-task.js'
 import type { InvoiceData } from './engine-baselines.js'
 

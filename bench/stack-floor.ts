@@ -16,7 +16,7 @@ import { createContext } from '../server/context.js'
 import { renderLimits } from '../server/render/pipeline.js'
 import { bearer, parseToken } from '../server/auth/keys.js'
 import { loadTls } from '../server/http/tls.js'
-import { createRenderPool } from '../workers/pool.js'
+import { createRenderPool } from '../pool/render-pool.js'
 import { startChildServer, type ChildServer } from './child-server.js'
 
 const SERVE = '--serve-stack-floor'

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import PDFDocument from 'pdfkit'
-import type { TemplateDefinition } from '../../workers/template/definition.js'
+import type { TemplateDefinition } from '../../engine/template/definition.js'
 
 const run = promisify(execFile)
 

@@ -1,5 +1,5 @@
 // Column types of a dataset result for the JSON API (spec 2.4 `columns`), and rows made JSON-safe.
-import type { FieldDef } from '../../workers/template/definition.js'
+import type { FieldDef } from '../../engine/template/definition.js'
 
 /** The column metadata mysql2 hands to the `fields` event (a subset). */
 export interface DriverField {

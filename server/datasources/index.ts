@@ -4,8 +4,8 @@
 // failures mapped to problems that name the dataset and never the SQL or the connection (errors.ts).
 import { performance } from 'node:perf_hooks'
 import { LRUCache } from 'lru-cache'
-import type { DatasetValues } from '../../workers/types.js'
-import type { DatasetDef, TemplateDefinition } from '../../workers/template/definition.js'
+import type { DatasetValues } from '../../engine/types.js'
+import type { DatasetDef, TemplateDefinition } from '../../engine/template/definition.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { EnvironmentsService } from '../services/environments.js'
 import type { Config } from '../config.js'
@@ -19,7 +19,7 @@ import { runStatement } from './run.js'
 import type { RowBudget, RowSpill, StatementResult } from './run.js'
 import { ByteLimitExceeded } from './byte-budget.js'
 import type { ByteBudget } from './byte-budget.js'
-import { FeedClosed } from '../../workers/row-feed.js'
+import { FeedClosed } from '../../pool/row-feed.js'
 import { describeColumns, jsonRows } from './columns.js'
 
 export interface DatasetResult {

@@ -2,8 +2,8 @@
 // ordered placeholder names; binding then only joins the pieces with `?` markers and collects
 // the values. Caller values never become SQL text: they travel as prepared-statement parameters.
 import { problem } from '../errors.js'
-import { datasetSqlProblem } from '../../workers/template/dataset-sql.js'
-import { tokenizeSql } from '../../workers/template/sql-lexer.js'
+import { datasetSqlProblem } from '../../engine/template/dataset-sql.js'
+import { tokenizeSql } from '../../engine/template/sql-lexer.js'
 
 export interface CompiledQuery {
   /** Text between placeholders: `parts.length === names.length + 1`. */

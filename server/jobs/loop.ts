@@ -31,7 +31,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   // read, render, group commit), while at most 4 per render thread hold rows and data-source
   // connections at once. quiesce() hands the waiting ones back at once, so a shutdown waits only
   // for the jobs already past this point. One workspace holds all places but one (fair threads:
-  // another workspace's job finds a place, and then a render thread, see workers/render-queue.ts).
+  // another workspace's job finds a place, and then a render thread, see pool/render-queue.ts).
   const stageSize = Math.min(concurrency, 4 * config.render.threads)
   const stage = gate(stageSize, Math.max(1, stageSize - 1))
   // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may

@@ -5,8 +5,8 @@
 // no visible document: the pending one is discarded (or swept at its expiry if this process dies)
 // and a retry writes a new one whole.
 import { randomUUID } from 'node:crypto'
-import type { RenderSuccess } from '../../workers/types.js'
-import type { RenderStream } from '../../workers/pool.js'
+import type { RenderSuccess } from '../../engine/types.js'
+import type { RenderStream } from '../../pool/render-pool.js'
 import type { RenderDeps } from '../render/deps.js'
 import { contentTypeOf, successOutcome } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'

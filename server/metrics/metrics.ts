@@ -5,7 +5,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../store/db.js'
-import type { RenderEvent, RenderPoolStats } from '../../workers/pool.js'
+import type { RenderEvent, RenderPoolStats } from '../../pool/render-pool.js'
 
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 

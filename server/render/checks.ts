@@ -5,7 +5,7 @@ import { problem } from '../errors.js'
 import { assertEnvironmentAllowed } from '../auth/keys.js'
 import type { AuthContext } from '../auth/keys.js'
 import { requireEnvironment } from '../services/environments.js'
-import type { ParameterCheckResult } from '../../workers/template/parameters.js'
+import type { ParameterCheckResult } from '../../engine/template/parameters.js'
 
 /** The environment asked for, when the workspace has it and the key may use it. */
 export function environmentFor<E extends { key: string, isProduction: boolean }> (auth: AuthContext, key: string,

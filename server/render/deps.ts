@@ -2,7 +2,7 @@
 // server/main.ts (each takes the part it uses).
 import type { Config } from '../config.js'
 import type { Db } from '../store/db.js'
-import type { RenderPool } from '../../workers/pool.js'
+import type { RenderPool } from '../../pool/render-pool.js'
 import type { TemplatesService } from '../services/templates.js'
 import type { EnvironmentsRepo } from '../store/repos/environments.js'
 import type { DataSources } from '../datasources/index.js'

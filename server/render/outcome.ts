@@ -2,7 +2,7 @@
 // recording an outcome writes (run record, job row fields, stored document, event), shared by
 // sync renders (sync.ts) and group-committed jobs (jobs/completions.ts).
 import { randomUUID } from 'node:crypto'
-import type { RenderFailure, RenderSuccess } from '../../workers/types.js'
+import type { RenderFailure, RenderSuccess } from '../../engine/types.js'
 import { problem, Problem } from '../errors.js'
 import type { ErrorCode } from '../errors.js'
 import type { RunRecord } from '../store/repos/runs.js'

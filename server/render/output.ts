@@ -6,7 +6,7 @@
 // A sink that fails (a write refused, a lease lost) does not fail the render's stream: the
 // rest is dropped and the outcome reports the sink's error (onChunk never rejects).
 import { Readable } from 'node:stream'
-import type { RenderStream } from '../../workers/pool.js'
+import type { RenderStream } from '../../pool/render-pool.js'
 
 export interface OutputSink {
   /** Resolves when the sink can take more; rejects when it failed for good. */

@@ -1,9 +1,9 @@
 // The render pipeline: resolve → check → read data → engine. Every way of rendering goes
 // through it: sync renders (sync.ts), jobs (server/jobs/), dataset runs (executeDataset), and the
 // CLI's preview uses its checks (checks.ts). The outcome is recorded by the caller.
-import type { RenderLimits, RenderSuccess } from '../../workers/types.js'
+import type { RenderLimits, RenderSuccess } from '../../engine/types.js'
 import { randomUUID } from 'node:crypto'
-import type { RenderTaskOptions } from '../../workers/pool.js'
+import type { RenderTaskOptions } from '../../pool/render-pool.js'
 import { problem } from '../errors.js'
 import type { AuthContext } from '../auth/keys.js'
 import type { Resolution, ResolvedTemplate } from '../services/templates.js'

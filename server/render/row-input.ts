@@ -1,15 +1,15 @@
 // A render's input rows (issue 15): the datasets are read, then the engine renders them. When
 // a `multiple` dataset passes SVC_DATASET_FEED_ABOVE rows, the render starts there and then with
-// a row feed (workers/row-feed.ts): that dataset's further rows go to the worker in batches as
+// a row feed (pool/row-feed.ts): that dataset's further rows go to the worker in batches as
 // they are read, with backpressure down to the data-source connection, and every other dataset
 // follows when it is complete. Rows then exist once, in the worker. The row limit, the
 // data-source checks and the statement time limit are those of every read (server/datasources).
 // A read that fails aborts the feed (the task ends without rendering) and its problem is the
 // answer; a render that ends first (busy, timed out) stops the read and its failure is the answer.
-import type { RenderLimits, RenderResult } from '../../workers/types.js'
-import type { RenderTaskOptions } from '../../workers/pool.js'
-import { FeedClosed, rowFeedSender } from '../../workers/row-feed.js'
-import type { RowFeedSender } from '../../workers/row-feed.js'
+import type { RenderLimits, RenderResult } from '../../engine/types.js'
+import type { RenderTaskOptions } from '../../pool/render-pool.js'
+import { FeedClosed, rowFeedSender } from '../../pool/row-feed.js'
+import type { RowFeedSender } from '../../pool/row-feed.js'
 import type { ResolvedTemplate } from '../services/templates.js'
 import type { Environment } from '../store/repos/environments.js'
 import type { RenderDeps } from './deps.js'

@@ -10,7 +10,7 @@
 // aborted (the client sees a truncated transfer) and the run is recorded as failed.
 import { randomUUID } from 'node:crypto'
 import { Problem, problem } from '../errors.js'
-import type { RenderSuccess } from '../../workers/types.js'
+import type { RenderSuccess } from '../../engine/types.js'
 import type { Spool } from './output.js'
 import type { AuthContext } from '../auth/keys.js'
 import { transaction } from '../store/db.js'

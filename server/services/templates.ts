@@ -1,12 +1,12 @@
 // Template versions in the store: publish (validate, compile once, store version + event in one
 // transaction), resolve for renders and dataset runs (hot path), and the read API's records.
 import { LRUCache } from 'lru-cache'
-import type { TemplateDefinition } from '../../workers/template/definition.js'
-import { compileParameterCheck, publicTemplateView } from '../../workers/template/parameters.js'
-import type { ParameterCheckResult } from '../../workers/template/parameters.js'
-import { TEMPLATE_CODE } from '../../workers/template/schema.js'
-import { parseTemplateText } from '../../workers/template/json-text.js'
-import { validateAndCompile, type ValidationIssue } from '../../workers/template/validate.js'
+import type { TemplateDefinition } from '../../engine/template/definition.js'
+import { compileParameterCheck, publicTemplateView } from '../../engine/template/parameters.js'
+import type { ParameterCheckResult } from '../../engine/template/parameters.js'
+import { TEMPLATE_CODE } from '../../engine/template/schema.js'
+import { parseTemplateText } from '../../engine/template/json-text.js'
+import { validateAndCompile, type ValidationIssue } from '../../engine/template/validate.js'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { RecordRow, ResolveRow, TemplateFormat, TemplatesRepo } from '../store/repos/templates.js'

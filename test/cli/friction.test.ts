@@ -91,7 +91,7 @@ test('svc --help and simple commands load no database driver, HTTP server, clien
     const r = await promisify(execFile)(process.execPath, ['--import', register, svcBin, ...args], { env: childEnv(env) })
     const loaded = r.stderr.split('\n').filter((l) => l.startsWith('LOAD '))
     assert.ok(loaded.some((l) => l.includes('/dist/cli/main.js')), 'the hook saw the CLI load')
-    const heavy = loaded.filter((l) => /node_modules\/(mysql2|fastify|undici|pdfkit|piscina|pino|ajv|bwip-js)\/|dist\/(workers|client)\/|dist\/server\/(context|app|render|http)/.test(l))
+    const heavy = loaded.filter((l) => /node_modules\/(mysql2|fastify|undici|pdfkit|piscina|pino|ajv|bwip-js)\/|dist\/(engine|pool|worker|client)\/|dist\/server\/(context|app|render|http)/.test(l))
     assert.deepEqual(heavy, [], `svc ${args.join(' ')} loaded heavy modules`)
   }
 })

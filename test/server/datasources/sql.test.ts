@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { compileQuery, bindQuery } from '../../../server/datasources/sql.js'
-import { queryPlaceholders } from '../../../workers/template/validate.js'
+import { queryPlaceholders } from '../../../engine/template/validate.js'
 import { Problem } from '../../../server/errors.js'
 
 const TRICKY = `SELECT a.id, '10:30' AS t, "x :no" AS d, \`:col\` , a.v::int

@@ -1,0 +1,190 @@
+// One PDF render: a pdfkit document used as the object/xref/compression writer, with content
+// streams produced by our own layout (see pager.ts). Output is deterministic: fixed dates, so
+// pdfkit's document ID (an md5 of the info dictionary) is fixed too.
+import PDFDocument from 'pdfkit'
+import { RenderError } from '../errors.js'
+import { createScope } from '../expr/expressions.js'
+import type { RenderInput, RenderSuccess } from '../types.js'
+import type { Canvas } from './canvas.js'
+import { DocFonts } from './fonts.js'
+import { embedImage } from './images.js'
+import type { CompiledDocument } from './model.js'
+import { Pager } from './pager.js'
+import { addOutputIntent } from './output-intent.js'
+import { bcp47, useXmp, type DocInfo } from './pdfa-metadata.js'
+
+const EMPTY = Object.freeze({})
+
+/** CreationDate/ModDate of every PDF: identical input must give identical bytes. */
+export const FIXED_DATE = new Date(Date.UTC(2000, 0, 1))
+
+interface PageLike { fonts: Record<string, unknown>, xobjects: Record<string, unknown> }
+interface DocInternals {
+  page: PageLike
+  push (chunk: Uint8Array | null): boolean
+  _write (data: string | Uint8Array): void
+  _offset: number
+  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } }
+}
+
+/** Rows over all datasets: a `single` dataset counts 1, a `multiple` its length. */
+export function countRows (datasets: RenderInput['datasets']): number {
+  let n = 0
+  for (const k in datasets) {
+    const v = datasets[k]
+    if (Array.isArray(v)) n += v.length
+    // Datasets come from the data source; values may be undefined
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    else if (v !== null && v !== undefined) n += 1
+  }
+  return n
+}
+
+/**
+ * Where a render's output goes in stream mode (see worker/chunk-sender.ts, pool/output-hub.ts): `count` once,
+ * before the first `write`, then the bytes in order.
+ */
+export interface OutputSink {
+  count (n: number): void
+  write (chunk: Uint8Array): void
+}
+
+/**
+ * Pages a pass may hold while the page count is unknown (a header or footer shows `pages`, or
+ * a stream must announce the count before its first byte). Documents up to this size render in
+ * one pass as before; longer ones are counted first, then drawn page by page, so memory does
+ * not grow with the page count. Holding is cheap (~4 KB per page: its content stream, plus its
+ * ~2 KB of output in stream mode, ~3 MB at most) and the second pass is not (~30% more CPU).
+ */
+export const HOLD_PAGES = 500
+
+interface Pass {
+  /** Known page count: pages are written, and streamed, as soon as they are finished. */
+  total?: number
+  holdLimit?: number
+  out?: OutputSink
+}
+
+export function renderPdf (cd: CompiledDocument, input: RenderInput, out?: OutputSink): RenderSuccess {
+  const { limits } = input
+  const rows = countRows(input.datasets)
+  if (rows > limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${limits.maxRows}) exceeded: ${rows} rows`)
+  // The common path, unchanged: nothing waits for the page count.
+  if (out === undefined && !cd.needsPageCount) return pass(cd, input, {}) as RenderSuccess
+  // Held pages (and a stream's held output) are bounded: a longer document is counted by the
+  // same pass, then drawn again with the count known.
+  const first = pass(cd, input, { holdLimit: HOLD_PAGES, out })
+  if (!('counted' in first)) return first
+  out?.count(first.counted)
+  return pass(cd, input, { total: first.counted, out }) as RenderSuccess
+}
+
+/** A render, or (past plan.holdLimit) the page count of one with nothing written. */
+function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSuccess | { counted: number } {
+  const { limits } = input
+  const { pdfa, version } = cd.pdf
+  const info: DocInfo = { Producer: 'svc', Creator: 'svc', ...cd.info, CreationDate: FIXED_DATE, ModDate: FIXED_DATE }
+  const doc = new PDFDocument({
+    autoFirstPage: false,
+    font: null, // no default Helvetica: standard fonts are handled by metrics.ts, see there
+    compress: true,
+    info,
+    // 1.3 (pdfkit's default) for a plain document; pdfkit writes the XMP stream above 1.3.
+    ...(version !== '1.3' ? { pdfVersion: version } : {})
+  } as unknown as PDFKit.PDFDocumentOptions)
+  const internals = doc as unknown as DocInternals
+  // Collect output synchronously instead of through the Readable stream (whose first pushes
+  // are delivered on a later tick): pdfkit writes everything through push().
+  // The constructor already pushed the `%PDF-1.3` header into the stream buffer: take it out.
+  const head = doc.read() as Uint8Array | null
+  let chunks: Uint8Array[] = []
+  let bytes = 0
+  const direct = plan.out !== undefined && plan.total !== undefined ? plan.out : undefined
+  if (direct !== undefined) {
+    // The count is known: every chunk leaves as soon as pdfkit writes it.
+    internals.push = (chunk) => {
+      if (chunk !== null) { direct.write(chunk); bytes += chunk.length }
+      return true
+    }
+  } else {
+    internals.push = (chunk) => {
+      if (chunk !== null) { chunks.push(chunk); bytes += chunk.length }
+      return true
+    }
+  }
+  if (head !== null) internals.push(head)
+  // pdfkit turns each string it writes (every object's lines, every content stream) into bytes
+  // with a loop in JS, one array per line (fromBinaryString, ~7% of a render's CPU). Buffer's
+  // latin1 encoding does the same natively (the low byte of each code unit), and packs small
+  // strings into Buffer's shared pool instead of one allocation each.
+  internals._write = (data) => {
+    const b = typeof data === 'string' ? Buffer.from(data + '\n', 'latin1') : data
+    internals.push(b)
+    internals._offset += b.length
+  }
+  const fonts = new DocFonts(doc, pdfa?.part === 1)
+  const imageRefs = new Array<unknown>(cd.images.length)
+  const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
+  const kids = internals._root.data.Pages.data.Kids
+  const sink = {
+    page (parts: Canvas[]): void {
+      doc.addPage(pageOptions as PDFKit.PDFDocumentOptions)
+      // addPage() wrote out the previous page's objects; the page tree keeps its reference only
+      // for `n 0 R`: drop the written dictionary (and its content and resource objects with
+      // it) so a long document does not keep ~1 KB per page.
+      if (kids.length > 1) kids[kids.length - 2].data = EMPTY
+      // addPage() wrote out the previous page: stop as soon as the output is too big.
+      if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
+      const page = internals.page
+      let ops = ''
+      for (const c of parts) {
+        ops += c.ops
+        for (const f of c.faces) page.fonts[fonts.resName(f)] = fonts.ref(f)
+        for (const img of c.images) {
+          imageRefs[img.index] ??= embedImage(doc, img)
+          page.xobjects['I' + img.index] = imageRefs[img.index]
+        }
+      }
+      doc.addContent(Buffer.from(ops + '\n', 'latin1') as unknown as string) // as pdfkit would write it
+    }
+  }
+  const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
+  const options = { maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit }
+  const pager = new Pager(cd, scope, fonts, options)
+  const pageCount = pager.run()
+  if (pager.overflowed) return { counted: pageCount }
+  fonts.end()
+  if (pdfa !== null) {
+    // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
+    if (pdfa.part > 1 && fonts.missing.size > 0) throw new RenderError('RENDER_FAILED', `PDF/A-${pdfa.part}b cannot show characters no font has: ${missingList(fonts.missing)}`)
+    addOutputIntent(doc)
+    useXmp(doc, pdfa, info, bcp47(input.context.language))
+  }
+  doc.end()
+  if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
+  let out: Uint8Array
+  if (plan.out === undefined) {
+    out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)
+  } else {
+    // Streamed: what was held (a short document) leaves now, after its count.
+    if (direct === undefined) {
+      plan.out.count(pageCount)
+      for (const c of chunks) plan.out.write(c)
+      chunks = []
+    }
+    out = new Uint8Array(0)
+  }
+  const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
+  if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
+  return result
+}
+
+/** One warning naming the characters no font had (the first 20), e.g. "U+1F600". */
+function missingWarning (missing: Set<number>): string {
+  return `${missing.size} character(s) no font has, drawn as boxes: ${missingList(missing)}`
+}
+
+function missingList (missing: Set<number>): string {
+  const cps = [...missing].sort((a, b) => a - b)
+  return cps.slice(0, 20).map((c) => 'U+' + c.toString(16).toUpperCase().padStart(4, '0')).join(', ') + (cps.length > 20 ? ', …' : '')
+}
