@@ -17,11 +17,13 @@ export const renderBodySchema = {
     template: { type: 'string', minLength: 1, maxLength: 64 },
     version: { type: 'integer', minimum: 1, maximum: 2147483647 }, // INT column
     environment: { type: 'string', minLength: 1, maxLength: 64 },
-    parameters: { type: 'object' },
+    // additionalProperties spelled out (JSON Schema's default): generated clients then type it
+    // as a map of values, not as an empty object.
+    parameters: { type: 'object', additionalProperties: true },
     format: { type: 'string', enum: ['pdf', 'zpl'] },
     async: { type: 'boolean' },
     fileName: { type: 'string', minLength: 1, maxLength: 255, format: 'file-name' }, // validation/file-name.ts
-    context: { type: 'object' }
+    context: { type: 'object', additionalProperties: true }
   }
 } as const
 
