@@ -20,7 +20,8 @@ export interface OpenApiDocument {
   [member: string]: unknown
 }
 
-const isOperationId = (id: unknown): id is OperationId => typeof id === 'string' && Object.hasOwn(OPERATION_PROBLEMS, id)
+const isOperationId = (id: unknown): id is OperationId =>
+  typeof id === 'string' && Object.hasOwn(OPERATION_PROBLEMS, id)
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
 
 /** Moves a schema found at `holder[key]` into components.schemas under `name` (once). */
@@ -57,7 +58,8 @@ export function finishDocument (raw: Json, serverUrl: string): OpenApiDocument {
         if (response === undefined) throw new Error(`openapi: ${id} has no ${status} response`)
         response.headers = { 'X-Correlation-ID': { $ref: '#/components/headers/XCorrelationId' }, ...more.headers }
         if (more.binary !== undefined) {
-          response.content = Object.fromEntries(more.binary.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]))
+          const binary = { schema: { type: 'string', format: 'binary' } }
+          response.content = Object.fromEntries(more.binary.map((type) => [type, binary]))
         } else {
           const json = jsonOf(response)
           if (more.schema !== undefined) hoist(schemas, json, 'schema', more.schema)

@@ -57,7 +57,11 @@ export const INVOICE_TEMPLATE = {
   format: 'document',
   version: 1,
   updatedAt: '2026-11-26T08:00:00.000Z',
-  parameters: [{ name: 'invoiceId', type: 'integer', required: true, defaultValue: null, description: 'Internal id of the invoice' }],
+  parameters: [
+    {
+      name: 'invoiceId', type: 'integer', required: true, defaultValue: null, description: 'Internal id of the invoice'
+    }
+  ],
   parameterSchema: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',

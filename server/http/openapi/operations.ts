@@ -19,6 +19,8 @@ interface OperationExtras {
   requestBody?: { schema: string, required: boolean, examples: Record<string, Json> }
 }
 
+/** A response header: its description, schema, and whether every such answer has it. */
+const h = (description: string, schema: Json, required = false): Json => ({ description, required, schema })
 const int = { type: 'integer' }
 const str = { type: 'string' }
 const disposition = {
@@ -29,14 +31,14 @@ const disposition = {
 
 /** The Part 4 headers of a synchronous render's document. */
 const RENDER_HEADERS: Record<string, Json> = {
-  'Content-Length': { description: 'Size in bytes; absent when a big document is sent as it renders (chunked).', schema: int },
+  'Content-Length': h('Size in bytes; absent when a big document is sent as it renders (chunked).', int),
   'Content-Disposition': disposition,
-  'X-Template-Version': { description: 'The template version rendered.', required: true, schema: int },
-  'X-Page-Count': { description: 'Pages (PDF only).', schema: int },
-  'X-Label-Count': { description: 'Labels (ZPL only).', schema: int },
-  'X-Document-Format': { description: 'The document\'s format.', required: true, schema: { type: 'string', enum: ['pdf', 'zpl'] } },
-  'X-Environment': { description: 'The environment whose data source was read.', required: true, schema: str },
-  'X-Run-ID': { description: 'The run recorded in the workspace\'s run history.', required: true, schema: { type: 'string', format: 'uuid' } }
+  'X-Template-Version': h('The template version rendered.', int, true),
+  'X-Page-Count': h('Pages (PDF only).', int),
+  'X-Label-Count': h('Labels (ZPL only).', int),
+  'X-Document-Format': h('The document\'s format.', { type: 'string', enum: ['pdf', 'zpl'] }, true),
+  'X-Environment': h('The environment whose data source was read.', str, true),
+  'X-Run-ID': h('The run recorded in the workspace\'s run history.', { type: 'string', format: 'uuid' }, true)
 }
 
 export const OPERATION_EXTRAS: Record<OperationId, OperationExtras> = {
@@ -52,7 +54,7 @@ export const OPERATION_EXTRAS: Record<OperationId, OperationExtras> = {
     responses: {
       200: { headers: RENDER_HEADERS, binary: ['application/pdf', 'application/zpl'] },
       202: {
-        headers: { Location: { description: 'The job\'s statusUrl.', required: true, schema: { type: 'string', format: 'uri' } } },
+        headers: { Location: h('The job\'s statusUrl.', { type: 'string', format: 'uri' }, true) },
         schema: 'RenderJob',
         example: { queued: example('A queued job', ex.QUEUED_JOB) }
       }
@@ -64,16 +66,20 @@ export const OPERATION_EXTRAS: Record<OperationId, OperationExtras> = {
   downloadDocument: {
     responses: {
       200: {
-        headers: { 'Content-Length': { description: 'Size in bytes.', required: true, schema: int }, 'Content-Disposition': disposition },
+        headers: { 'Content-Length': h('Size in bytes.', int, true), 'Content-Disposition': disposition },
         binary: ['application/pdf', 'application/zpl']
       }
     }
   },
   listTemplates: {
-    responses: { 200: { schema: 'TemplatePage', example: { demo: example('The demo workspace, first page', ex.TEMPLATE_PAGE) } } }
+    responses: {
+      200: { schema: 'TemplatePage', example: { demo: example('The demo workspace, first page', ex.TEMPLATE_PAGE) } }
+    }
   },
   getTemplate: {
-    responses: { 200: { schema: 'TemplateRecord', example: { invoice: example('The demo invoice', ex.INVOICE_TEMPLATE) } } }
+    responses: {
+      200: { schema: 'TemplateRecord', example: { invoice: example('The demo invoice', ex.INVOICE_TEMPLATE) } }
+    }
   },
   executeDataset: {
     // Every member has a default: an absent body is all defaults.

@@ -32,13 +32,17 @@ const DATA_SCHEMAS: Record<string, Json> = {
   WebhookApiKey: apiKeyRef,
   DocumentGeneratedData: {
     type: 'object',
-    required: [...Object.keys(renderCommon), 'pageCount', 'outputBytes', 'fileName', 'documentUrl', 'documentExpiresAt'],
+    required: [
+      ...Object.keys(renderCommon), 'pageCount', 'outputBytes', 'fileName', 'documentUrl', 'documentExpiresAt'
+    ],
     properties: {
       ...renderCommon,
       pageCount: { type: 'integer', description: 'Pages (PDF) or labels (ZPL).' },
       outputBytes: { type: 'integer' },
       fileName: { type: 'string' },
-      documentUrl: { type: 'string', format: 'uri', description: 'Short-lived signed link; read the job for a fresh one.' },
+      documentUrl: {
+        type: 'string', format: 'uri', description: 'Short-lived signed link; read the job for a fresh one.'
+      },
       documentExpiresAt: timestamp
     }
   },
@@ -58,7 +62,9 @@ const DATA_SCHEMAS: Record<string, Json> = {
       templateId: uuid,
       template: { type: 'string', description: 'Template code.' },
       version: { type: 'integer' },
-      previousVersion: { type: ['integer', 'null'], description: 'The version in force before; null for a first publish.' },
+      previousVersion: {
+        type: ['integer', 'null'], description: 'The version in force before; null for a first publish.'
+      },
       format: { type: 'string', enum: ['document', 'label'] },
       note: { type: ['string', 'null'] },
       publishedBy: { type: ['string', 'null'], description: 'Who published, as given to `svc templates publish`.' }
@@ -71,12 +77,18 @@ const DATA_SCHEMAS: Record<string, Json> = {
   }
 }
 
+const event = (type: string, name: string, summary: string, description: string) =>
+  ({ type, name, id: name.charAt(0).toLowerCase() + name.slice(1), summary, description })
 const EVENTS = [
-  { type: 'document.generated', name: 'DocumentGenerated', id: 'documentGenerated', summary: 'A document was rendered', description: 'A render through the API succeeded, sync or async.' },
-  { type: 'document.failed', name: 'DocumentFailed', id: 'documentFailed', summary: 'A render failed', description: 'A render through the API failed after its checks passed (data read or engine), sync or async.' },
-  { type: 'template.published', name: 'TemplatePublished', id: 'templatePublished', summary: 'A template version was published', description: 'A new version of a template is in force in the workspace.' },
-  { type: 'webhook.test', name: 'WebhookTest', id: 'webhookTest', summary: 'A test event', description: 'Sent on demand (`svc webhooks test`) to one endpoint, whatever it subscribes to.' }
-] as const
+  event('document.generated', 'DocumentGenerated', 'A document was rendered',
+    'A render through the API succeeded, sync or async.'),
+  event('document.failed', 'DocumentFailed', 'A render failed',
+    'A render through the API failed after its checks passed (data read or engine), sync or async.'),
+  event('template.published', 'TemplatePublished', 'A template version was published',
+    'A new version of a template is in force in the workspace.'),
+  event('webhook.test', 'WebhookTest', 'A test event',
+    'Sent on demand (`svc webhooks test`) to one endpoint, whatever it subscribes to.')
+]
 
 /** The envelope of each event, its data narrowed to the event's own. */
 function envelope (type: string, data: string): Json {

@@ -27,10 +27,18 @@ export const executeSchema = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      parameters: { type: 'object', additionalProperties: true, description: 'Parameter values by name, typed as the template declares' },
+      parameters: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'Parameter values by name, typed as the template declares'
+      },
       environment: { type: 'string', minLength: 1, maxLength: 64, description: "Environment key; default: the key's default environment" },
       maxRows: { type: 'integer', minimum: 1, maximum: MAX_ROWS, default: DEFAULT_ROWS },
-      context: { type: 'object', additionalProperties: true, description: 'Caller context for :context.xxx placeholders (as in a render)' }
+      context: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'Caller context for :context.xxx placeholders (as in a render)'
+      }
     }
   },
   response: {

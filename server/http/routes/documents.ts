@@ -19,7 +19,10 @@ export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLin
         '404 DOCUMENT_NOT_FOUND: read the job again for a fresh link.',
       security: [],
       params: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
-      response: { 200: { description: 'The stored document', type: 'string', format: 'binary' }, '4xx': { $ref: 'problem#' } }
+      response: {
+        200: { description: 'The stored document', type: 'string', format: 'binary' },
+        '4xx': { $ref: 'problem#' }
+      }
     }
   }, async (request, reply) => {
     const id = deps.links.verify(request.params.token)
