@@ -17,7 +17,9 @@ export function serviceUrl (config: Pick<Config, 'publicUrl' | 'host' | 'port'>,
 export function openapiRoute (app: FastifyInstance, config: Pick<Config, 'publicUrl' | 'host' | 'port'>): void {
   let document: Promise<OpenApiDocument> | undefined
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => {
+    // Built on first use (the bound port is known by then); a failure is not kept.
     document ??= openapiDocument(serviceUrl(config, app.server.address()))
+      .catch((err: unknown) => { document = undefined; throw err })
     return await document
   })
 }
