@@ -22,6 +22,7 @@ build: deps
 
 lint: deps
 	npx eslint . --max-warnings 0
+	npx tsc -p tsconfig.json && $(SVC) openapi --output dist/openapi.json && npx redocly lint --config redocly.yaml dist/openapi.json
 
 test: build lint
 	bash scripts/test.sh

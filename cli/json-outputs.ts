@@ -84,5 +84,6 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
       'rerun, baseUrl, caCert, keys { live, test: { key, prefix, defaultEnvironment } }, commands { renderInvoicePdf, renderAsync, pollJob, ' +
       'downloadDocument, renderLabels, listTemplates, executeDataset }, notes[] }'
   },
-  completion: { json: 'not JSON: the shell script itself, whatever --json says' }
+  completion: { json: 'not JSON: the shell script itself, whatever --json says' },
+  openapi: { json: 'the OpenAPI 3.1 document itself (JSON either way), on stdout or in --output' }
 }

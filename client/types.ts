@@ -1,32 +1,34 @@
-// The client's request and response types, derived at compile time from the very schema objects
-// the routes validate and serialise with (server/http/routes/*): a route change that is not
-// reflected here fails to compile instead of drifting. Derived by FromRouteSchema, the same
-// derivation the routes' type provider uses (server/http/schema-types.ts). Type-only imports:
-// nothing of server/ is loaded at run time.
-import type { FromRouteSchema } from '../server/http/schema-types.js'
-import type { renderBodySchema } from '../server/http/routes/render.js'
-import type { jobSchema } from '../server/http/routes/job-schema.js'
-import type { templateRecord, listSchema } from '../server/http/routes/templates.js'
-import type { executeSchema } from '../server/http/routes/datasets.js'
-import type { ErrorCode as CatalogueCode, ProblemBody as ServerProblemBody } from '../server/errors.js'
+// The client's request and response types, taken from the OpenAPI document the service serves
+// (client/api-types.ts, generated from it by openapi-typescript: scripts/client-types.mjs). The
+// document is generated from the routes' schemas, so a route change reaches these types through it;
+// test/client/api-types.test.ts fails while the checked-in file lags behind. Nothing of server/
+// is imported, so the published declarations need neither fastify nor the server's modules.
+import type { components } from './api-types.js'
+
+type Schemas = components['schemas']
 
 /** Body of POST /v1/render (spec 2.1). `async` is set by render()/renderAsync() themselves. */
-export type RenderRequest = Omit<FromRouteSchema<typeof renderBodySchema, 'sent'>, 'async'>
+export type RenderRequest = Omit<Schemas['RenderRequest'], 'async'>
 /** A render job (spec 2.2). */
-export type RenderJob = FromRouteSchema<typeof jobSchema>
+export type RenderJob = Schemas['RenderJob']
 export type JobStatus = RenderJob['status']
+/** A failed job's error.code: the render codes of Part 7, RENDER_TIMEOUT and JOB_ABANDONED. */
+export type JobErrorCode = NonNullable<RenderJob['error']>['code']
 /** A template record (spec 2.3). */
-export type TemplateRecord = FromRouteSchema<typeof templateRecord>
+export type TemplateRecord = Schemas['TemplateRecord']
 /** One page of GET /v1/templates. */
-export type TemplatePage = FromRouteSchema<typeof listSchema['response'][200]>
+export type TemplatePage = Schemas['TemplatePage']
 /** Body of POST /v1/datasets/{template}/{dataset}/execute (spec 2.4). */
-export type DatasetRequest = FromRouteSchema<typeof executeSchema['body'], 'sent'>
-export type DatasetResult = FromRouteSchema<typeof executeSchema['response'][200]>
+export type DatasetRequest = Schemas['DatasetRequest']
+export type DatasetResult = Schemas['DatasetResult']
 
-/** Every errorCode of the service's catalogue (server/errors.ts). */
-export type ErrorCode = CatalogueCode
+/** Every errorCode of the service's catalogue. */
+export type ErrorCode = Schemas['Problem']['errorCode']
 /** A problem document (spec 2.6). */
-export type ProblemBody = ServerProblemBody
+export type ProblemBody = Schemas['Problem']
+
+/** The OpenAPI document's own types, for callers who want more than the client's (e.g. per status). */
+export type { components, paths, webhooks, operations } from './api-types.js'
 
 /** A synchronous render's document with the Part 4 response headers as typed fields. */
 export interface RenderedDocument {

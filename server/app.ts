@@ -1,7 +1,6 @@
 // Builds the Fastify app from a Config and its dependencies; never listens (bin/ does).
 import Fastify from 'fastify'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
-import swagger from '@fastify/swagger'
 import type { Logger } from 'pino'
 import './http/types.js'
 import type { Config } from './config.js'
@@ -84,14 +83,6 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     for (const method of ([] as string[]).concat(route.method)) routes.push({ method, pattern: pathPattern(route.url) })
   })
   app.addSchema(problemSchema)
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'svc render API', version: '1.0.0', description: 'Renders published templates into PDF and ZPL (see docs/api.md).' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }]
-    }
-  })
 
   correlationPlugin(app)
   connectionReusePlugin(app, config.http.maxRequestsPerSocket)
@@ -109,7 +100,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   authPlugin(app, { auth: options.auth })
 
   healthRoutes(app, { db: context.db, saturated: options.saturated })
-  openapiRoute(app)
+  openapiRoute(app, config) // the document is built offline from the route schemas (http/openapi/)
   await app.register(async (api) => { await apiRoutes(api, options.api); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app
 }

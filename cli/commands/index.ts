@@ -8,6 +8,7 @@ import { webhookCommands } from './webhooks.js'
 import { demoCommand } from './demo.js'
 import { completionCommand } from './completion.js'
 import { secretsCommands } from './secrets.js'
+import { openapiCommand } from './openapi.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
@@ -17,4 +18,5 @@ export function registerMore (program: Command, rt: CliRuntime): void {
   demoCommand(program, rt)
   completionCommand(program, rt)
   secretsCommands(program, rt)
+  openapiCommand(program, rt)
 }

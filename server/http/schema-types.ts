@@ -1,7 +1,7 @@
-// The one way a TypeScript type is derived from a route's JSON schema object. The routes use it
-// through their type provider (SchemaTypes, http/types.ts) and svc/client through client/types.ts,
-// so the server and the client read the same schema objects the same way. Type-only: nothing here
-// exists at run time, and it imports nothing of fastify (the client's declarations stay free of it).
+// The one way a TypeScript type is derived from a route's JSON schema object: the routes use it
+// through their type provider (SchemaTypes, http/types.ts). svc/client takes its types from the
+// OpenAPI document instead (client/api-types.ts), which is generated from the same schema objects.
+// Type-only: nothing here exists at run time.
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 
 /**

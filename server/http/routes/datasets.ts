@@ -12,8 +12,12 @@ export const MAX_ROWS = 10_000
 export const DEFAULT_ROWS = DEFAULT_DATASET_ROWS
 
 export const executeSchema = {
+  operationId: 'executeDataset',
   tags: ['datasets'],
-  summary: 'Execute one dataset of a published template and return its rows',
+  summary: 'Execute one dataset of a template',
+  description: 'Reads one dataset of the current published version of a template from an environment\'s ' +
+    'data source, with the caller\'s parameter values, and answers its rows as JSON. The parameters are ' +
+    'checked as for a render; the query itself is never sent nor shown.',
   params: {
     type: 'object',
     required: ['template', 'dataset'],
@@ -23,14 +27,23 @@ export const executeSchema = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      parameters: { type: 'object', description: 'Parameter values by name, typed as the template declares' },
+      parameters: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'Parameter values by name, typed as the template declares'
+      },
       environment: { type: 'string', minLength: 1, maxLength: 64, description: "Environment key; default: the key's default environment" },
       maxRows: { type: 'integer', minimum: 1, maximum: MAX_ROWS, default: DEFAULT_ROWS },
-      context: { type: 'object', description: 'Caller context for :context.xxx placeholders (as in a render)' }
+      context: {
+        type: 'object',
+        additionalProperties: true,
+        description: 'Caller context for :context.xxx placeholders (as in a render)'
+      }
     }
   },
   response: {
     200: {
+      description: 'The dataset\'s columns and rows',
       type: 'object',
       required: ['template', 'version', 'dataset', 'environment', 'columns', 'rows', 'rowCount', 'truncated', 'elapsedMs'],
       properties: {

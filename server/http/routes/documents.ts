@@ -11,11 +11,18 @@ import { contentDisposition } from './render.js'
 export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLinks, documents: DocumentsRepo }): void {
   api.withTypeProvider<SchemaTypes>().get('/documents/:token', {
     schema: {
+      operationId: 'downloadDocument',
       tags: ['documents'],
-      summary: 'Download a stored document through a signed short-lived link',
+      summary: 'Download a stored document',
+      description: 'The document of a succeeded job, through the signed short-lived link of its documentUrl. ' +
+        'No API key: the token is the credential. An invalid or expired link, or a deleted document, is ' +
+        '404 DOCUMENT_NOT_FOUND: read the job again for a fresh link.',
       security: [],
       params: { type: 'object', required: ['token'], properties: { token: { type: 'string' } } },
-      response: { 200: { type: 'string', format: 'binary' }, '4xx': { $ref: 'problem#' } }
+      response: {
+        200: { description: 'The stored document', type: 'string', format: 'binary' },
+        '4xx': { $ref: 'problem#' }
+      }
     }
   }, async (request, reply) => {
     const id = deps.links.verify(request.params.token)

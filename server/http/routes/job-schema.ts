@@ -2,6 +2,14 @@
 const nullableString = { type: ['string', 'null'] } as const
 const nullableInt = { type: ['integer', 'null'] } as const
 
+/** A failed job's error.code (2.2): the render codes of Part 7, plus RENDER_TIMEOUT and JOB_ABANDONED
+ *  (a job's own). An unexpected failure is recorded as RENDER_FAILED (jobs/service.ts). */
+export const JOB_ERROR_CODES = [
+  'PARAMETER_INVALID', 'ENVIRONMENT_NOT_ALLOWED', 'TEMPLATE_NOT_FOUND', 'TEMPLATE_NOT_PUBLISHED', 'VERSION_NOT_FOUND',
+  'ENVIRONMENT_NOT_FOUND', 'TEMPLATE_DISABLED', 'FORMAT_MISMATCH', 'RENDER_FAILED', 'RENDER_LIMIT_EXCEEDED',
+  'DATASET_FAILED', 'DATA_SOURCE_UNAVAILABLE', 'RENDER_BUSY', 'RENDER_TIMEOUT', 'JOB_ABANDONED'
+] as const
+
 export const jobSchema = {
   type: 'object',
   required: ['jobId', 'status', 'statusUrl', 'template', 'version', 'environment', 'format', 'attempts', 'createdAt', 'error', 'correlationId'],
@@ -27,7 +35,7 @@ export const jobSchema = {
     error: {
       type: ['object', 'null'],
       required: ['code', 'message'],
-      properties: { code: { type: 'string' }, message: { type: 'string' } }
+      properties: { code: { type: 'string', enum: JOB_ERROR_CODES }, message: { type: 'string' } }
     },
     correlationId: { type: 'string' }
   }

@@ -9,10 +9,14 @@ export function jobsRoute (api: FastifyInstance, deps: { jobs: JobsService }): v
   api.withTypeProvider<SchemaTypes>().get('/jobs/:jobId', {
     config: { scope: 'render' },
     schema: {
+      operationId: 'getJob',
       tags: ['render'],
-      summary: 'A render job; a succeeded job carries a fresh signed documentUrl',
+      summary: 'Read a render job',
+      description: 'The state of an asynchronous render. Poll every second or two at first, then less often, ' +
+        'until the status is succeeded or failed. Every read of a succeeded job carries a fresh signed ' +
+        'documentUrl; a failed job carries error.code and error.message.',
       params: { type: 'object', required: ['jobId'], properties: { jobId: { type: 'string' } } },
-      response: { 200: jobSchema, '4xx': { $ref: 'problem#' } }
+      response: { 200: { ...jobSchema, description: 'The render job' }, '4xx': { $ref: 'problem#' } }
     }
   }, async (request, reply) => {
     const job = await deps.jobs.find(request.auth.workspaceId, request.params.jobId)

@@ -17,11 +17,13 @@ export const renderBodySchema = {
     template: { type: 'string', minLength: 1, maxLength: 64 },
     version: { type: 'integer', minimum: 1, maximum: 2147483647 }, // INT column
     environment: { type: 'string', minLength: 1, maxLength: 64 },
-    parameters: { type: 'object' },
+    // additionalProperties spelled out (JSON Schema's default): generated clients then type it
+    // as a map of values, not as an empty object.
+    parameters: { type: 'object', additionalProperties: true },
     format: { type: 'string', enum: ['pdf', 'zpl'] },
     async: { type: 'boolean' },
     fileName: { type: 'string', minLength: 1, maxLength: 255, format: 'file-name' }, // validation/file-name.ts
-    context: { type: 'object' }
+    context: { type: 'object', additionalProperties: true }
   }
 } as const
 
@@ -43,12 +45,18 @@ export function renderRoute (
     {
       config: { scope: 'render', deferAuth: true },
       schema: {
+        operationId: 'render',
         tags: ['render'],
-        summary: 'Render a published template (sync: the document; async: a job)',
+        summary: 'Render a published template',
+        description: 'Renders the published version of a template with data read from an environment\'s data ' +
+          'source. By default the answer is the document itself (PDF for document templates, ZPL for labels) ' +
+          'with its facts in headers; with `"async": true` the answer is 202 and a render job to poll (or to ' +
+          'follow through the document.generated and document.failed webhooks). Every check (template, ' +
+          'environment, format, parameters) runs before any data-source query.',
         body: renderBodySchema,
         response: {
           200: { description: 'The document (application/pdf or application/zpl)', type: 'string', format: 'binary' },
-          202: jobSchema,
+          202: { ...jobSchema, description: 'Accepted: the queued render job; Location holds its statusUrl' },
           '4xx': { $ref: 'problem#' },
           '5xx': { $ref: 'problem#' }
         }

@@ -53,8 +53,12 @@ export const templateRecord = {
 } as const
 
 export const listSchema = {
+  operationId: 'listTemplates',
   tags: ['templates'],
-  summary: 'Published, active templates of the workspace, ordered by code',
+  summary: 'List the published templates',
+  description: 'The published, active templates of the key\'s workspace, ordered by code, a page at a time: ' +
+    'pass nextCursor as cursor for the next page. Disabled templates and templates without a published ' +
+    'version are left out.',
   querystring: {
     type: 'object',
     additionalProperties: false,
@@ -66,6 +70,7 @@ export const listSchema = {
   },
   response: {
     200: {
+      description: 'A page of template records',
       type: 'object',
       required: ['data', 'nextCursor'],
       properties: {
@@ -78,10 +83,13 @@ export const listSchema = {
 } as const
 
 const getSchema = {
+  operationId: 'getTemplate',
   tags: ['templates'],
-  summary: 'One published template (404 TEMPLATE_NOT_FOUND / TEMPLATE_NOT_PUBLISHED, 409 TEMPLATE_DISABLED)',
+  summary: 'Read one published template',
+  description: 'One template record: its parameters with a JSON Schema of them, and its datasets with their ' +
+    'fields. The SQL of a dataset is never shown.',
   params: { type: 'object', required: ['code'], properties: { code: { type: 'string', maxLength: 64 } } },
-  response: { 200: templateRecord, '4xx': { $ref: 'problem#' } }
+  response: { 200: { ...templateRecord, description: 'The template record' }, '4xx': { $ref: 'problem#' } }
 } as const
 
 export function templatesRoutes (api: FastifyInstance, deps: { templates: TemplatesService }): void {

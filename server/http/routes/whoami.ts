@@ -5,10 +5,14 @@
 import type { FastifyInstance } from 'fastify'
 
 const schema = {
+  operationId: 'whoami',
   tags: ['keys'],
-  summary: 'The API key this request authenticates as',
+  summary: 'Describe the calling API key',
+  description: 'Which key and workspace a request authenticates as, with the key\'s scopes and default ' +
+    'environment: a diagnostic for setting up a caller. Not in the spec\'s list of endpoints.',
   response: {
     200: {
+      description: 'The calling key',
       type: 'object',
       required: ['keyId', 'prefix', 'name', 'mode', 'scopes', 'workspaceId', 'defaultEnvironment'],
       properties: {
