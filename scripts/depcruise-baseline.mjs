@@ -10,7 +10,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const depcruise = join(root, 'node_modules', '.bin', 'depcruise')
 const known = []
 for (const config of ['.dependency-cruiser.cjs', '.dependency-cruiser-runtime.cjs']) {
-  const out = execFileSync(depcruise, ['-c', config, '-T', 'baseline', '.'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 })
+  const out = execFileSync(depcruise, ['-c', config, '-T', 'baseline', '.'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 })
   known.push(...JSON.parse(out))
 }
 const file = join(root, '.dependency-cruiser-known-violations.json')

@@ -42,7 +42,9 @@ function problems (files: string[], rows: LedgerRow[]): string[] {
     if (!listed.includes(f)) found.push(`${f}: not in the ledger (append a row to server/store/migrations/README.md)`)
   }
   for (const r of rows) {
-    if (!migrations.includes(r.file)) found.push(`${r.file}: in the ledger but not on disk (renamed, renumbered, deleted?)`)
+    if (!migrations.includes(r.file)) {
+      found.push(`${r.file}: in the ledger but not on disk (renamed, renumbered, deleted?)`)
+    }
     if (!r.file.startsWith(`${r.number}_`)) found.push(`${r.file}: the ledger gives it number ${r.number}`)
   }
   let before: LedgerRow | undefined
