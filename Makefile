@@ -20,7 +20,9 @@ deps: system-deps node_modules/.installed
 build: deps
 	npx tsc -p tsconfig.json
 
+# Import rules first (seconds: .dependency-cruiser.cjs, docs/architecture.md "Import rules"), then ESLint.
 lint: deps
+	npm run --silent lint:imports
 	npx eslint . --max-warnings 0
 	npx tsc -p tsconfig.json && $(SVC) openapi --output dist/openapi.json && npx redocly lint --config redocly.yaml dist/openapi.json
 
