@@ -13,6 +13,8 @@ import { lazyRequestLogger, RequestLog } from './http/plugins/request-log.js'
 import type { Authenticator } from './auth/authenticate.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
+import { openapiDocument } from './openapi/generate.js'
+import { serviceUrl } from './openapi/service-url.js'
 import { apiRoutes } from './http/routes/index.js'
 import type { ApiDeps } from './http/routes/index.js'
 import { httpMetrics } from './metrics/http.js'
@@ -100,7 +102,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   authPlugin(app, { auth: options.auth })
 
   healthRoutes(app, { db: context.db, saturated: options.saturated })
-  openapiRoute(app, config) // the document is built offline from the route schemas (http/openapi/)
+  // The document is built from the route schemas (server/openapi/), naming this server's URL.
+  openapiRoute(app, async (bound) => await openapiDocument(serviceUrl(config, bound)))
   await app.register(async (api) => { await apiRoutes(api, options.api); await options.extend?.(api) }, { prefix: '/api/v1' })
   return app
 }

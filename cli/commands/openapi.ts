@@ -11,8 +11,8 @@ export function openapiCommand (program: Command, rt: CliRuntime): void {
     .option('-o, --output <file>', 'write it to a file instead of stdout')
     .action(async (options: { server?: string, output?: string }) => {
       // Loaded on use: fastify and the route modules would slow every other command's start.
-      const { openapiDocument } = await import('../../server/http/openapi/generate.js')
-      const { serviceUrl } = await import('../../server/http/routes/openapi.js')
+      const { openapiDocument } = await import('../../server/openapi/generate.js')
+      const { serviceUrl } = await import('../../server/openapi/service-url.js')
       const url = options.server ?? serviceUrl(rt.config(), undefined)
       const text = JSON.stringify(await openapiDocument(url.replace(/\/+$/, '')), null, 2) + '\n'
       if (options.output === undefined) process.stdout.write(text)

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { projectRoot } from '../../server/util/paths.js'
-import { openapiDocument } from '../../server/http/openapi/generate.js'
+import { openapiDocument } from '../../server/openapi/generate.js'
 
 const script = pathToFileURL(join(projectRoot, 'scripts', 'client-types.mjs')).href
 const { clientTypes } = await import(script) as { clientTypes: (document: unknown) => Promise<string> }

@@ -14,7 +14,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { renderFixture } from '../helpers/render-data.js'
 import { projectRoot } from '../../server/util/paths.js'
-import { openapiDocument } from '../../server/http/openapi/generate.js'
+import { openapiDocument } from '../../server/openapi/generate.js'
 
 const script = pathToFileURL(join(projectRoot, 'scripts', 'client-types.mjs')).href
 const { clientTypes } = await import(script) as { clientTypes: (document: unknown) => Promise<string> }

@@ -11,7 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import { PROBLEMS } from '../../../server/errors.js'
 import type { ErrorCode } from '../../../server/errors.js'
-import { openapiDocument } from '../../../server/http/openapi/generate.js'
+import { openapiDocument } from '../../../server/openapi/generate.js'
 import { eventData } from '../../../server/render/outcome.js'
 import { projectRoot } from '../../../server/util/paths.js'
 
@@ -21,7 +21,7 @@ type Json = any
 const URL_ = 'https://render.example.net'
 const docPromise = openapiDocument(URL_)
 
-// Transcribed from the spec, independently of server/http/openapi/problems.ts. Part 5 and Part 8:
+// Transcribed from the spec, independently of server/openapi/problems.ts. Part 5 and Part 8:
 // every keyed operation answers the key's problems; Part 7: INTERNAL_ERROR anywhere.
 const KEY = {
   401: ['API_KEY_INVALID', 'API_KEY_REVOKED', 'API_KEY_EXPIRED'],

@@ -1,8 +1,8 @@
 // The responses of the OpenAPI document: problems narrowed per status to the codes they can
 // carry (problems.ts says which), the shared protocol answers, and the headers the spec promises.
 import { STATUS_CODES } from 'node:http'
-import { PROBLEMS } from '../../errors.js'
-import type { ErrorCode } from '../../errors.js'
+import { PROBLEMS } from '../errors.js'
+import type { ErrorCode } from '../errors.js'
 import { SHARED_RESPONSES, problemsByStatus, sharedResponseFor } from './problems.js'
 import type { OperationId, StatusCodes } from './problems.js'
 

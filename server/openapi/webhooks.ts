@@ -2,7 +2,7 @@
 // (types the spec leaves open as docs/webhooks.md fixes them), the delivery headers and the
 // Svc-Signature scheme. What the service sends is built in server/render/outcome.ts (document
 // events), services/templates.ts (template.published) and services/webhooks.ts (webhook.test).
-import { JOB_ERROR_CODES } from '../routes/job-schema.js'
+import { JOB_ERROR_CODES } from '../http/routes/job-schema.js'
 import { EVENT_EXAMPLES } from './examples.js'
 
 type Json = Record<string, unknown>

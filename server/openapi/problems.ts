@@ -1,8 +1,8 @@
 // Which problems each operation can answer, by status, for the OpenAPI document (issue 37). The
 // spec's lists (Part 4 per endpoint, Part 5 for keys, Part 7 for codes) plus what the
 // implementation answers at the protocol level; never a code an operation cannot give.
-import { PROBLEMS } from '../../errors.js'
-import type { ErrorCode } from '../../errors.js'
+import { PROBLEMS } from '../errors.js'
+import type { ErrorCode } from '../errors.js'
 
 export type OperationId =
   | 'render' | 'getJob' | 'downloadDocument' | 'listTemplates' | 'getTemplate' | 'executeDataset' | 'whoami'

@@ -1,12 +1,12 @@
 // The OpenAPI document from the route schemas, offline: the /api/v1 routes are registered on an
 // app of their own that only @fastify/swagger reads (never listened on, nothing validated, no
 // handler run), so `svc openapi` needs no database and no network, and the served document is
-// the same text (routes/openapi.ts).
+// the same text (http/routes/openapi.ts).
 import Fastify from 'fastify'
 import swagger from '@fastify/swagger'
-import { problemSchema } from '../../errors.js'
-import { apiRoutes } from '../routes/index.js'
-import type { ApiDeps } from '../routes/index.js'
+import { problemSchema } from '../errors.js'
+import { apiRoutes } from '../http/routes/index.js'
+import type { ApiDeps } from '../http/routes/index.js'
 import { finishDocument } from './document.js'
 import type { OpenApiDocument } from './document.js'
 
