@@ -11,11 +11,24 @@ import { createRepos } from './store/repos/index.js'
 import { workspacesService } from './services/workspaces.js'
 import { environmentsService } from './services/environments.js'
 import { apiKeysService } from './services/api-keys.js'
-import { templatesService } from './services/templates.js'
+import { createTemplatesService } from './services/templates.js'
+import type { TemplatesService } from './services/templates.js'
+import type { WorkspacesService } from './services/workspaces.js'
+import type { EnvironmentsService } from './services/environments.js'
+import type { ApiKeysService } from './services/api-keys.js'
+import type { WebhooksService } from './services/webhooks.js'
+import type { SecretsService } from './secrets/rotate.js'
+import type { Outbox } from './webhooks/outbox.js'
+import type { Repos } from './store/repos/index.js'
+import type { DataSources } from './datasources/index.js'
+import type { ReloadingKeyring } from './secrets/reload.js'
+import { createTemplateResolver } from './render/resolver.js'
+import type { RenderResolver } from './render/resolution.js'
 import { dataSources } from './datasources/index.js'
 import { dataSourceGuard } from './datasources/destinations.js'
 import { outbox } from './webhooks/outbox.js'
 import { webhooksService } from './services/webhooks.js'
+import { generateSecret } from './webhooks/signature.js'
 import { secretsService } from './secrets/rotate.js'
 
 /** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
@@ -26,12 +39,39 @@ export async function resolveDatabaseUrl (config: Config): Promise<string> {
   return info.url
 }
 
+/** The admin and read operations over the repositories (what the CLI and the routes call). */
+export interface Services {
+  workspaces: WorkspacesService
+  environments: EnvironmentsService
+  apiKeys: ApiKeysService
+  templates: TemplatesService
+  outbox: Outbox
+  webhooks: WebhooksService
+  secrets: SecretsService
+}
+
+export interface Context {
+  config: Config
+  db: Db
+  /** The master keys (the first seals, every key opens), following the keyring file. */
+  box: ReloadingKeyring
+  repos: Repos
+  services: Services
+  /**
+   * The render's hot-path read of a template version and environment (with the key's row), and
+   * its caches: one per process, handed to auth/ and the render pipeline by server/main.ts.
+   */
+  resolver: RenderResolver
+  dataSources: DataSources
+  close: () => Promise<void>
+}
+
 export async function createContext (config: Config, options: {
   db?: Db
   poolSize?: number
   logger?: Logger
   onDataSourceQuery?: (ms: number, ok: boolean) => void
-} = {}) {
+} = {}): Promise<Context> {
   // A caller that hands in its own pool may have no URL to tell (then there is no endpoint to refuse).
   const serviceUrl = options.db === undefined
     ? await resolveDatabaseUrl(config)
@@ -51,9 +91,9 @@ export async function createContext (config: Config, options: {
     workspaces: workspacesService(repos.workspaces),
     environments: environmentsService(repos.environments, repos.workspaces, box, guard, options.logger),
     apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
-    templates: templatesService(db, repos.templates, events),
+    templates: createTemplatesService(db, repos.templates, events),
     outbox: events,
-    webhooks: webhooksService({ db, box, config, repos, outbox: events }),
+    webhooks: webhooksService({ db, box, config, repos, outbox: events, newSecret: generateSecret }),
     secrets: secretsService(db, box)
   }
   const environments = services.environments
@@ -69,8 +109,8 @@ export async function createContext (config: Config, options: {
     box,
     repos,
     services,
+    resolver: createTemplateResolver(repos.templates),
     dataSources: sources,
     async close (): Promise<void> { await sources.close(); await db.end() }
   }
 }
-export type Context = Awaited<ReturnType<typeof createContext>>

@@ -11,7 +11,7 @@ import { createContext } from './context.js'
 import type { Context } from './context.js'
 import type { Db } from './store/db.js'
 import { createLogger } from './logger.js'
-import { loadTls } from './http/tls.js'
+import { loadTls } from './process/tls.js'
 import { migrate } from './store/migrate.js'
 import { buildApp } from './app.js'
 import { createRenderPool } from '../pool/render-pool.js'
@@ -95,11 +95,13 @@ export async function createServer (config: Config, options: ServerOptions = {})
     }
   })
   const links = documentLinks(context.box, config.documents.linkTtlMs)
-  const renderDeps = {
+  // What the render pipeline, sync renders and the jobs module are built from: each takes the part
+  // its own …Deps interface names (PipelineDeps, SyncDeps, JobsDeps).
+  const parts = {
     config,
     db: context.db,
     pool,
-    templates: context.services.templates,
+    templates: context.resolver,
     environments: repos.environments,
     dataSources: context.dataSources,
     jobs: repos.jobs,
@@ -111,11 +113,11 @@ export async function createServer (config: Config, options: ServerOptions = {})
     links,
     baseUrl: () => baseUrl
   }
-  const pipeline = renderPipeline(renderDeps)
-  const sync = syncRenders(renderDeps, pipeline, {
+  const pipeline = renderPipeline(parts)
+  const sync = syncRenders(parts, pipeline, {
     onLateError: (err, correlationId) => logger.error({ err, correlationId }, 'could not record a streamed render')
   })
-  const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
+  const jobs = jobsService(parts, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
     ? webhookDispatcher(config, {
       db: context.db,
@@ -157,7 +159,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
   })
   const failures = failureThrottle(config.http.authFailuresPerMinute)
   const auth = authenticator({
-    keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures
+    keys: repos.apiKeys, templates: context.resolver, admission, lastUsed, failures
   })
   const app = await buildApp({
     config,

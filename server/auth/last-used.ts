@@ -6,8 +6,14 @@ import { isRowFault } from '../store/db.js'
 import { background, batcher, isolating } from '../util/batcher.js'
 import type { ApiKeysRepo } from '../store/repos/api-keys.js'
 
+export interface LastUsedRecorder {
+  record(keyId: string): void
+  flush: () => Promise<void>
+  close: () => Promise<void>
+}
+
 export function lastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, intervalMs = 5000,
-  onError: (err: unknown) => void = () => {}) {
+  onError: (err: unknown) => void = () => {}): LastUsedRecorder {
   // A key used many times in one interval is written once.
   const waiting = new Set<string>()
   const writer = batcher<string, undefined>(isolating(async (ids) => {
@@ -31,4 +37,3 @@ export function lastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, intervalMs =
     close: uses.close
   }
 }
-export type LastUsedRecorder = ReturnType<typeof lastUsedRecorder>

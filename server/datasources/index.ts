@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache'
 import type { DatasetValues } from '../../engine/types.js'
 import type { DatasetDef, TemplateDefinition } from '../../engine/template/definition.js'
 import type { Environment } from '../store/repos/environments.js'
-import type { EnvironmentsService } from '../services/environments.js'
+import type { DataSourceOpener } from './source.js'
 import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { compileQuery, bindQuery } from './sql.js'
@@ -53,7 +53,39 @@ export interface DataSourcesOptions {
 
 const CLIENT_TIMEOUT_GRACE_MS = 1000
 
-export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions) {
+export interface DataSources {
+  /**
+   * Runs every dataset of the template in parallel on the environment's data source:
+   * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
+   * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
+   * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
+   * timeout, bad credentials),
+   * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all, more than SVC_DATASET_MAX_BYTES
+   * bytes in all, or a value past SVC_DATASET_MAX_CELL_BYTES). With a `feed`, a `multiple`
+   * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
+   */
+  readAll(env: Environment, def: TemplateDefinition, parameters: Record<string, unknown>,
+    context: Record<string, unknown>, maxRows: number, feed?: DatasetFeed): Promise<{
+      datasets: DatasetValues
+      rowCount: number
+    }>
+  /**
+   * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows.
+   * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
+   * answers its first row, as a render sees it: further rows of its query are not read and are
+   * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
+   * no rows here (exploring data is not a render). Its bytes are bounded by
+   * SVC_DATASET_EXECUTE_MAX_BYTES and SVC_DATASET_MAX_CELL_BYTES before the answer is
+   * serialised: past either, 422 DATASET_FAILED naming the limit (never `truncated`).
+   */
+  execute(env: Environment, def: TemplateDefinition, dataset: string, parameters: Record<string, unknown>,
+    context: Record<string, unknown>, maxRows: number): Promise<DatasetResult>
+  /** Open pools (for tests and metrics). */
+  poolCount: () => number
+  close(): Promise<void>
+}
+
+export function dataSources (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, options: DataSourcesOptions): DataSources {
   const pools = poolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
@@ -247,4 +279,3 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     }
   }
 }
-export type DataSources = ReturnType<typeof dataSources>

@@ -12,11 +12,16 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 
 interface Row { job: NewJob, createdAt: Date, parameters: string, context: string }
 
+export interface JobInserts {
+  /** Resolves once the job's row is committed (with the others of its batch). */
+  insert: (job: NewJob, createdAt: Date) => Promise<void>
+}
+
 export function jobInserts (
   db: Db,
   jobs: JobsRepo,
   maxItems = 64
-): { insert: (job: NewJob, createdAt: Date) => Promise<void> } {
+): JobInserts {
   const writer = batcher<Row, undefined>(
     isolating(
       async (rows) => {

@@ -3,7 +3,11 @@
 // completions.ts), abandon a job whose process died too often, and the job as clients see it.
 // The claim loop (loop.ts) calls execute/abandon; routes call enqueue/find.
 import { problem } from '../errors.js'
-import type { RenderDeps } from '../render/deps.js'
+import type { Config } from '../config.js'
+import type { JobsRepo } from '../store/repos/jobs.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { DocumentUsageRepo } from '../store/repos/document-usage.js'
+import type { Outbox } from '../webhooks/outbox.js'
 import { jobOf } from '../render/pipeline.js'
 import type { ClaimBatch, Prepared, RenderPipeline } from '../render/pipeline.js'
 import { asProblem, failureOutcome, runOf } from '../render/outcome.js'
@@ -18,12 +22,37 @@ import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
 import { jobOutput } from './output.js'
 import type { JobView } from './view.js'
+import type { CompletionsDeps } from './completions.js'
+import type { JobOutputDeps } from './output.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export type JobsDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'documentUsage' | 'runs' | 'outbox' | 'links' | 'baseUrl'>
+/** What the jobs module is built from (server/main.ts): its completions' and outputs' needs, and its own. */
+export interface JobsDeps extends CompletionsDeps, JobOutputDeps {
+  config: Pick<Config, 'jobs' | 'render' | 'documents'>
+  jobs: JobsRepo
+  documents: DocumentsRepo
+  /** Stored document bytes per workspace (the storage quota). */
+  documentUsage: DocumentUsageRepo
+  outbox: Pick<Outbox, 'append' | 'hasSubscriber'>
+}
 
-export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }) {
+export interface JobsService {
+  /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
+  enqueue(p: Prepared, correlationId: string): Promise<JobView>
+  /** The job of this workspace (a malformed id is answered like an unknown one: no job can have it). */
+  find(workspaceId: string, id: string): Promise<JobView>
+  /**
+   * Runs one claimed job to its outcome (called by the claim loop). Transient failures requeue.
+   * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
+   * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
+   */
+  execute(job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void>
+  /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
+  abandon(job: JobRow, owner: string): Promise<void>
+}
+
+export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }): JobsService {
   // Job writes are group-committed (see completions.ts, inserts.ts).
   const completed = completions(deps)
   const inserts = jobInserts(deps.db, deps.jobs)
@@ -125,4 +154,3 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
     }
   }
 }
-export type JobsService = ReturnType<typeof jobsService>

@@ -18,8 +18,14 @@ export interface RunRecorderOptions {
   onDrop?: (run: RunRecord, err: unknown) => void
 }
 
+export interface RunRecorder {
+  record: (item: RunRecord) => void
+  flush: () => Promise<void>
+  close(): Promise<void>
+}
+
 export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
-  options: RunRecorderOptions = {}) {
+  options: RunRecorderOptions = {}): RunRecorder {
   const write = isolating<RunRecord, undefined>(async (batch) => {
     try {
       await runs.insertMany(db, batch)
@@ -40,4 +46,3 @@ export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany
     onFull: () => options.onError?.(new Error('run history buffer full; run dropped'))
   })
 }
-export type RunRecorder = ReturnType<typeof runRecorder>

@@ -43,7 +43,14 @@ export interface DispatcherDeps {
 
 export function leaseFor (timeoutMs: number): number { return 3 * timeoutMs + 1000 }
 
-export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
+export interface WebhookDispatcher {
+  start(): void
+  readonly inFlight: number
+  /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */
+  close(): Promise<void>
+}
+
+export function webhookDispatcher (config: Config, deps: DispatcherDeps): WebhookDispatcher {
   const { db, box, logger } = deps
   const wh = config.webhooks
   const maxAttempts = wh.retrySchedule.length + 1
@@ -219,4 +226,3 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     }
   }
 }
-export type WebhookDispatcher = ReturnType<typeof webhookDispatcher>

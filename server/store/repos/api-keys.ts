@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../db.js'
-import type { KeyMode, Scope } from '../../auth/api-key-format.js'
+import type { KeyMode, Scope } from '../../util/api-key-format.js'
 
 export interface ApiKeyRow {
   id: string
@@ -59,7 +59,19 @@ const COLUMNS = NAMES.join(', ')
 /** The key's columns of table alias `a`, named as in KEY_JOIN, for a join. */
 export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS ${KEY_JOIN[n]}`).join(', ')
 
-export function apiKeysRepo (db: Db) {
+export interface ApiKeysRepo {
+  insert(k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & {
+    rateLimit?: number | null
+  }): Promise<void>
+  /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
+  get(id: string): Promise<ApiKeyRow | undefined>
+  list(workspaceId: string): Promise<ApiKeyRow[]>
+  revoke(id: string): Promise<boolean>
+  setRateLimit(id: string, perMinute: number | null): Promise<void>
+  touch(ids: string[], at: Date): Promise<void>
+}
+
+export function apiKeysRepo (db: Db): ApiKeysRepo {
   return {
     async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
       await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -88,4 +100,3 @@ export function apiKeysRepo (db: Db) {
     }
   }
 }
-export type ApiKeysRepo = ReturnType<typeof apiKeysRepo>

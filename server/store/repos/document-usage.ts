@@ -70,7 +70,14 @@ export function byWorkspace (rows: Array<{ workspace_id: string, bytes: number }
   return out
 }
 
-export function documentUsageRepo (db: Db) {
+export interface DocumentUsageRepo {
+  /** The workspace's stored bytes and everyone's (pending documents included). */
+  usage(workspaceId: string): Promise<DocumentUsage>
+  /** When the oldest stored document expires: the workspace's (index ix_docs_workspace_expiry) or anyone's. */
+  oldestExpiry(workspaceId?: string): Promise<Date | undefined>
+}
+
+export function documentUsageRepo (db: Db): DocumentUsageRepo {
   return {
     /** The workspace's stored bytes and everyone's (pending documents included). */
     async usage (workspaceId: string): Promise<DocumentUsage> {
@@ -87,4 +94,3 @@ export function documentUsageRepo (db: Db) {
     }
   }
 }
-export type DocumentUsageRepo = ReturnType<typeof documentUsageRepo>

@@ -54,7 +54,29 @@ function groups<T> (items: T[], weigh: (item: T) => number, max: number): T[][] 
   return out
 }
 
-export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
+export interface DocumentsRepo {
+  insert(conn: Conn | Db, doc: NewDocument, quota?: StorageQuota): Promise<void>
+  insertMany: (conn: Conn | Db, docs: NewDocument[], quota?: StorageQuota) => Promise<void>
+  /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
+  writer: (doc: PendingDocument) => DocumentWriter
+  commitPending: typeof commitPending
+  discardPending: (id: string) => Promise<void>
+  /** The document if it exists and has not expired, its bytes streamed (see chunks). */
+  open(id: string): Promise<OpenDocument | undefined>
+  /** The whole document in memory (CLI and tests); downloads use open(). */
+  get(id: string): Promise<StoredDocument | undefined>
+  deleteExpired: (limit?: number) => Promise<number>
+  /**
+   * One sweep: batches of `batch` rows (short transactions, short locks) until a batch comes
+   * back short, at most `maxBatches` of them, so a backlog drains in a few sweeps rather than
+   * at 500 rows a minute, and one sweep stays bounded.
+   */
+  sweepExpired(batch?: number, maxBatches?: number): Promise<number>
+  /** The same sweep for pending documents of dead writers (see deleteDeadPending); chunks go with them. */
+  sweepDeadPending(maxAgeMs: number, batch?: number, maxBatches?: number): Promise<number>
+}
+
+export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES): DocumentsRepo {
   /**
    * Deletes up to `limit` documents matching `where` (oldest first by `order`) and takes their
    * bytes off their workspaces' usage, in one short transaction. Rows another sweeper holds are
@@ -214,4 +236,3 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
     }
   }
 }
-export type DocumentsRepo = ReturnType<typeof documentsRepo>

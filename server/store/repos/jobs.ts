@@ -105,7 +105,71 @@ const outcomeValues = (outcome: JobOutcome): Array<string | number | null> => [
   outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null
 ]
 
-export function jobsRepo (db: Db) {
+export interface JobsRepo {
+  insert(conn: Conn | Db, job: NewJob, createdAt?: Date): Promise<void>
+  /**
+   * The record of a sync render whose event has a subscriber (the event names a jobId that
+   * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
+   */
+  insertFinished(conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void>
+  /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
+  insertMany(conn: Conn | Db, jobs: Array<{
+    job: NewJob
+    createdAt: Date
+    parameters: string
+    context: string
+  }>): Promise<void>
+  /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
+  countQueued(workspaceId: string, max: number): Promise<number>
+  get(workspaceId: string, id: string): Promise<JobRow | undefined>
+  /**
+   * Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims.
+   * Fair across workspaces: round-robin shares over the workspaces with queued jobs, each at
+   * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
+   * backlog never holds another's first job behind it.
+   */
+  claim(owner: string, limit: number, leaseMs: number, maxRunningPerWorkspace?: number): Promise<JobRow[]>
+  /** Whether any job is queued (due or not): the claim loop's poll asks this before a claim. */
+  anyQueued(): Promise<boolean>
+  /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
+  renewLeases(owner: string, held: Array<{
+    id: string
+    attempts: number
+  }>, leaseMs: number): Promise<void>
+  /**
+   * Finishes a job this claim still holds; false when the lease was lost. The fencing token is
+   * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
+   * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
+   */
+  finish(conn: Conn, id: string, owner: string | null, attempts: number, outcome: JobOutcome): Promise<boolean>
+  /**
+   * finish() for many claims in ONE statement (the completion batcher's write): the claims join
+   * a derived table on the same fencing token (id, lease owner, attempts, still running).
+   * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
+   */
+  finishMany(conn: Conn, unordered: Array<{
+    id: string
+    owner: string | null
+    attempts: number
+    outcome: JobOutcome
+  }>): Promise<boolean[]>
+  /**
+   * Puts a job this owner holds back in the queue: after a transient failure with attempts
+   * left, not before `delayMs` from now (the claim skips it until then).
+   */
+  release(id: string, owner: string, attempts: number, delayMs?: number): Promise<boolean>
+  /**
+   * Hands back a claim that was never started (the process is shutting down): queued again
+   * with its attempt refunded, since no render was tried.
+   */
+  unclaim(id: string, owner: string, attempts: number): Promise<boolean>
+  /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
+  requeueExpired(maxAttempts: number): Promise<number>
+  /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
+  claimAbandoned(owner: string, maxAttempts: number, limit: number): Promise<JobRow[]>
+}
+
+export function jobsRepo (db: Db): JobsRepo {
   /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
   const turn = fairTurn(JOB_COLUMNS)
 
@@ -375,4 +439,3 @@ export function jobsRepo (db: Db) {
     }
   }
 }
-export type JobsRepo = ReturnType<typeof jobsRepo>

@@ -48,7 +48,16 @@ export interface Lease {
 
 export interface WindowState { nowMs: number, epoch: number, slots: number[] }
 
-export function rateLimitsRepo (db: Db) {
+export interface RateLimitsRepo {
+  /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
+  lease(keyId: string, limit: number, block: number): Promise<Lease | undefined>
+  create(keyId: string): Promise<void>
+  /** Gives back unused tokens of a lease of `slot`, unless that slot has left the ring already. */
+  giveBack(keyId: string, slot: number, tokens: number): Promise<void>
+  window(keyId: string): Promise<WindowState | undefined>
+}
+
+export function rateLimitsRepo (db: Db): RateLimitsRepo {
   return {
     /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
     async lease (keyId: string, limit: number, block: number): Promise<Lease | undefined> {
@@ -80,4 +89,3 @@ export function rateLimitsRepo (db: Db) {
     }
   }
 }
-export type RateLimitsRepo = ReturnType<typeof rateLimitsRepo>

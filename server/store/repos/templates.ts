@@ -162,7 +162,56 @@ function toRecord (r: RowDataPacket): RecordRow {
   }
 }
 
-export function templatesRepo (db: Db) {
+export interface TemplatesRepo {
+  /**
+   * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
+   * code queue on this row lock, so each computes its version after the previous one committed.
+   * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
+   * gap locks followed by two inserts deadlock.
+   */
+  lockForPublish(conn: Conn, workspaceId: string, code: string, format: TemplateFormat): Promise<LockedTemplate>
+  insertVersion(conn: Conn, v: NewVersion): Promise<void>
+  /**
+   * One round trip for a render: the template joined with the requested (or current) version.
+   * The definition text is sent only when it is not the version the caller already holds
+   * (`known`), so the hot path does not move a large LONGTEXT for every render.
+   */
+  resolve(workspaceId: string, code: string, version: number | undefined, known?: {
+    templateId: string
+    version: number
+  }, envKey?: string): Promise<ResolveRow | undefined>
+  /**
+   * resolve() with the environment AND the API key of the request in one round trip (the sync
+   * render's hot path: key, template, version and environment were two queries). The key's
+   * row comes back whatever the template; the caller checks the key first (401 before 404).
+   * undefined: no key of that id.
+   */
+  resolveForKey(key: {
+    keyId: string
+    mode: string
+    secretHash: Buffer
+  }, code: string, version: number | undefined, known: {
+    templateId: string
+    version: number
+  } | undefined, envKey: string): Promise<ResolveKeyResult>
+  /** The key's row and its workspace's state (batched like resolveForKey); undefined: no key of that id. */
+  keyState(keyId: string): Promise<KeyState | undefined>
+  /** The definition of one version (after a cache eviction raced the resolve query). */
+  definition(templateId: string, version: number): Promise<string | undefined>
+  record(workspaceId: string, code: string): Promise<RecordRow | undefined>
+  /**
+   * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
+   * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
+   */
+  page(workspaceId: string, options: {
+    afterCode: string | null
+    limit: number
+    activeOnly: boolean
+  }): Promise<RecordRow[]>
+  setDisabled(workspaceId: string, code: string, disabled: boolean): Promise<boolean>
+}
+
+export function templatesRepo (db: Db): TemplatesRepo {
   // One batch in flight: a request waits at most one round trip for the next, and under load
   // the batches fill (a second writer measured smaller batches and more statements). Requests
   // of several workspaces share a statement: should it fail, each is read again alone
@@ -306,4 +355,3 @@ export function templatesRepo (db: Db) {
     }
   }
 }
-export type TemplatesRepo = ReturnType<typeof templatesRepo>

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict'
 import { authenticator } from '../../../server/auth/authenticate.js'
 import type { AuthRequest } from '../../../server/auth/authenticate.js'
 import { failureThrottle } from '../../../server/auth/failure-throttle.js'
-import { generateApiKey } from '../../../server/auth/api-key-format.js'
+import { generateApiKey } from '../../../server/util/api-key-format.js'
 import type { ApiKeyRow } from '../../../server/store/repos/api-keys.js'
 import { Problem } from '../../../server/errors.js'
 

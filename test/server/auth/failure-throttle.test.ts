@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { failureThrottle } from '../../../server/auth/failure-throttle.js'
-import { generateApiKey } from '../../../server/auth/api-key-format.js'
+import { generateApiKey } from '../../../server/util/api-key-format.js'
 import { parseToken } from '../../../server/auth/keys.js'
 import type { PresentedKey } from '../../../server/auth/keys.js'
 import type { ApiKeyRow } from '../../../server/store/repos/api-keys.js'

@@ -18,7 +18,7 @@ import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
 import { projectRoot } from '../../../server/util/paths.js'
 import { readExample } from '../../helpers/render-data.js'
 import { templatesRepo } from '../../../server/store/repos/templates.js'
-import { parseApiKey } from '../../../server/auth/api-key-format.js'
+import { parseApiKey } from '../../../server/util/api-key-format.js'
 import { sha256 } from '../../../server/util/crypto.js'
 
 const run = promisify(execFile)

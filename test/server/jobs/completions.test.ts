@@ -15,7 +15,7 @@ import { createRepos } from '../../../server/store/repos/index.js'
 import { keyring } from '../../../server/secrets/keyring.js'
 import { documentLinks } from '../../../server/documents/links.js'
 import { completions } from '../../../server/jobs/completions.js'
-import type { RenderDeps } from '../../../server/render/deps.js'
+import type { CompletionsDeps } from '../../../server/jobs/completions.js'
 import type { Outcome } from '../../../server/render/outcome.js'
 import type { RowDataPacket } from 'mysql2'
 import { newJob as jobRow } from '../../helpers/jobs.js'
@@ -52,7 +52,7 @@ test('jobs finishing together commit in one transaction; a claim that lost its l
     outbox: outbox(createRepos(db)),
     links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
-  } as unknown as RenderDeps
+  } as unknown as CompletionsDeps
   const writer = completions(deps)
   const fresh = Array.from({ length: 5 }, newJob)
   for (const j of fresh) await jobs.insert(db, j)
@@ -101,7 +101,7 @@ test('a completion the database refuses (run version above the INT column) fails
     outbox: outbox(createRepos(db)),
     links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
-  } as unknown as RenderDeps
+  } as unknown as CompletionsDeps
   const writer = completions(deps, 64)
   const fresh = Array.from({ length: 4 }, newJob)
   for (const j of fresh) await jobs.insert(db, j)

@@ -58,7 +58,7 @@ after(async () => {
 
 /** What a render's first read says: the key's verdict, then the template and environment (or the problem). */
 async function render (ctx: Context, key: PresentedKey, envKey = 'production'): Promise<string> {
-  const read = await ctx.services.templates.resolveForKey(key, 'invoice', undefined, envKey)
+  const read = await ctx.resolver.resolveForKey(key, 'invoice', undefined, envKey)
   try {
     verifyKey(key, read.key)
   } catch (err) {

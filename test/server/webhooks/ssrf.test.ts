@@ -7,6 +7,7 @@ import { blockedReason, checkHost } from '../../../server/net/address-guard.js'
 import type { ResolvedAddress, Resolver } from '../../../server/net/address-guard.js'
 import { guardedLookup } from '../../../server/webhooks/sender.js'
 import { webhooksService } from '../../../server/services/webhooks.js'
+import { generateSecret } from '../../../server/webhooks/signature.js'
 import { kit, makeCert, startReceiver, waitFor } from './helpers.js'
 import type { Cert, Kit } from './helpers.js'
 
@@ -81,7 +82,14 @@ describe('registration and send-time checks', () => {
 
   test('≥ 20 refused targets: reserved v4/v6 literals, localhost, names resolving inside, non-https', async () => {
     const svc = webhooksService(
-      { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+      {
+        db: k.tdb.db,
+        box: k.ctx.box,
+        config: k.config,
+        repos: k.ctx.repos,
+        outbox: k.ctx.services.outbox,
+        newSecret: generateSecret
+      },
       { resolver }
     )
     const systemSvc = k.ctx.services.webhooks // the real resolver: localhost comes from /etc/hosts
@@ -119,7 +127,14 @@ describe('registration and send-time checks', () => {
         return phase === 'register' ? [v4('93.184.216.34')] : [v4('127.0.0.1')]
       }
       const svc = webhooksService(
-        { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+        {
+          db: k.tdb.db,
+          box: k.ctx.box,
+          config: k.config,
+          repos: k.ctx.repos,
+          outbox: k.ctx.services.outbox,
+          newSecret: generateSecret
+        },
         { resolver: rebinding }
       )
       const ep = await svc.create({ workspaceId: k.workspaceId, url: `https://localhost:${rx.port}/hooks`, events: ['document.generated'] })
@@ -145,7 +160,8 @@ describe('registration and send-time checks', () => {
         box: k.ctx.box,
         config: { ...k.config, webhooks: { ...k.config.webhooks, allowPrivate: true } },
         repos: k.ctx.repos,
-        outbox: k.ctx.services.outbox
+        outbox: k.ctx.services.outbox,
+        newSecret: generateSecret
       })
       const ep = await lax.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.failed'] })
       const d = k.dispatcher()
