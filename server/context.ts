@@ -6,11 +6,11 @@ import type { Config } from './config.js'
 import { createDb } from './store/db.js'
 import type { Db } from './store/db.js'
 import { readInstanceInfo } from './store/instance.js'
-import { reloadingKeyring } from './secrets/reload.js'
+import { createReloadingKeyring } from './secrets/reload.js'
 import { createRepos } from './store/repos/index.js'
-import { workspacesService } from './services/workspaces.js'
-import { environmentsService } from './services/environments.js'
-import { apiKeysService } from './services/api-keys.js'
+import { createWorkspacesService } from './services/workspaces.js'
+import { createEnvironmentsService } from './services/environments.js'
+import { createApiKeysService } from './services/api-keys.js'
 import { createTemplatesService } from './services/templates.js'
 import type { TemplatesService } from './services/templates.js'
 import type { WorkspacesService } from './services/workspaces.js'
@@ -24,12 +24,12 @@ import type { DataSources } from './datasources/index.js'
 import type { ReloadingKeyring } from './secrets/reload.js'
 import { createTemplateResolver } from './render/resolver.js'
 import type { RenderResolver } from './render/resolution.js'
-import { dataSources } from './datasources/index.js'
-import { dataSourceGuard } from './datasources/destinations.js'
-import { outbox } from './webhooks/outbox.js'
-import { webhooksService } from './services/webhooks.js'
+import { createDataSources } from './datasources/index.js'
+import { createDataSourceGuard } from './datasources/destinations.js'
+import { createOutbox } from './webhooks/outbox.js'
+import { createWebhooksService } from './services/webhooks.js'
 import { generateSecret } from './webhooks/signature.js'
-import { secretsService } from './secrets/rotate.js'
+import { createSecretsService } from './secrets/rotate.js'
 
 /** The service database URL: SVC_DATABASE_URL, else the private instance started by `svc db start`. */
 export async function resolveDatabaseUrl (config: Config): Promise<string> {
@@ -78,27 +78,27 @@ export async function createContext (config: Config, options: {
     : await resolveDatabaseUrl(config).catch(() => undefined)
   const db = options.db ?? createDb(serviceUrl as string, { connectionLimit: options.poolSize ?? 20 })
   // Data sources are checked against the operator's policy and may never reach the service database as its user.
-  const guard = dataSourceGuard(config, serviceUrl)
+  const guard = createDataSourceGuard(config, serviceUrl)
   // The master keys: the first seals, all open; a key added to the keyring file meanwhile is
   // read when first needed (server/secrets/reload.ts, docs/security.md).
-  const box = await reloadingKeyring(config, {
+  const box = await createReloadingKeyring(config, {
     onReload: (keyIds) => options.logger?.info({ keyIds }, 'master keys read again from the keyring file'),
     onError: (err) => options.logger?.error({ err }, 'the keyring file could not be read again; the keys in use stay')
   })
   const repos = createRepos(db)
-  const events = outbox(repos)
+  const events = createOutbox(repos)
   const services = {
-    workspaces: workspacesService(repos.workspaces),
-    environments: environmentsService(repos.environments, repos.workspaces, box, guard, options.logger),
-    apiKeys: apiKeysService(repos.apiKeys, repos.workspaces),
+    workspaces: createWorkspacesService(repos.workspaces),
+    environments: createEnvironmentsService(repos.environments, repos.workspaces, box, guard, options.logger),
+    apiKeys: createApiKeysService(repos.apiKeys, repos.workspaces),
     templates: createTemplatesService(db, repos.templates, events),
     outbox: events,
-    webhooks: webhooksService({ db, box, config, repos, outbox: events, newSecret: generateSecret }),
-    secrets: secretsService(db, box)
+    webhooks: createWebhooksService({ db, box, config, repos, outbox: events, newSecret: generateSecret }),
+    secrets: createSecretsService(db, box)
   }
   const environments = services.environments
   // Dataset failures are answered without SQL; the driver's code goes to the log for operators.
-  const sources = dataSources(config, environments, {
+  const sources = createDataSources(config, environments, {
     guard,
     onError: (failure) => options.logger?.warn(failure, 'dataset failed'),
     onQuery: options.onDataSourceQuery

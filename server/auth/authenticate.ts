@@ -109,7 +109,7 @@ export interface Authenticator<T> {
     }>
 }
 
-export function authenticator<T> (deps: AuthDeps<T>): Authenticator<T> {
+export function createAuthenticator<T> (deps: AuthDeps<T>): Authenticator<T> {
   /** Everything after the key's row was read; throws the first refusal. */
   async function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route,
     hooks: AuthHooks): Promise<AuthContext> {

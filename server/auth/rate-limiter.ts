@@ -80,7 +80,7 @@ export interface RateLimiter {
   close(): Promise<void>
 }
 
-export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions): RateLimiter {
+export function createRateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions): RateLimiter {
   const now = options.now ?? Date.now
   const states = new Map<string, KeyState>()
   const onError = options.onError ?? (() => {})

@@ -9,7 +9,7 @@ export interface TokenBuckets {
   take(key: string): RateDecision
 }
 
-export function tokenBuckets (perMinute: number, now: () => number = Date.now, maxKeys = 100_000): TokenBuckets {
+export function createTokenBuckets (perMinute: number, now: () => number = Date.now, maxKeys = 100_000): TokenBuckets {
   const ratePerMs = perMinute / 60_000
   const buckets = new Map<string, { tokens: number, at: number }>()
   let lastSweep = now()

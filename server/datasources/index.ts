@@ -12,7 +12,7 @@ import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { compileQuery, bindQuery } from './sql.js'
 import type { CompiledQuery } from './sql.js'
-import { poolCache } from './pools.js'
+import { createPoolCache } from './pools.js'
 import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
@@ -44,7 +44,7 @@ export interface DatasetFeed {
 }
 
 export interface DataSourcesOptions {
-  /** The destination check every pool passes before it opens (dataSourceGuard()). */
+  /** The destination check every pool passes before it opens (createDataSourceGuard()). */
   guard: DataSourceGuard
   onError?: (failure: DatasetFailure) => void
   /** Every statement's time and whether it succeeded (metrics). */
@@ -85,8 +85,8 @@ export interface DataSources {
   close(): Promise<void>
 }
 
-export function dataSources (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, options: DataSourcesOptions): DataSources {
-  const pools = poolCache(config, environments, options.guard)
+export function createDataSources (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, options: DataSourcesOptions): DataSources {
+  const pools = createPoolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
   // mysql2's own timer, the bound when the server does not answer at all, is set a second past the

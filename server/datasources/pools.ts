@@ -41,7 +41,7 @@ function acquire (pool: Pool): Promise<PoolConnection> {
   })
 }
 
-export function poolCache (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, guard: DataSourceGuard): PoolCache {
+export function createPoolCache (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, guard: DataSourceGuard): PoolCache {
   const ds = config.datasources
   const closing = new Set<Promise<void>>()
   const close = (pool: Promise<Pool>): void => {

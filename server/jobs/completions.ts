@@ -3,7 +3,7 @@
 // UPDATE, one multi-row INSERT of documents and one of runs) instead of N transactions of four
 // statements. Each job's document, run, state and event still commit together, atomically
 // with its finish; a claim that lost its lease writes nothing.
-import { batcher, isolating } from '../util/batcher.js'
+import { createBatcher, isolating } from '../util/batcher.js'
 import { transaction } from '../store/db.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
@@ -40,8 +40,8 @@ export interface CompletionsDeps extends DocumentUrls {
   outbox: Pick<Outbox, 'append'>
 }
 
-export function completions (deps: CompletionsDeps, maxItems = 64): Completions {
-  const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
+export function createCompletions (deps: CompletionsDeps, maxItems = 64): Completions {
+  const writer = createBatcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
     const docs = items.map((c) => newDocument(deps, c.outcome))
     const won = await deps.jobs.finishMany(
       conn,

@@ -29,7 +29,7 @@ export interface JobOutputDeps {
   documents: Pick<DocumentsRepo, 'writer' | 'discardPending'>
 }
 
-export function jobOutput (deps: JobOutputDeps, job: JobRow, owner: string): JobOutput {
+export function createJobOutput (deps: JobOutputDeps, job: JobRow, owner: string): JobOutput {
   const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
   let writer: DocumentWriter | undefined
   const out = spool(deps.config.render.streamAboveBytes, () => {

@@ -14,13 +14,13 @@ import { asProblem, failureOutcome, runOf } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { Gate } from '../util/gate.js'
-import { completions } from './completions.js'
-import { jobInserts } from './inserts.js'
-import { queueCap } from './queue-cap.js'
-import { storageCap } from './storage-cap.js'
+import { createCompletions } from './completions.js'
+import { createJobInserts } from './inserts.js'
+import { createQueueCap } from './queue-cap.js'
+import { createStorageCap } from './storage-cap.js'
 import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
-import { jobOutput } from './output.js'
+import { createJobOutput } from './output.js'
 import type { JobView } from './view.js'
 import type { CompletionsDeps } from './completions.js'
 import type { JobOutputDeps } from './output.js'
@@ -52,15 +52,16 @@ export interface JobsService {
   abandon(job: JobRow, owner: string): Promise<void>
 }
 
-export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }): JobsService {
+export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
+  options: { queued: () => void }): JobsService {
   // Job writes are group-committed (see completions.ts, inserts.ts).
-  const completed = completions(deps)
-  const inserts = jobInserts(deps.db, deps.jobs)
+  const completed = createCompletions(deps)
+  const inserts = createJobInserts(deps.db, deps.jobs)
   // Tenant isolation: a workspace's queued jobs are capped (429 RATE_LIMITED over it).
-  const queueLimit = queueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
+  const queueLimit = createQueueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
   // And its stored documents (429 RATE_LIMITED at its storage quota, or the service's).
   const { workspaceQuotaBytes, totalQuotaBytes, sweepMs } = deps.config.documents
-  const storageLimit = storageCap(deps.documentUsage,
+  const storageLimit = createStorageCap(deps.documentUsage,
     { workspaceBytes: workspaceQuotaBytes, totalBytes: totalQuotaBytes, sweepMs })
 
   // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
@@ -119,7 +120,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       const started = Date.now()
       let outcome: Outcome
       let version: number | undefined
-      const output = jobOutput(deps, job, owner)
+      const output = createJobOutput(deps, job, owner)
       try {
         const { resolved, env } = await pipeline.resolveStored(job, batch)
         version = env.webhooksVersion

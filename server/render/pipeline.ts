@@ -118,7 +118,7 @@ export interface RenderPipeline {
   }, body: DatasetRequest): Promise<DatasetAnswer>
 }
 
-export function renderPipeline (deps: PipelineDeps): RenderPipeline {
+export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
   const limits = renderLimits(deps.config.render)
 
   return {

@@ -6,7 +6,7 @@
 // failed for any other reason (the database away) is kept for the next write, bounded; a crash
 // can lose at most one interval of sync-run history, never a job or a document.
 import { isRowFault } from '../store/db.js'
-import { background, batcher, isolating } from '../util/batcher.js'
+import { background, createBatcher, isolating } from '../util/batcher.js'
 import type { RunRecord, RunsRepo } from '../store/repos/runs.js'
 
 export interface RunRecorderOptions {
@@ -24,7 +24,7 @@ export interface RunRecorder {
   close(): Promise<void>
 }
 
-export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
+export function createRunRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
   options: RunRecorderOptions = {}): RunRecorder {
   const write = isolating<RunRecord, undefined>(async (batch) => {
     try {
@@ -35,7 +35,7 @@ export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany
     }
     return batch.map(() => undefined)
   }, { isItemFault: isRowFault, onDrop: options.onDrop })
-  const writer = batcher<RunRecord, undefined>(write, {
+  const writer = createBatcher<RunRecord, undefined>(write, {
     lingerMs: options.flushMs ?? 250,
     maxItems: options.maxBuffer ?? 500
   })

@@ -65,7 +65,7 @@ export interface SyncRenders {
   recordRejected(auth: AuthContext, body: RenderBody, failure: Problem, correlationId: string, startedAt: number): void
 }
 
-export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: SyncOptions = {}): SyncRenders {
+export function createSyncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: SyncOptions = {}): SyncRenders {
   /** The document, run, job record and event of a render someone subscribes to, in one transaction. */
   async function commit (job: NewJob, startedAt: Date, run: RunRecord, outcome: Outcome): Promise<void> {
     await transaction(deps.db, async (conn, tx) => {

@@ -50,7 +50,7 @@ export interface SecretsService {
   }): Promise<RotateResult>
 }
 
-export function secretsService (db: Db, ring: Keyring): SecretsService {
+export function createSecretsService (db: Db, ring: Keyring): SecretsService {
   return {
     async status (): Promise<SecretsStatus> {
       const counts: SecretsStatus['counts'] = []

@@ -98,7 +98,7 @@ export interface ApiKeysService {
   setRateLimit(idOrPrefix: string, perMinute: number | null): Promise<KeyView>
 }
 
-export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo): ApiKeysService {
+export function createApiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo): ApiKeysService {
   /** The key by id or prefix; with a workspace, a key of another workspace is not found either. */
   async function find (idOrPrefix: string, workspaceId?: string): Promise<ApiKeyRow> {
     const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)

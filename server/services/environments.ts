@@ -93,7 +93,7 @@ export interface EnvironmentsService extends DataSourceOpener {
   list(workspaceId: string): Promise<EnvironmentView[]>
 }
 
-export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
+export function createEnvironmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
   guard: DataSourceGuard, logger?: Logger): EnvironmentsService {
   const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null =>
     ds === null

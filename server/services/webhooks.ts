@@ -168,7 +168,8 @@ export interface WebhooksService {
   redeliver(workspaceId: string, deliveryId: string): Promise<DeliveryView>
 }
 
-export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?: Resolver } = {}): WebhooksService {
+export function createWebhooksService (deps: WebhooksServiceDeps,
+  options: { resolver?: Resolver } = {}): WebhooksService {
   const { db, box, config, outbox: events } = deps
   const endpoints = deps.repos.webhooks
   const deliveries = deps.repos.deliveries

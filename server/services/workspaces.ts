@@ -9,7 +9,7 @@ export interface WorkspacesService {
   get(id: string): Promise<WorkspaceView>
 }
 
-export function workspacesService (repo: WorkspacesRepo): WorkspacesService {
+export function createWorkspacesService (repo: WorkspacesRepo): WorkspacesService {
   const view = (w: { id: string, name: string, createdAt: Date }): WorkspaceView => ({
     id: w.id,
     name: w.name,

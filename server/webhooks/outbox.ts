@@ -53,7 +53,7 @@ export interface Outbox {
  * One per process (built by the composition root): its listeners (this process's dispatcher)
  * are woken after the transaction that wrote an event has committed, so they find the row.
  */
-export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }): Outbox {
+export function createOutbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }): Outbox {
   const listeners = new Set<() => void>()
   const cache = new Map<string, { at: number, version: number, types: Set<string> }>()
   const notify = (): void => { for (const fn of listeners) fn() }

@@ -71,7 +71,7 @@ export interface ApiKeysRepo {
   touch(ids: string[], at: Date): Promise<void>
 }
 
-export function apiKeysRepo (db: Db): ApiKeysRepo {
+export function createApiKeysRepo (db: Db): ApiKeysRepo {
   return {
     async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
       await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -77,7 +77,7 @@ export interface DocumentUsageRepo {
   oldestExpiry(workspaceId?: string): Promise<Date | undefined>
 }
 
-export function documentUsageRepo (db: Db): DocumentUsageRepo {
+export function createDocumentUsageRepo (db: Db): DocumentUsageRepo {
   return {
     /** The workspace's stored bytes and everyone's (pending documents included). */
     async usage (workspaceId: string): Promise<DocumentUsage> {

@@ -13,7 +13,7 @@ import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
 import { addUsage, byWorkspace, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
 import type { StorageQuota } from './document-usage.js'
-import { commitPending, discardPending, documentWriter } from './document-writer.js'
+import { commitPending, discardPending, createDocumentWriter } from './document-writer.js'
 import type { DocumentWriter, PendingDocument } from './document-writer.js'
 
 export const DOCUMENT_CHUNK_BYTES = 4 * 1024 * 1024
@@ -76,7 +76,7 @@ export interface DocumentsRepo {
   sweepDeadPending(maxAgeMs: number, batch?: number, maxBatches?: number): Promise<number>
 }
 
-export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES): DocumentsRepo {
+export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES): DocumentsRepo {
   /**
    * Deletes up to `limit` documents matching `where` (oldest first by `order`) and takes their
    * bytes off their workspaces' usage, in one short transaction. Rows another sweeper holds are
@@ -204,7 +204,7 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES): Docum
     },
     insertMany,
     /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
-    writer: (doc: PendingDocument): DocumentWriter => documentWriter(db, doc, chunkBytes),
+    writer: (doc: PendingDocument): DocumentWriter => createDocumentWriter(db, doc, chunkBytes),
     commitPending,
     discardPending: (id: string): Promise<void> => discardPending(db, id),
     /** The document if it exists and has not expired, its bytes streamed (see chunks). */

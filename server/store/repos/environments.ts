@@ -65,7 +65,7 @@ export interface EnvironmentsRepo {
   list(workspaceId: string): Promise<Environment[]>
 }
 
-export function environmentsRepo (db: Db): EnvironmentsRepo {
+export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
   return {
     /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
     async create (

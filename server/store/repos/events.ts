@@ -21,7 +21,7 @@ export interface EventsRepo {
   get(conn: Conn | Db, id: string): Promise<EventRow | undefined>
 }
 
-export function eventsRepo (): EventsRepo {
+export function createEventsRepo (): EventsRepo {
   return {
     async insert (
       conn: Conn | Db,

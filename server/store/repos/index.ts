@@ -1,18 +1,18 @@
 // Every repository over one pool, built once by the composition root (server/context.ts) and
 // handed to the services and loops that need them; nothing else builds a repository.
 import type { Db } from '../db.js'
-import { workspacesRepo, type WorkspacesRepo } from './workspaces.js'
-import { environmentsRepo, type EnvironmentsRepo } from './environments.js'
-import { apiKeysRepo, type ApiKeysRepo } from './api-keys.js'
-import { templatesRepo, type TemplatesRepo } from './templates.js'
-import { jobsRepo, type JobsRepo } from './jobs.js'
-import { documentsRepo, type DocumentsRepo } from './documents.js'
-import { documentUsageRepo, type DocumentUsageRepo } from './document-usage.js'
-import { runsRepo, type RunsRepo } from './runs.js'
-import { eventsRepo, type EventsRepo } from './events.js'
-import { webhooksRepo, type WebhooksRepo } from './webhooks.js'
-import { deliveriesRepo, type DeliveriesRepo } from './webhooks-deliveries.js'
-import { rateLimitsRepo, type RateLimitsRepo } from './rate-limits.js'
+import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js'
+import { createEnvironmentsRepo, type EnvironmentsRepo } from './environments.js'
+import { createApiKeysRepo, type ApiKeysRepo } from './api-keys.js'
+import { createTemplatesRepo, type TemplatesRepo } from './templates.js'
+import { createJobsRepo, type JobsRepo } from './jobs.js'
+import { createDocumentsRepo, type DocumentsRepo } from './documents.js'
+import { createDocumentUsageRepo, type DocumentUsageRepo } from './document-usage.js'
+import { createRunsRepo, type RunsRepo } from './runs.js'
+import { createEventsRepo, type EventsRepo } from './events.js'
+import { createWebhooksRepo, type WebhooksRepo } from './webhooks.js'
+import { createDeliveriesRepo, type DeliveriesRepo } from './webhooks-deliveries.js'
+import { createRateLimitsRepo, type RateLimitsRepo } from './rate-limits.js'
 
 export interface Repos {
   workspaces: WorkspacesRepo
@@ -32,17 +32,17 @@ export interface Repos {
 
 export function createRepos (db: Db): Repos {
   return {
-    workspaces: workspacesRepo(db),
-    environments: environmentsRepo(db),
-    apiKeys: apiKeysRepo(db),
-    templates: templatesRepo(db),
-    jobs: jobsRepo(db),
-    documents: documentsRepo(db),
-    documentUsage: documentUsageRepo(db),
-    runs: runsRepo(db),
-    events: eventsRepo(),
-    webhooks: webhooksRepo(db),
-    deliveries: deliveriesRepo(db),
-    rateLimits: rateLimitsRepo(db)
+    workspaces: createWorkspacesRepo(db),
+    environments: createEnvironmentsRepo(db),
+    apiKeys: createApiKeysRepo(db),
+    templates: createTemplatesRepo(db),
+    jobs: createJobsRepo(db),
+    documents: createDocumentsRepo(db),
+    documentUsage: createDocumentUsageRepo(db),
+    runs: createRunsRepo(db),
+    events: createEventsRepo(),
+    webhooks: createWebhooksRepo(db),
+    deliveries: createDeliveriesRepo(db),
+    rateLimits: createRateLimitsRepo(db)
   }
 }

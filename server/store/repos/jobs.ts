@@ -169,7 +169,7 @@ export interface JobsRepo {
   claimAbandoned(owner: string, maxAttempts: number, limit: number): Promise<JobRow[]>
 }
 
-export function jobsRepo (db: Db): JobsRepo {
+export function createJobsRepo (db: Db): JobsRepo {
   /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
   const turn = fairTurn(JOB_COLUMNS)
 

@@ -57,7 +57,7 @@ export interface RateLimitsRepo {
   window(keyId: string): Promise<WindowState | undefined>
 }
 
-export function rateLimitsRepo (db: Db): RateLimitsRepo {
+export function createRateLimitsRepo (db: Db): RateLimitsRepo {
   return {
     /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
     async lease (keyId: string, limit: number, block: number): Promise<Lease | undefined> {

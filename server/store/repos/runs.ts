@@ -124,7 +124,7 @@ export interface RunsRepo {
   get(id: string): Promise<RunRecord | undefined>
 }
 
-export function runsRepo (db: Db): RunsRepo {
+export function createRunsRepo (db: Db): RunsRepo {
   return {
     async insertMany (conn: Conn | Db, runs: RunRecord[]): Promise<void> {
       if (runs.length === 0) return

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
-import { batcher, isolating } from '../../util/batcher.js'
+import { createBatcher, isolating } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
 import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
@@ -211,14 +211,14 @@ export interface TemplatesRepo {
   setDisabled(workspaceId: string, code: string, disabled: boolean): Promise<boolean>
 }
 
-export function templatesRepo (db: Db): TemplatesRepo {
+export function createTemplatesRepo (db: Db): TemplatesRepo {
   // One batch in flight: a request waits at most one round trip for the next, and under load
   // the batches fill (a second writer measured smaller batches and more statements). Requests
   // of several workspaces share a statement: should it fail, each is read again alone
   // (isolating), so one request's values can never fail another's.
-  const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(
+  const resolves = createBatcher<ResolveKeyItem, ResolveKeyResult>(
     isolating(async (items) => await resolveBatch(db, items)), { maxItems: RESOLVE_BATCH })
-  const keyStates = batcher<string, KeyState | undefined>(
+  const keyStates = createBatcher<string, KeyState | undefined>(
     isolating(async (keyIds) => await keyStateBatch(db, keyIds)), { maxItems: RESOLVE_BATCH })
   return {
     /**

@@ -141,7 +141,7 @@ export interface DeliveriesRepo {
   resumeEndpoint(conn: Conn, endpointId: string): Promise<number>
 }
 
-export function deliveriesRepo (db: Db): DeliveriesRepo {
+export function createDeliveriesRepo (db: Db): DeliveriesRepo {
   return {
     /** New deliveries, due at once. */
     async insertMany (

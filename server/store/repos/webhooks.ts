@@ -59,7 +59,7 @@ export interface WebhooksRepo {
   subscribedTypes(workspaceId: string): Promise<Set<string>>
 }
 
-export function webhooksRepo (db: Db): WebhooksRepo {
+export function createWebhooksRepo (db: Db): WebhooksRepo {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
       await conn.execute(

@@ -24,7 +24,7 @@ export interface WorkspacesRepo {
   list(): Promise<Workspace[]>
 }
 
-export function workspacesRepo (db: Db): WorkspacesRepo {
+export function createWorkspacesRepo (db: Db): WorkspacesRepo {
   return {
     async create (name: string): Promise<Workspace> {
       const id = randomUUID()

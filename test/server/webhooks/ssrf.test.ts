@@ -6,7 +6,7 @@ import { isProblem } from '../../../server/errors.js'
 import { blockedReason, checkHost } from '../../../server/net/address-guard.js'
 import type { ResolvedAddress, Resolver } from '../../../server/net/address-guard.js'
 import { guardedLookup } from '../../../server/webhooks/sender.js'
-import { webhooksService } from '../../../server/services/webhooks.js'
+import { createWebhooksService } from '../../../server/services/webhooks.js'
 import { generateSecret } from '../../../server/webhooks/signature.js'
 import { kit, makeCert, startReceiver, waitFor } from './helpers.js'
 import type { Cert, Kit } from './helpers.js'
@@ -81,7 +81,7 @@ describe('registration and send-time checks', () => {
   })
 
   test('≥ 20 refused targets: reserved v4/v6 literals, localhost, names resolving inside, non-https', async () => {
-    const svc = webhooksService(
+    const svc = createWebhooksService(
       {
         db: k.tdb.db,
         box: k.ctx.box,
@@ -126,7 +126,7 @@ describe('registration and send-time checks', () => {
         calls.push(`${phase}:${name}`)
         return phase === 'register' ? [v4('93.184.216.34')] : [v4('127.0.0.1')]
       }
-      const svc = webhooksService(
+      const svc = createWebhooksService(
         {
           db: k.tdb.db,
           box: k.ctx.box,
@@ -155,7 +155,7 @@ describe('registration and send-time checks', () => {
   test('an IP literal endpoint stored earlier is refused at send time too', async () => {
     const rx = await startReceiver(cert)
     try {
-      const lax = webhooksService({
+      const lax = createWebhooksService({
         db: k.tdb.db,
         box: k.ctx.box,
         config: { ...k.config, webhooks: { ...k.config.webhooks, allowPrivate: true } },
