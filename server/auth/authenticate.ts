@@ -198,12 +198,6 @@ export function createAuthenticator<T> (deps: AuthDeps<T>): Authenticator<T> {
   return {
     authenticate,
 
-    /**
-     * The first check of a route that reads the key's row in its own first query (POST /v1/render),
-     * before the body is read: the key's form (no query; 401 for a missing or malformed key); the
-     * whole check, when the body is announced larger than 16 KiB or chunked, so an unknown key never
-     * uploads it. `auth` is then the result, to hand to authenticateForRender.
-     */
     async beforeBody (request: AuthRequest, route: Route,
       hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
       const key = await counted(request, () => admitted(request))
@@ -211,12 +205,6 @@ export function createAuthenticator<T> (deps: AuthDeps<T>): Authenticator<T> {
       return { key, auth: await authenticate(request, route, hooks, key) }
     },
 
-    /**
-     * authenticate() for POST /v1/render: the same checks, with the template and environment read
-     * in the key's query (only for a usable key; see RenderKeyReader). `found` answers
-     * the template's problems in the spec's order, after the key's. `checked`: the request was
-     * authenticated in full by beforeBody; it is not checked (nor counted, nor rate-limited) again.
-     */
     async authenticateForRender (request: AuthRequest, route: Route, target: RenderTarget, key: PresentedKey,
       hooks: AuthHooks = {}, checked?: AuthContext): Promise<{ auth: AuthContext, found: () => Promise<T> }> {
       const envKey = target.environment ?? defaultEnvironment(key.mode)

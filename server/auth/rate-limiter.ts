@@ -197,7 +197,6 @@ export function createRateLimiter (repo: RateLimitsRepo, options: RateLimiterOpt
 
     sweep,
 
-    /** Shutdown: every live lease is given back (this node spends none of it any more). */
     async close (): Promise<void> {
       clearInterval(timer)
       const backs: Array<Promise<void>> = []

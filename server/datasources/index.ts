@@ -167,16 +167,6 @@ export function createDataSources (config: Pick<Config, 'datasources'>, environm
   }
 
   return {
-    /**
-     * Runs every dataset of the template in parallel on the environment's data source:
-     * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
-     * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
-     * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
-     * timeout, bad credentials),
-     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all, more than SVC_DATASET_MAX_BYTES
-     * bytes in all, or a value past SVC_DATASET_MAX_CELL_BYTES). With a `feed`, a `multiple`
-     * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
-     */
     async readAll (
       env: Environment,
       def: TemplateDefinition,
@@ -236,15 +226,6 @@ export function createDataSources (config: Pick<Config, 'datasources'>, environm
       return { datasets, rowCount: budget.used }
     },
 
-    /**
-     * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows.
-     * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
-     * answers its first row, as a render sees it: further rows of its query are not read and are
-     * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
-     * no rows here (exploring data is not a render). Its bytes are bounded by
-     * SVC_DATASET_EXECUTE_MAX_BYTES and SVC_DATASET_MAX_CELL_BYTES before the answer is
-     * serialised: past either, 422 DATASET_FAILED naming the limit (never `truncated`).
-     */
     async execute (
       env: Environment,
       def: TemplateDefinition,
@@ -271,7 +252,6 @@ export function createDataSources (config: Pick<Config, 'datasources'>, environm
       return { columns, rows, rowCount: rows.length, truncated, elapsedMs: Math.round(performance.now() - started) }
     },
 
-    /** Open pools (for tests and metrics). */
     poolCount: (): number => pools.size(),
 
     async close (): Promise<void> {

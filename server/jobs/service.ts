@@ -72,7 +72,6 @@ export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
     deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed', version)
 
   return {
-    /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
     async enqueue (p: Prepared, correlationId: string): Promise<JobView> {
       await queueLimit.admit(p.auth.workspaceId)
       await storageLimit.admit(p.auth.workspaceId)
@@ -99,7 +98,6 @@ export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
       })
     },
 
-    /** The job of this workspace (a malformed id is answered like an unknown one: no job can have it). */
     async find (workspaceId: string, id: string): Promise<JobView> {
       const lower = id.toLowerCase()
       const job = UUID.test(lower) ? await deps.jobs.get(workspaceId, lower) : undefined
@@ -107,11 +105,6 @@ export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
       return jobView(deps, job)
     },
 
-    /**
-     * Runs one claimed job to its outcome (called by the claim loop). Transient failures requeue.
-     * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
-     * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
-     */
     async execute (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
       if (stage !== undefined && !await stage.enter(job.workspaceId)) {
         await deps.jobs.unclaim(job.id, owner, job.attempts)
@@ -147,7 +140,6 @@ export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
       if (!won) await output.discard()
     },
 
-    /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
     async abandon (job: JobRow, owner: string): Promise<void> {
       const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
       const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)

@@ -61,7 +61,6 @@ export function createMetrics (): Metrics {
     },
     observeDataSourceQuery (ms: number, ok: boolean): void { queryTime.observe({ outcome: ok ? 'ok' : 'error' }, ms / 1000) },
 
-    /** Gauges read from the running parts (and two counts from the database) at scrape time. */
     watch (w: Watched): void {
       const g = (
         name: string,

@@ -122,7 +122,6 @@ export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
   const limits = renderLimits(deps.config.render)
 
   return {
-    /** Template → environment → format → parameters (spec Part 4); the first failure is the answer. */
     async check (auth: AuthContext, body: RenderBody, found: Found): Promise<Prepared> {
       const envKey = body.environment ?? auth.defaultEnvironment
       const { resolved, environment } = await found()
@@ -139,7 +138,6 @@ export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
       }
     },
 
-    /** A stored request (a job): its template version and environment, read again at run time. */
     async resolveStored (
       job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>,
       batch?: ClaimBatch
@@ -158,11 +156,6 @@ export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
       return { resolved, env: requireEnvironment(job.environment, environment) }
     },
 
-    /**
-     * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
-     * takes); big datasets are fed to the engine as they are read (row-input.ts). Throws the
-     * problem of the first failure.
-     */
     async produce (
       resolved: ResolvedTemplate,
       env: Environment,
@@ -175,10 +168,6 @@ export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
       return result
     },
 
-    /**
-     * One dataset of the version in force, as rows (spec 2.4). The render's order: template →
-     * dataset → environment → parameters (every declared one, as for a render).
-     */
     async executeDataset (
       auth: AuthContext,
       target: { template: string, dataset: string },

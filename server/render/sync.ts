@@ -107,7 +107,6 @@ export function createSyncRenders (deps: SyncDeps, pipeline: RenderPipeline, opt
   }
 
   return {
-    /** A synchronous render: the document, with the run recorded (and the event, when subscribed). */
     async render (p: Prepared, correlationId: string): Promise<SyncResult> {
       const started = Date.now()
       const job = jobOf(p, correlationId)
@@ -179,7 +178,6 @@ export function createSyncRenders (deps: SyncDeps, pipeline: RenderPipeline, opt
       return { runId, contentType, prepared: p, body: response, pageCount: pdf ? n : 0, labelCount: pdf ? 0 : n }
     },
 
-    /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
     recordRejected (
       auth: AuthContext,
       body: RenderBody,

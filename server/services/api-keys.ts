@@ -154,14 +154,12 @@ export function createApiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesR
       return (await keys.list(workspaceId)).map((k) => view(k, now))
     },
 
-    /** Accepts the key id or its visible prefix; a key of another workspace is not found. */
     async revoke (workspaceId: string, idOrPrefix: string): Promise<KeyView> {
       const row = await find(idOrPrefix, workspaceId)
       await keys.revoke(row.id)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
     },
 
-    /** The key's requests per 60 s across all nodes; null = back to SVC_RATE_LIMIT. */
     async setRateLimit (idOrPrefix: string, perMinute: number | null): Promise<KeyView> {
       const row = await find(idOrPrefix)
       await keys.setRateLimit(row.id, perMinute)

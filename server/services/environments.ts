@@ -106,7 +106,6 @@ export function createEnvironmentsService (envs: EnvironmentsRepo, workspaces: W
           passwordEnc: box.seal(ds.password, passwordRef(id))
         }
   return {
-    /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
     async create (input: {
       workspaceId: string
       key: string

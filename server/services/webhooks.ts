@@ -219,7 +219,6 @@ export function createWebhooksService (deps: WebhooksServiceDeps,
     async show (workspaceId: string, id: string): Promise<EndpointView> {
       return endpointView(await mustGet(workspaceId, id))
     },
-    /** A disabled endpoint gets nothing: no new deliveries, and its open ones wait (parked). */
     async disable (workspaceId: string, id: string): Promise<EndpointView> {
       const row = await mustGet(workspaceId, id)
       await transaction(db, async (conn) => {
@@ -229,7 +228,6 @@ export function createWebhooksService (deps: WebhooksServiceDeps,
       })
       return endpointView((await endpoints.get(id)) as EndpointRow)
     },
-    /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
     async enable (workspaceId: string, id: string): Promise<EndpointView & { resumedDeliveries: number }> {
       const row = await mustGet(workspaceId, id)
       const resumed = await transaction(db, async (conn) => {
@@ -248,14 +246,12 @@ export function createWebhooksService (deps: WebhooksServiceDeps,
       })
       return { id, deleted: true }
     },
-    /** The new secret signs every attempt from now on, retries of older deliveries included. */
     async rotateSecret (workspaceId: string, id: string): Promise<{ id: string, secret: string }> {
       await mustGet(workspaceId, id)
       const secret = deps.newSecret()
       await endpoints.setSecret(id, box.seal(secret, secretRef(id)))
       return { id, secret }
     },
-    /** Sends `webhook.test` to this endpoint whatever it subscribes to. */
     async test (workspaceId: string, id: string): Promise<{ endpointId: string, eventId: string, deliveryId: string }> {
       const row = await mustGet(workspaceId, id)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
@@ -303,7 +299,6 @@ export function createWebhooksService (deps: WebhooksServiceDeps,
       const attemptLog = (await deliveries.attempts(id)).map((a) => ({ ...a, startedAt: a.startedAt.toISOString() }))
       return { ...deliveryView(d), attemptLog }
     },
-    /** A new delivery of the same event (same event id, same bytes) to the same endpoint. */
     async redeliver (workspaceId: string, deliveryId: string): Promise<DeliveryView> {
       const d = await mustGetDelivery(workspaceId, deliveryId)
       const row = await mustGet(workspaceId, d.endpointId)

@@ -219,7 +219,6 @@ export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): 
       loop.start()
     },
     get inFlight (): number { return inFlight },
-    /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */
     close (): Promise<void> {
       closing ??= drain()
       return closing

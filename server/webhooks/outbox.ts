@@ -58,10 +58,6 @@ export function createOutbox (repos: { events: EventsRepo, webhooks: WebhooksRep
   const cache = new Map<string, { at: number, version: number, types: Set<string> }>()
   const notify = (): void => { for (const fn of listeners) fn() }
   return {
-    /**
-     * Inserts the event (envelope id = new UUID) inside the caller's transaction (or alone, on the
-     * pool); returns the event id. Listeners are woken once the row is committed.
-     */
     async append (target: Tx | Db, event: NewEvent): Promise<string> {
       const id = randomUUID()
       const createdAt = new Date()
@@ -77,25 +73,14 @@ export function createOutbox (repos: { events: EventsRepo, webhooks: WebhooksRep
       }
       return id
     },
-    /** Wakes this process's dispatcher: deliveries were committed outside append (test, redeliver, enable). */
     notify,
-    /** Called after every committed append or notify(); returns the unsubscribe. */
     onAppend (fn: () => void): () => void {
       listeners.add(fn)
       return () => { listeners.delete(fn) }
     },
-    /**
-     * Call on `conn` with (or after) any change to the workspace's endpoints: bumps
-     * workspaces.webhooks_version, so every process's cached answer goes stale.
-     */
     async subscriptionsChanged (conn: Conn | Db, workspaceId: string): Promise<void> {
       await repos.webhooks.bumpSubscriptionVersion(conn, workspaceId)
     },
-    /**
-     * True when an enabled endpoint of the workspace subscribes to `type`. Cached per workspace
-     * and subscription version: `version` is workspaces.webhooks_version as read with the render's
-     * environment (no statement of its own); without it the version is read here (one key lookup).
-     */
     async hasSubscriber (workspaceId: string, type: EventType, version?: number): Promise<boolean> {
       const now = Date.now()
       const current = version ?? await repos.webhooks.subscriptionVersion(workspaceId)

@@ -77,7 +77,6 @@ export function createApiKeysRepo (db: Db): ApiKeysRepo {
       await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
-    /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id])
       return rows.length === 0 ? undefined : toKey(rows[0])

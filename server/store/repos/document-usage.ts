@@ -79,13 +79,11 @@ export interface DocumentUsageRepo {
 
 export function createDocumentUsageRepo (db: Db): DocumentUsageRepo {
   return {
-    /** The workspace's stored bytes and everyone's (pending documents included). */
     async usage (workspaceId: string): Promise<DocumentUsage> {
       const [rows] = await db.query<RowDataPacket[]>(`SELECT COALESCE(SUM(bytes), 0) AS total,
         COALESCE(SUM(IF(workspace_id = ?, bytes, 0)), 0) AS workspace FROM document_usage`, [workspaceId])
       return { workspace: Number(rows[0].workspace), total: Number(rows[0].total) }
     },
-    /** When the oldest stored document expires: the workspace's (index ix_docs_workspace_expiry) or anyone's. */
     async oldestExpiry (workspaceId?: string): Promise<Date | undefined> {
       const [rows] = workspaceId === undefined
         ? await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents')

@@ -203,17 +203,14 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
       await insertMany(conn, [doc], quota)
     },
     insertMany,
-    /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
     writer: (doc: PendingDocument): DocumentWriter => createDocumentWriter(db, doc, chunkBytes),
     commitPending,
     discardPending: (id: string): Promise<void> => discardPending(db, id),
-    /** The document if it exists and has not expired, its bytes streamed (see chunks). */
     async open (id: string): Promise<OpenDocument | undefined> {
       const doc = await head(id)
       if (doc === undefined) return undefined
       return { ...doc.meta, stream: Readable.from(chunks(doc), { objectMode: false }) }
     },
-    /** The whole document in memory (CLI and tests); downloads use open(). */
     async get (id: string): Promise<StoredDocument | undefined> {
       const doc = await head(id)
       if (doc === undefined) return undefined
@@ -222,15 +219,9 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
       return { ...doc.meta, content: Buffer.concat(parts) }
     },
     deleteExpired,
-    /**
-     * One sweep: batches of `batch` rows (short transactions, short locks) until a batch comes
-     * back short, at most `maxBatches` of them, so a backlog drains in a few sweeps rather than
-     * at 500 rows a minute, and one sweep stays bounded.
-     */
     async sweepExpired (batch = 500, maxBatches = 20): Promise<number> {
       return await inBatches(deleteExpired, batch, maxBatches)
     },
-    /** The same sweep for pending documents of dead writers (see deleteDeadPending); chunks go with them. */
     async sweepDeadPending (maxAgeMs: number, batch = 500, maxBatches = 20): Promise<number> {
       return await inBatches((limit) => deleteDeadPending(maxAgeMs, limit), batch, maxBatches)
     }

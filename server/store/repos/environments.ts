@@ -67,7 +67,6 @@ export interface EnvironmentsRepo {
 
 export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
   return {
-    /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
     async create (
       workspaceId: string,
       key: string,
@@ -92,7 +91,6 @@ export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
       )
       return (await this.get(workspaceId, key)) as Environment
     },
-    /** A new data source (or none): ds_version and the workspace's render revision bumped with it. */
     async setDataSource (env: Pick<Environment, 'id' | 'workspaceId'>, ds: DataSourceRow | null): Promise<void> {
       await transaction(db, async (conn) => {
         await bumpRenderRevision(conn, env.workspaceId)

@@ -32,9 +32,6 @@ export function createEventsRepo (): EventsRepo {
         [e.id, e.workspaceId, e.type, e.payload, e.fannedOut === true ? 1 : 0, e.createdAt]
       )
     },
-    /**
-     * Locks up to `limit` un-fanned events in arrival order (ix_events_fanout), skipping ones another process holds.
-     */
     async claimUnfanned (conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>> {
       const [rows] = await conn.query<RowDataPacket[]>(
         'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED',

@@ -183,10 +183,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       )
     },
 
-    /**
-     * The record of a sync render whose event has a subscriber (the event names a jobId that
-     * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
-     */
     async insertFinished (conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void> {
       await conn.execute(
         `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
@@ -203,7 +199,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       )
     },
 
-    /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
     async insertMany (
       conn: Conn | Db,
       jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>
@@ -235,7 +230,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       )
     },
 
-    /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
     async countQueued (workspaceId: string, max: number): Promise<number> {
       const [rows] = await db.execute<RowDataPacket[]>(
         `SELECT COUNT(*) AS n FROM (SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair)
@@ -253,12 +247,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return rows.length === 0 ? undefined : toJob(rows[0])
     },
 
-    /**
-     * Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims.
-     * Fair across workspaces: round-robin shares over the workspaces with queued jobs, each at
-     * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
-     * backlog never holds another's first job behind it.
-     */
     async claim (
       owner: string,
       limit: number,
@@ -288,14 +276,12 @@ export function createJobsRepo (db: Db): JobsRepo {
       )
     },
 
-    /** Whether any job is queued (due or not): the claim loop's poll asks this before a claim. */
     async anyQueued (): Promise<boolean> {
       const [rows] = await db.execute<RowDataPacket[]>(
         "SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair) WHERE status = 'queued' LIMIT 1")
       return rows.length > 0
     },
 
-    /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
     async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
       if (held.length === 0) return
       await db.query(
@@ -305,11 +291,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       )
     },
 
-    /**
-     * Finishes a job this claim still holds; false when the lease was lost. The fencing token is
-     * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
-     * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
-     */
     async finish (
       conn: Conn,
       id: string,
@@ -332,11 +313,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return res.affectedRows === 1
     },
 
-    /**
-     * finish() for many claims in ONE statement (the completion batcher's write): the claims join
-     * a derived table on the same fencing token (id, lease owner, attempts, still running).
-     * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
-     */
     async finishMany (
       conn: Conn,
       unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>
@@ -378,10 +354,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return unordered.map((c) => runs.has(c.outcome.runId))
     },
 
-    /**
-     * Puts a job this owner holds back in the queue: after a transient failure with attempts
-     * left, not before `delayMs` from now (the claim skips it until then).
-     */
     async release (id: string, owner: string, attempts: number, delayMs = 0): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
@@ -392,10 +364,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return res.affectedRows === 1
     },
 
-    /**
-     * Hands back a claim that was never started (the process is shutting down): queued again
-     * with its attempt refunded, since no render was tried.
-     */
     async unclaim (id: string, owner: string, attempts: number): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
@@ -405,7 +373,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return res.affectedRows === 1
     },
 
-    /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
     async requeueExpired (maxAttempts: number): Promise<number> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
@@ -415,7 +382,6 @@ export function createJobsRepo (db: Db): JobsRepo {
       return res.affectedRows
     },
 
-    /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
     async claimAbandoned (owner: string, maxAttempts: number, limit: number): Promise<JobRow[]> {
       return await transaction(
         db,

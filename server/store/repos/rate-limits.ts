@@ -59,7 +59,6 @@ export interface RateLimitsRepo {
 
 export function createRateLimitsRepo (db: Db): RateLimitsRepo {
   return {
-    /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
     async lease (keyId: string, limit: number, block: number): Promise<Lease | undefined> {
       const [r] = await db.query<ResultSetHeader>(LEASE_SQL, [Math.min(block, MAX_BLOCK), limit, limit, limit, keyId])
       if (r.affectedRows === 0) return undefined
@@ -74,7 +73,6 @@ export function createRateLimitsRepo (db: Db): RateLimitsRepo {
     async create (keyId: string): Promise<void> {
       await db.query('INSERT IGNORE INTO rate_limit_windows (key_id) VALUES (?)', [keyId])
     },
-    /** Gives back unused tokens of a lease of `slot`, unless that slot has left the ring already. */
     async giveBack (keyId: string, slot: number, tokens: number): Promise<void> {
       const k = ((slot % SLOTS) + SLOTS) % SLOTS
       await db.query(`UPDATE rate_limit_windows SET s${k} = GREATEST(0, s${k} - ?) WHERE key_id = ? AND epoch < ? + ${SLOTS}`,

@@ -221,12 +221,6 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
   const keyStates = createBatcher<string, KeyState | undefined>(
     isolating(async (keyIds) => await keyStateBatch(db, keyIds)), { maxItems: RESOLVE_BATCH })
   return {
-    /**
-     * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
-     * code queue on this row lock, so each computes its version after the previous one committed.
-     * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
-     * gap locks followed by two inserts deadlock.
-     */
     async lockForPublish (
       conn: Conn,
       workspaceId: string,
@@ -260,11 +254,6 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
       ])
     },
 
-    /**
-     * One round trip for a render: the template joined with the requested (or current) version.
-     * The definition text is sent only when it is not the version the caller already holds
-     * (`known`), so the hot path does not move a large LONGTEXT for every render.
-     */
     async resolve (
       workspaceId: string,
       code: string,
@@ -289,12 +278,6 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
       return rows.length === 0 ? undefined : toResolveRow(rows[0], envKey !== undefined)
     },
 
-    /**
-     * resolve() with the environment AND the API key of the request in one round trip (the sync
-     * render's hot path: key, template, version and environment were two queries). The key's
-     * row comes back whatever the template; the caller checks the key first (401 before 404).
-     * undefined: no key of that id.
-     */
     async resolveForKey (
       key: { keyId: string, mode: string, secretHash: Buffer },
       code: string,
@@ -305,12 +288,10 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
       return await resolves.push({ key, code, version, known, envKey })
     },
 
-    /** The key's row and its workspace's state (batched like resolveForKey); undefined: no key of that id. */
     async keyState (keyId: string): Promise<KeyState | undefined> {
       return await keyStates.push(keyId)
     },
 
-    /** The definition of one version (after a cache eviction raced the resolve query). */
     async definition (templateId: string, version: number): Promise<string | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(
         'SELECT definition FROM template_versions WHERE template_id = ? AND version = ?',
@@ -327,10 +308,6 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
       return rows.length === 0 ? undefined : toRecord(rows[0])
     },
 
-    /**
-     * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
-     * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
-     */
     async page (
       workspaceId: string,
       options: { afterCode: string | null, limit: number, activeOnly: boolean }

@@ -143,7 +143,6 @@ export interface DeliveriesRepo {
 
 export function createDeliveriesRepo (db: Db): DeliveriesRepo {
   return {
-    /** New deliveries, due at once. */
     async insertMany (
       conn: Conn | Db,
       rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>
@@ -196,11 +195,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
       }))
     },
 
-    /**
-     * Claims up to `limit` due deliveries in one READ COMMITTED transaction: lock (skipping rows
-     * other processes hold), then move next_attempt_at to the lease expiry so they are not due
-     * again unless this process dies. Times are the database's clock, shared by every process.
-     */
     async claimDue (
       conn: Conn,
       limit: number,
@@ -255,11 +249,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
       )
       return seqs.map((seq) => ({ seq, lease }))
     },
-    /**
-     * Whether the dispatcher has anything to do: an event not fanned out yet, or a delivery due.
-     * One autocommit read on two indexes (ix_events_fanout, ix_deliveries_next), asked by the
-     * poll before its fan-out and claim transactions.
-     */
     async anyDue (): Promise<boolean> {
       const [rows] = await db.execute<RowDataPacket[]>(
         `SELECT EXISTS (SELECT 1 FROM events FORCE INDEX (ix_events_fanout) WHERE fanned_out = 0)
@@ -267,7 +256,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
             WHERE next_attempt_at <= UTC_TIMESTAMP(3)) AS due`)
       return Number(rows[0]?.due) === 1
     },
-    /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
     async loadClaimed (claims: Array<{ seq: number, lease: Date }>): Promise<ClaimedDelivery[]> {
       if (claims.length === 0) return []
       const leases = new Map(claims.map((c) => [c.seq, c.lease]))
@@ -292,7 +280,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
         enabled: r.enabled === 1
       }))
     },
-    /** Records attempts and outcomes of many deliveries in one transaction. */
     async complete (conn: Conn, done: Completion[]): Promise<void> {
       if (done.length === 0) return
       await conn.query(
@@ -314,7 +301,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
         SET d.status = r.status, d.attempts = d.attempts + 1, d.next_attempt_at = IF(r.delay_ms IS NULL, NULL, UTC_TIMESTAMP(3) + INTERVAL r.delay_ms * 1000 MICROSECOND), d.lease_expires_at = NULL,
             d.last_http_status = r.http, d.last_response_excerpt = r.excerpt, d.last_error = r.err, d.updated_at = UTC_TIMESTAMP(3)`)
     },
-    /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
     async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
       for (const c of claims) {
         await conn.execute(
@@ -323,7 +309,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
         )
       }
     },
-    /** Disable: open deliveries that are not in flight stop being due. */
     async parkEndpoint (conn: Conn, endpointId: string): Promise<void> {
       await conn.execute(
         `UPDATE webhook_deliveries SET next_attempt_at = NULL
@@ -331,7 +316,6 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
         [endpointId]
       )
     },
-    /** Enable: parked open deliveries are due at once. */
     async resumeEndpoint (conn: Conn, endpointId: string): Promise<number> {
       const [res] = await conn.execute<ResultSetHeader>(
         `UPDATE webhook_deliveries SET next_attempt_at = UTC_TIMESTAMP(3)

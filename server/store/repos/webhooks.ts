@@ -78,7 +78,6 @@ export function createWebhooksRepo (db: Db): WebhooksRepo {
       )
       return rows.map(toEndpoint)
     },
-    /** Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. */
     async enabledIn (
       conn: Conn | Db,
       workspaceIds: string[]
@@ -113,18 +112,15 @@ export function createWebhooksRepo (db: Db): WebhooksRepo {
       const [res] = await conn.execute<ResultSetHeader>('DELETE FROM webhook_endpoints WHERE id = ?', [id])
       return res.affectedRows === 1
     },
-    /** Bumps workspaces.webhooks_version on `conn`, inside the endpoint change's transaction. */
     async bumpSubscriptionVersion (conn: Conn | Db, workspaceId: string): Promise<void> {
       await conn.execute('UPDATE workspaces SET webhooks_version = webhooks_version + 1 WHERE id = ?', [workspaceId])
     },
-    /** workspaces.webhooks_version (0 for an unknown workspace). */
     async subscriptionVersion (workspaceId: string): Promise<number> {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [
         workspaceId
       ])
       return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
     },
-    /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
       const [rows] = await db.execute<RowDataPacket[]>(
         'SELECT events FROM webhook_endpoints WHERE workspace_id = ? AND enabled = 1',
