@@ -1,6 +1,6 @@
 // A template file checked before it is stored: parsed (JSON text or a parsed value), validated
 // and compiled once, so a bad file fails early with every error keyed by its JSON pointer.
-// Shared by publish (services/templates.ts) and the CLI (`svc templates check`).
+// Shared by publish (services/templates.ts) and the CLI (`svc templates validate`).
 import type { TemplateDefinition } from '../../engine/template/definition.js'
 import { parseTemplateText } from '../../engine/template/json-text.js'
 import { validateAndCompile, type ValidationIssue } from '../../engine/template/validate.js'

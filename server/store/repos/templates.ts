@@ -41,7 +41,7 @@ const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, ${WORKSPACE_STATE}, 
 
 /**
  * The render's first read when this process holds the template and environment it resolves to
- * (services/templates.ts): the key's row and its workspace's state, by primary keys. The held
+ * (render/resolver.ts): the key's row and its workspace's state, by primary keys. The held
  * resolution stands while the workspace's render revision is the one it was read with.
  */
 const KEY_STATE = `SELECT ${keyColumns('k')}, ${WORKSPACE_STATE}

@@ -1,4 +1,4 @@
-// Held render resolutions (services/templates.ts): after a key's first render, the render's first
+// Held render resolutions (render/resolver.ts): after a key's first render, the render's first
 // read is the key's row and its workspace's state only, and the held template version and
 // environment stand while the workspace's render revision (migration 014) is unchanged. Two
 // contexts on one database play two server processes: every change made through one is seen
