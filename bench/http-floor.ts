@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { runBench } from '../cli/bench/runner.js'
 import type { BenchOptions } from '../cli/bench/types.js'
-import { loadTls } from '../server/http/tls.js'
+import { loadTls } from '../server/process/tls.js'
 import { startChildServer } from './child-server.js'
 
 const SERVE = '--serve-floor'

@@ -77,7 +77,7 @@ const LIMITS = renderLimits(config.render)
 const env = await ctx.repos.environments.get(demo.workspace.id, 'production')
 if (env === undefined) throw new Error('no production environment in the demo workspace: run svc demo')
 async function inputsFor (code: string, parameters: Array<Record<string, unknown>>): Promise<RenderInput[]> {
-  const t = await ctx.services.templates.resolve(demo.workspace.id, code)
+  const t = await ctx.resolver.resolve(demo.workspace.id, code)
   return await Promise.all(parameters.map(async (p) => {
     const { datasets } = await ctx.dataSources.readAll(
       env as NonNullable<typeof env>,

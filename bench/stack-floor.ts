@@ -15,7 +15,7 @@ import { loadConfig } from '../server/config.js'
 import { createContext } from '../server/context.js'
 import { renderLimits } from '../server/render/pipeline.js'
 import { bearer, parseToken } from '../server/auth/keys.js'
-import { loadTls } from '../server/http/tls.js'
+import { loadTls } from '../server/process/tls.js'
 import { createRenderPool } from '../pool/render-pool.js'
 import { startChildServer, type ChildServer } from './child-server.js'
 
@@ -25,7 +25,7 @@ async function serve (workspaceId: string, templateCode: string): Promise<void> 
   const { default: Fastify } = await import('fastify')
   const config = loadConfig(process.env)
   const ctx = await createContext(config)
-  const t = await ctx.services.templates.resolve(workspaceId, templateCode)
+  const t = await ctx.resolver.resolve(workspaceId, templateCode)
   const env = await ctx.repos.environments.get(workspaceId, 'production')
   if (env === undefined) throw new Error('no production environment: run svc demo')
   const { threads, maxQueue, workspaceRunning, workspaceQueue, timeoutMs } = config.render

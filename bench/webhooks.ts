@@ -17,7 +17,7 @@ import { loadConfig } from '../server/config.js'
 import { createContext } from '../server/context.js'
 import { createDb, transaction } from '../server/store/db.js'
 import { migrate } from '../server/store/migrate.js'
-import { webhookDispatcher } from '../server/webhooks/dispatcher.js'
+import { createWebhookDispatcher } from '../server/webhooks/dispatcher.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const EVENTS = Number(process.argv[2] ?? 10_000)
@@ -94,7 +94,7 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
         }
       })
     }
-    const dispatcher = webhookDispatcher(config, { db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }) })
+    const dispatcher = createWebhookDispatcher(config, { db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }) })
     const started = performance.now()
     dispatcher.start()
     let s: Stats

@@ -18,7 +18,7 @@ export interface Io {
   err (line: string): void
 }
 
-export function defaultIo (json: boolean): Io {
+export function createDefaultIo (json: boolean): Io {
   return { json, out: (line) => { process.stdout.write(line + '\n') }, err: (line) => { process.stderr.write(line + '\n') } }
 }
 

@@ -1,7 +1,7 @@
 // `svc`: the admin and performance-engineer CLI. Commands reuse server/ services, never routes.
 import { Command, CommanderError } from 'commander'
-import { cliRuntime } from './runtime.js'
-import { fail, defaultIo, usageProblem } from './io.js'
+import { createCliRuntime } from './runtime.js'
+import { fail, createDefaultIo, usageProblem } from './io.js'
 import { dbCommands } from './commands/db.js'
 import { serveCommand } from './commands/serve.js'
 import { workspaceCommands } from './commands/workspaces.js'
@@ -18,7 +18,7 @@ export function buildProgram (): Command {
     .option('--database-url <url>', 'service database (SVC_DATABASE_URL)')
     .showHelpAfterError('(run svc --help for usage)')
     .exitOverride()
-  const rt = cliRuntime(program)
+  const rt = createCliRuntime(program)
   dbCommands(program, rt)
   serveCommand(program, rt)
   workspaceCommands(program, rt)
@@ -52,9 +52,9 @@ export async function main (argv: string[], state: { keepAlive?: boolean } = {})
     if (err instanceof CommanderError) {
       // help and version are successes; commander has already printed the usage error line
       if (err.exitCode === 0 || err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0
-      if (json) defaultIo(true).out(JSON.stringify(usageProblem(err.message), null, 2))
+      if (json) createDefaultIo(true).out(JSON.stringify(usageProblem(err.message), null, 2))
       return 2
     }
-    return fail(defaultIo(json), err)
+    return fail(createDefaultIo(json), err)
   }
 }

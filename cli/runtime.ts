@@ -5,7 +5,7 @@ import type { Command } from 'commander'
 import { loadConfig } from '../server/config.js'
 import type { Config } from '../server/config.js'
 import type { Context } from '../server/context.js'
-import { defaultIo } from './io.js'
+import { createDefaultIo } from './io.js'
 import type { Io } from './io.js'
 
 export interface CliRuntime {
@@ -14,7 +14,7 @@ export interface CliRuntime {
   withContext<T> (fn: (ctx: Context) => Promise<T>): Promise<T>
 }
 
-export function cliRuntime (program: Command): CliRuntime {
+export function createCliRuntime (program: Command): CliRuntime {
   const globals = (): { json?: boolean, home?: string, databaseUrl?: string } => program.opts()
   const config = (overrides: Record<string, string | undefined> = {}): Config => {
     const g = globals()
@@ -25,7 +25,7 @@ export function cliRuntime (program: Command): CliRuntime {
     return loadConfig(process.env, flags, availableParallelism())
   }
   return {
-    io: () => defaultIo(globals().json === true),
+    io: () => createDefaultIo(globals().json === true),
     config,
     async withContext (fn) {
       // Loaded on use: the context (mysql2, services) would slow every command's start.

@@ -10,6 +10,7 @@ import { correlationIdFor, correlationPlugin } from './http/plugins/correlation.
 import { problemsPlugin, frameworkErrorHandler } from './http/plugins/problems.js'
 import { authPlugin } from './http/plugins/auth.js'
 import { lazyRequestLogger, RequestLog } from './http/plugins/request-log.js'
+import type { Resolution } from './render/resolution.js'
 import type { Authenticator } from './auth/authenticate.js'
 import { healthRoutes } from './http/routes/health.js'
 import { openapiRoute } from './http/routes/openapi.js'
@@ -33,7 +34,7 @@ export interface AppOptions {
   logger: Logger
   https?: { cert: Buffer, key: Buffer }
   /** Authentication of every route that declares a scope (built by the composition root). */
-  auth: Authenticator
+  auth: Authenticator<Resolution>
   /** What the /api/v1 routes call (see routes/index.ts). */
   api: ApiDeps
   /** HTTP metrics (server/metrics); none when absent. */

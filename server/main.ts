@@ -11,24 +11,24 @@ import { createContext } from './context.js'
 import type { Context } from './context.js'
 import type { Db } from './store/db.js'
 import { createLogger } from './logger.js'
-import { loadTls } from './http/tls.js'
+import { loadTls } from './process/tls.js'
 import { migrate } from './store/migrate.js'
 import { buildApp } from './app.js'
 import { createRenderPool } from '../pool/render-pool.js'
 import type { RenderPoolStats } from '../pool/render-pool.js'
-import { runRecorder } from './render/run-recorder.js'
-import { documentLinks } from './documents/links.js'
-import { renderPipeline } from './render/pipeline.js'
-import { syncRenders } from './render/sync.js'
-import { jobsService } from './jobs/service.js'
-import { jobLoop } from './jobs/loop.js'
-import { webhookDispatcher } from './webhooks/dispatcher.js'
-import { authenticator } from './auth/authenticate.js'
-import { lastUsedRecorder } from './auth/last-used.js'
-import { rateLimiter } from './auth/rate-limiter.js'
+import { createRunRecorder } from './render/run-recorder.js'
+import { createDocumentLinks } from './documents/links.js'
+import { createRenderPipeline } from './render/pipeline.js'
+import { createSyncRenders } from './render/sync.js'
+import { createJobsService } from './jobs/service.js'
+import { createJobLoop } from './jobs/loop.js'
+import { createWebhookDispatcher } from './webhooks/dispatcher.js'
+import { createAuthenticator } from './auth/authenticate.js'
+import { createLastUsedRecorder } from './auth/last-used.js'
+import { createRateLimiter } from './auth/rate-limiter.js'
 import { createMetrics } from './metrics/metrics.js'
 import type { Metrics } from './metrics/metrics.js'
-import { failureThrottle } from './auth/failure-throttle.js'
+import { createFailureThrottle } from './auth/failure-throttle.js'
 import { checkStorageLimits } from './store/limits.js'
 import { WATCH_INTERVAL_MS } from './secrets/reload.js'
 
@@ -88,18 +88,20 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const pool = createRenderPool({
     threads, maxQueue, workspaceRunning, workspaceQueue, fairWindowMs, timeoutMs, onRender: metrics.observeRender
   })
-  const recorder = runRecorder(repos.runs, context.db, {
+  const recorder = createRunRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
     onDrop: (run, err) => {
       logger.error({ err, correlationId: run.correlationId, runId: run.id }, 'run refused by the database; dropped')
     }
   })
-  const links = documentLinks(context.box, config.documents.linkTtlMs)
-  const renderDeps = {
+  const links = createDocumentLinks(context.box, config.documents.linkTtlMs)
+  // What the render pipeline, sync renders and the jobs module are built from: each takes the part
+  // its own …Deps interface names (PipelineDeps, SyncDeps, JobsDeps).
+  const parts = {
     config,
     db: context.db,
     pool,
-    templates: context.services.templates,
+    templates: context.resolver,
     environments: repos.environments,
     dataSources: context.dataSources,
     jobs: repos.jobs,
@@ -111,13 +113,13 @@ export async function createServer (config: Config, options: ServerOptions = {})
     links,
     baseUrl: () => baseUrl
   }
-  const pipeline = renderPipeline(renderDeps)
-  const sync = syncRenders(renderDeps, pipeline, {
+  const pipeline = createRenderPipeline(parts)
+  const sync = createSyncRenders(parts, pipeline, {
     onLateError: (err, correlationId) => logger.error({ err, correlationId }, 'could not record a streamed render')
   })
-  const jobs = jobsService(renderDeps, pipeline, { queued: () => { loop.wake() } })
+  const jobs = createJobsService(parts, pipeline, { queued: () => { loop.wake() } })
   const webhooks = config.webhooks.enabled
-    ? webhookDispatcher(config, {
+    ? createWebhookDispatcher(config, {
       db: context.db,
       box: context.box,
       repos,
@@ -138,7 +140,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
       }
     }
   }
-  const loop = jobLoop(config, {
+  const loop = createJobLoop(config, {
     jobs: claimJobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
   })
   metrics.watch({
@@ -149,15 +151,15 @@ export async function createServer (config: Config, options: ServerOptions = {})
     const full = s.running >= s.threads && s.waiting.interactive >= s.maxQueue
     return full ? 'every render thread is busy and the waiting room is full' : undefined
   }
-  const lastUsed = lastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
+  const lastUsed = createLastUsedRecorder(repos.apiKeys, 5000, (err) => logger.warn({ err }, 'could not record key use'))
   // One sliding window per key across every node, shared through the database.
-  const admission = rateLimiter(repos.rateLimits, {
+  const admission = createRateLimiter(repos.rateLimits, {
     defaultPerMinute: config.rateLimit.perMinute,
     onError: (err) => logger.warn({ err }, 'rate limit lease failed')
   })
-  const failures = failureThrottle(config.http.authFailuresPerMinute)
-  const auth = authenticator({
-    keys: repos.apiKeys, templates: context.services.templates, admission, lastUsed, failures
+  const failures = createFailureThrottle(config.http.authFailuresPerMinute)
+  const auth = createAuthenticator({
+    keys: repos.apiKeys, templates: context.resolver, admission, lastUsed, failures
   })
   const app = await buildApp({
     config,

@@ -37,7 +37,7 @@ const jobOutcome = (status: number, job: RenderJob): ApiOutcome => ({
   job
 })
 
-export function benchApi (options: Pick<BenchOptions, 'url' | 'key' | 'connections' | 'timeoutMs' | 'ca' | 'insecure'>): BenchApi {
+export function createBenchApi (options: Pick<BenchOptions, 'url' | 'key' | 'connections' | 'timeoutMs' | 'ca' | 'insecure'>): BenchApi {
   const client = new SvcClient({
     baseUrl: options.url,
     apiKey: options.key ?? '',

@@ -1,7 +1,7 @@
 // runBench: the load generator as a library function (the `svc bench` command and `make bench`
 // both call it). Warm-up, then the measured window, in a closed or an open loop, sync or async.
 import { performance } from 'node:perf_hooks'
-import { benchApi } from './api.js'
+import { createBenchApi } from './api.js'
 import { Recorder } from './recorder.js'
 import { renderBodies, syncOperation } from './operation.js'
 import { asyncOperation } from './async-poll.js'
@@ -23,7 +23,7 @@ export interface RunHooks extends BenchHooks {
 
 export async function runBench (options: BenchOptions, hooks: RunHooks = {}): Promise<BenchResult> {
   const connections = options.connections
-  const client = benchApi({ ...options, connections })
+  const client = createBenchApi({ ...options, connections })
   const bodies = renderBodies(options)
   const startedAt = new Date()
   const t0 = performance.now()

@@ -1,7 +1,7 @@
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { parseExpiry, parseRateLimit, parseScopes } from '../../server/services/api-keys.js'
-import type { KeyMode } from '../../server/auth/api-key-format.js'
+import type { KeyMode } from '../../server/util/api-key-format.js'
 import { emit, table } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 

@@ -13,10 +13,9 @@ export function runCommands (program: Command, rt: CliRuntime): void {
     .action(async (opts: { workspace: string, limit: string, key?: string, status?: 'succeeded' | 'failed' }) => {
       const limit = Number(opts.limit)
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit: expected a whole number from 1 to 1000')
-      const { runsRepo } = await import('../../server/store/repos/runs.js')
       const list = await rt.withContext(async (ctx) => {
         await ctx.services.workspaces.get(opts.workspace)
-        return await runsRepo(ctx.db).list(opts.workspace, { limit, keyPrefix: opts.key, status: opts.status })
+        return await ctx.repos.runs.list(opts.workspace, { limit, keyPrefix: opts.key, status: opts.status })
       })
       const view = list.map((r) => ({
         ...r,

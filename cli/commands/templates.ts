@@ -2,7 +2,7 @@
 // list and disable/enable the templates of a workspace.
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
-import type { checkTemplateFile } from '../../server/services/templates.js'
+import type { CheckedTemplate } from '../../server/services/template-file.js'
 import { Problem } from '../../server/errors.js'
 import { emit, fail, table, UsageError } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
@@ -13,9 +13,9 @@ async function readTemplate (file: string): Promise<string> {
 }
 
 /** The template checker (Ajv, the expression compiler), loaded on use so that every other command starts fast. */
-async function checkFile (file: string): Promise<ReturnType<typeof checkTemplateFile>> {
+async function checkFile (file: string): Promise<CheckedTemplate> {
   const text = await readTemplate(file)
-  const { checkTemplateFile } = await import('../../server/services/templates.js')
+  const { checkTemplateFile } = await import('../../server/services/template-file.js')
   return checkTemplateFile(text)
 }
 
@@ -26,7 +26,7 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .argument('<file>', 'template file (JSON)')
     .action(async (file: string) => {
       const io = rt.io()
-      let checked: ReturnType<typeof checkTemplateFile>
+      let checked: CheckedTemplate
       try {
         checked = await checkFile(file)
       } catch (err) {

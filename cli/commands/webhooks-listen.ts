@@ -41,7 +41,7 @@ export function listenCommand (wh: Command, rt: CliRuntime): void {
         const tls =
           opts.cert !== undefined && opts.key !== undefined
             ? { cert: await readFile(opts.cert), key: await readFile(opts.key), certFile: opts.cert }
-            : await (await import('../../server/http/tls.js')).loadTls(rt.config())
+            : await (await import('../../server/process/tls.js')).loadTls(rt.config())
         const toleranceSeconds = Number(opts.tolerance)
 
         const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer): void => {

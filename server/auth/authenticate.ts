@@ -12,8 +12,8 @@
 // every failure counts against its address and key id, a failure past their budget being
 // answered 429 instead of 401. A request that fails is never more than one key read.
 import { Problem, problem } from '../errors.js'
-import { defaultEnvironment, parseApiKey } from './api-key-format.js'
-import type { Scope } from './api-key-format.js'
+import { defaultEnvironment, parseApiKey } from '../util/api-key-format.js'
+import type { Scope } from '../util/api-key-format.js'
 import { bearer, parseToken, verifyKey } from './keys.js'
 import type { AuthContext, PresentedKey } from './keys.js'
 import type { LastUsedRecorder } from './last-used.js'
@@ -21,7 +21,6 @@ import { announcesLargeBody } from './early-check.js'
 import type { BodyHeaders } from './early-check.js'
 import type { FailureThrottle } from './failure-throttle.js'
 import type { ApiKeysRepo, ApiKeyRow } from '../store/repos/api-keys.js'
-import type { TemplatesService } from '../services/templates.js'
 
 export interface RateDecision {
   allowed: boolean
@@ -57,13 +56,27 @@ export interface AuthHooks {
 
 /** The template lookup that rides along with the render's key read. */
 export interface RenderTarget { template: string, version?: number, environment?: string }
-type Found = Awaited<ReturnType<TemplatesService['resolveForKey']>>
+
+/**
+ * The render's first read: the key's row (undefined: no key of that id) and, to call once the key
+ * passed its checks, what the render names (its template and environment: opaque to auth/).
+ */
+export interface KeyRead<T> { key: ApiKeyRow | undefined, resolve: () => Promise<T> }
+
+/**
+ * Reads a key's row together with a render's target in one statement (POST /v1/render), plugged
+ * in by the composition root (render/resolver.ts), as Admission is. `key`: the presented key.
+ */
+export interface RenderKeyReader<T> {
+  resolveForKey: (key: { keyId: string, mode: string, secretHash: Buffer }, code: string,
+    version: number | undefined, envKey: string) => Promise<KeyRead<T>>
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export interface AuthDeps {
+export interface AuthDeps<T> {
   keys: Pick<ApiKeysRepo, 'get'>
-  templates: Pick<TemplatesService, 'resolveForKey'>
+  templates: RenderKeyReader<T>
   admission: Admission
   lastUsed: Pick<LastUsedRecorder, 'record'>
   /** Remembered refusals and failure budgets (per address and key id); none: neither. */
@@ -71,7 +84,32 @@ export interface AuthDeps {
 }
 type Route = { scope: Scope }
 
-export function authenticator (deps: AuthDeps) {
+export interface Authenticator<T> {
+  authenticate: (request: AuthRequest, route: Route, hooks?: AuthHooks, key?: PresentedKey) => Promise<AuthContext>
+  /**
+   * The first check of a route that reads the key's row in its own first query (POST /v1/render),
+   * before the body is read: the key's form (no query; 401 for a missing or malformed key); the
+   * whole check, when the body is announced larger than 16 KiB or chunked, so an unknown key never
+   * uploads it. `auth` is then the result, to hand to authenticateForRender.
+   */
+  beforeBody(request: AuthRequest, route: Route, hooks?: AuthHooks): Promise<{
+    key: PresentedKey
+    auth?: AuthContext
+  }>
+  /**
+   * authenticate() for POST /v1/render: the same checks, with the template and environment read
+   * in the key's query (only for a usable key; see RenderKeyReader). `found` answers
+   * the template's problems in the spec's order, after the key's. `checked`: the request was
+   * authenticated in full by beforeBody; it is not checked (nor counted, nor rate-limited) again.
+   */
+  authenticateForRender(request: AuthRequest, route: Route, target: RenderTarget, key: PresentedKey,
+    hooks?: AuthHooks, checked?: AuthContext): Promise<{
+      auth: AuthContext
+      found: () => Promise<T>
+    }>
+}
+
+export function createAuthenticator<T> (deps: AuthDeps<T>): Authenticator<T> {
   /** Everything after the key's row was read; throws the first refusal. */
   async function check (key: PresentedKey, row: ApiKeyRow | undefined, request: AuthRequest, route: Route,
     hooks: AuthHooks): Promise<AuthContext> {
@@ -125,7 +163,7 @@ export function authenticator (deps: AuthDeps) {
    * Runs one check; a 401 counts as a failed authentication of the client's address and key id,
    * and is answered 429 once their budget is spent (only failing requests are ever throttled).
    */
-  async function counted<T> (request: AuthRequest, run: () => T | Promise<T>): Promise<T> {
+  async function counted<R> (request: AuthRequest, run: () => R | Promise<R>): Promise<R> {
     try {
       return await run()
     } catch (err) {
@@ -160,12 +198,6 @@ export function authenticator (deps: AuthDeps) {
   return {
     authenticate,
 
-    /**
-     * The first check of a route that reads the key's row in its own first query (POST /v1/render),
-     * before the body is read: the key's form (no query; 401 for a missing or malformed key); the
-     * whole check, when the body is announced larger than 16 KiB or chunked, so an unknown key never
-     * uploads it. `auth` is then the result, to hand to authenticateForRender.
-     */
     async beforeBody (request: AuthRequest, route: Route,
       hooks: AuthHooks = {}): Promise<{ key: PresentedKey, auth?: AuthContext }> {
       const key = await counted(request, () => admitted(request))
@@ -173,14 +205,8 @@ export function authenticator (deps: AuthDeps) {
       return { key, auth: await authenticate(request, route, hooks, key) }
     },
 
-    /**
-     * authenticate() for POST /v1/render: the same checks, with the template and environment read
-     * in the key's query (only for a usable key; see templates.resolveForKey). `found` answers
-     * the template's problems in the spec's order, after the key's. `checked`: the request was
-     * authenticated in full by beforeBody; it is not checked (nor counted, nor rate-limited) again.
-     */
     async authenticateForRender (request: AuthRequest, route: Route, target: RenderTarget, key: PresentedKey,
-      hooks: AuthHooks = {}, checked?: AuthContext): Promise<{ auth: AuthContext, found: Found['resolve'] }> {
+      hooks: AuthHooks = {}, checked?: AuthContext): Promise<{ auth: AuthContext, found: () => Promise<T> }> {
       const envKey = target.environment ?? defaultEnvironment(key.mode)
       const read = await deps.templates.resolveForKey(key, target.template, target.version, envKey)
       // A key revoked since its early check finds no row here: its 401 is the answer then.
@@ -189,4 +215,3 @@ export function authenticator (deps: AuthDeps) {
     }
   }
 }
-export type Authenticator = ReturnType<typeof authenticator>

@@ -34,7 +34,7 @@ import { safeEqual } from '../util/crypto.js'
 import { verifyKey } from './keys.js'
 import type { PresentedKey } from './keys.js'
 import type { ApiKeyRow } from '../store/repos/api-keys.js'
-import { tokenBuckets } from './token-buckets.js'
+import { createTokenBuckets } from './token-buckets.js'
 
 /** Key ids whose refusal is remembered (an unknown id costs a map entry of ~100 bytes). */
 export const MAX_REMEMBERED = 100_000
@@ -58,7 +58,7 @@ export interface FailureThrottle {
 
 const NO_DIGEST = Buffer.alloc(32)
 
-export function failureThrottle (
+export function createFailureThrottle (
   perMinute: number,
   now: () => number = Date.now,
   maxRemembered = MAX_REMEMBERED,
@@ -66,8 +66,8 @@ export function failureThrottle (
 ): FailureThrottle {
   // Two tables, not one: a guesser's fresh key ids fill the key-id table and push out its
   // oldest buckets, never the address buckets (its own address's spent budget included).
-  const byAddress = tokenBuckets(perMinute, now, maxBudgets)
-  const byKeyId = tokenBuckets(perMinute, now, maxBudgets)
+  const byAddress = createTokenBuckets(perMinute, now, maxBudgets)
+  const byKeyId = createTokenBuckets(perMinute, now, maxBudgets)
   // keyId → the row whose check failed, or null: the database holds no such id. Oldest first.
   const refused = new Map<string, ApiKeyRow | null>()
 

@@ -1,8 +1,8 @@
 // A presented API key against its row (spec Part 5): form, digest, state. The validity rule
 // itself (revoked, expired) is keyState in store/repos/api-keys.ts, next to its SQL form.
 import { problem } from '../errors.js'
-import { defaultEnvironment, keyPrefix, parseApiKey } from './api-key-format.js'
-import type { KeyMode, ParsedKey, Scope } from './api-key-format.js'
+import { defaultEnvironment, keyPrefix, parseApiKey } from '../util/api-key-format.js'
+import type { KeyMode, ParsedKey, Scope } from '../util/api-key-format.js'
 import { safeEqual, sha256 } from '../util/crypto.js'
 import { keyState } from '../store/repos/api-keys.js'
 import type { ApiKeyRow } from '../store/repos/api-keys.js'

@@ -3,14 +3,20 @@
 // loses at most that window of "last used" precision, never a request. Only requests the key
 // was allowed to make are recorded (auth/authenticate.ts).
 import { isRowFault } from '../store/db.js'
-import { background, batcher, isolating } from '../util/batcher.js'
+import { background, createBatcher, isolating } from '../util/batcher.js'
 import type { ApiKeysRepo } from '../store/repos/api-keys.js'
 
-export function lastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, intervalMs = 5000,
-  onError: (err: unknown) => void = () => {}) {
+export interface LastUsedRecorder {
+  record(keyId: string): void
+  flush: () => Promise<void>
+  close: () => Promise<void>
+}
+
+export function createLastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, intervalMs = 5000,
+  onError: (err: unknown) => void = () => {}): LastUsedRecorder {
   // A key used many times in one interval is written once.
   const waiting = new Set<string>()
-  const writer = batcher<string, undefined>(isolating(async (ids) => {
+  const writer = createBatcher<string, undefined>(isolating(async (ids) => {
     for (const id of ids) waiting.delete(id)
     try {
       await keys.touch(ids, new Date())
@@ -31,4 +37,3 @@ export function lastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, intervalMs =
     close: uses.close
   }
 }
-export type LastUsedRecorder = ReturnType<typeof lastUsedRecorder>

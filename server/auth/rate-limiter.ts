@@ -73,7 +73,14 @@ export function waitMs (w: WindowState, limit: number): number {
   return SLOTS * SLOT_MS
 }
 
-export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) {
+export interface RateLimiter {
+  admit(key: AdmitKey): Promise<RateDecision>
+  sweep: () => void
+  /** Shutdown: every live lease is given back (this node spends none of it any more). */
+  close(): Promise<void>
+}
+
+export function createRateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions): RateLimiter {
   const now = options.now ?? Date.now
   const states = new Map<string, KeyState>()
   const onError = options.onError ?? (() => {})
@@ -190,7 +197,6 @@ export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) 
 
     sweep,
 
-    /** Shutdown: every live lease is given back (this node spends none of it any more). */
     async close (): Promise<void> {
       clearInterval(timer)
       const backs: Array<Promise<void>> = []
@@ -203,4 +209,3 @@ export function rateLimiter (repo: RateLimitsRepo, options: RateLimiterOptions) 
     }
   }
 }
-export type RateLimiter = ReturnType<typeof rateLimiter>

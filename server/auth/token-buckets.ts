@@ -5,7 +5,11 @@
 // have their own cluster-wide window (auth/rate-limiter.ts).
 export interface RateDecision { allowed: boolean, remaining: number, retryAfterSeconds: number }
 
-export function tokenBuckets (perMinute: number, now: () => number = Date.now, maxKeys = 100_000) {
+export interface TokenBuckets {
+  take(key: string): RateDecision
+}
+
+export function createTokenBuckets (perMinute: number, now: () => number = Date.now, maxKeys = 100_000): TokenBuckets {
   const ratePerMs = perMinute / 60_000
   const buckets = new Map<string, { tokens: number, at: number }>()
   let lastSweep = now()
@@ -43,4 +47,3 @@ export function tokenBuckets (perMinute: number, now: () => number = Date.now, m
     }
   }
 }
-export type TokenBuckets = ReturnType<typeof tokenBuckets>

@@ -12,7 +12,7 @@ export interface DataSourceGuard {
 }
 
 /** `serviceUrl` is the service database's URL: its endpoint is refused to its own user and root. */
-export function dataSourceGuard (config: Pick<Config, 'datasources'>, serviceUrl: string | undefined, resolver: Resolver = systemResolver): DataSourceGuard {
+export function createDataSourceGuard (config: Pick<Config, 'datasources'>, serviceUrl: string | undefined, resolver: Resolver = systemResolver): DataSourceGuard {
   const service = serviceUrl === undefined ? undefined : parseMysqlUrl(serviceUrl)
   let own: Promise<ResolvedAddress[]> | undefined
   const endpoint = service === undefined

@@ -7,12 +7,12 @@ import { LRUCache } from 'lru-cache'
 import type { DatasetValues } from '../../engine/types.js'
 import type { DatasetDef, TemplateDefinition } from '../../engine/template/definition.js'
 import type { Environment } from '../store/repos/environments.js'
-import type { EnvironmentsService } from '../services/environments.js'
+import type { DataSourceOpener } from './source.js'
 import type { Config } from '../config.js'
 import { problem } from '../errors.js'
 import { compileQuery, bindQuery } from './sql.js'
 import type { CompiledQuery } from './sql.js'
-import { poolCache } from './pools.js'
+import { createPoolCache } from './pools.js'
 import type { DataSourceGuard } from './destinations.js'
 import { mapDriverError } from './errors.js'
 import { runStatement } from './run.js'
@@ -44,7 +44,7 @@ export interface DatasetFeed {
 }
 
 export interface DataSourcesOptions {
-  /** The destination check every pool passes before it opens (dataSourceGuard()). */
+  /** The destination check every pool passes before it opens (createDataSourceGuard()). */
   guard: DataSourceGuard
   onError?: (failure: DatasetFailure) => void
   /** Every statement's time and whether it succeeded (metrics). */
@@ -53,8 +53,40 @@ export interface DataSourcesOptions {
 
 const CLIENT_TIMEOUT_GRACE_MS = 1000
 
-export function dataSources (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, options: DataSourcesOptions) {
-  const pools = poolCache(config, environments, options.guard)
+export interface DataSources {
+  /**
+   * Runs every dataset of the template in parallel on the environment's data source:
+   * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
+   * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
+   * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
+   * timeout, bad credentials),
+   * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all, more than SVC_DATASET_MAX_BYTES
+   * bytes in all, or a value past SVC_DATASET_MAX_CELL_BYTES). With a `feed`, a `multiple`
+   * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
+   */
+  readAll(env: Environment, def: TemplateDefinition, parameters: Record<string, unknown>,
+    context: Record<string, unknown>, maxRows: number, feed?: DatasetFeed): Promise<{
+      datasets: DatasetValues
+      rowCount: number
+    }>
+  /**
+   * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows.
+   * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
+   * answers its first row, as a render sees it: further rows of its query are not read and are
+   * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
+   * no rows here (exploring data is not a render). Its bytes are bounded by
+   * SVC_DATASET_EXECUTE_MAX_BYTES and SVC_DATASET_MAX_CELL_BYTES before the answer is
+   * serialised: past either, 422 DATASET_FAILED naming the limit (never `truncated`).
+   */
+  execute(env: Environment, def: TemplateDefinition, dataset: string, parameters: Record<string, unknown>,
+    context: Record<string, unknown>, maxRows: number): Promise<DatasetResult>
+  /** Open pools (for tests and metrics). */
+  poolCount: () => number
+  close(): Promise<void>
+}
+
+export function createDataSources (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, options: DataSourcesOptions): DataSources {
+  const pools = createPoolCache(config, environments, options.guard)
   // Keyed by the SQL text itself: identical across versions of a template, immutable per version.
   const compiled = new LRUCache<string, CompiledQuery>({ max: 2000 })
   // mysql2's own timer, the bound when the server does not answer at all, is set a second past the
@@ -135,16 +167,6 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
   }
 
   return {
-    /**
-     * Runs every dataset of the template in parallel on the environment's data source:
-     * `single` → first row or null, `multiple` → rows. All rows read count toward `maxRows`
-     * (over all datasets). Errors: DATASET_FAILED (422, query error or past the query time limit),
-     * DATA_SOURCE_UNAVAILABLE (503 with Retry-After: no data source, unreachable, refused, connect
-     * timeout, bad credentials),
-     * RENDER_LIMIT_EXCEEDED (422, more than maxRows rows in all, more than SVC_DATASET_MAX_BYTES
-     * bytes in all, or a value past SVC_DATASET_MAX_CELL_BYTES). With a `feed`, a `multiple`
-     * dataset of more than feed.above rows goes to it in batches and is left out of `datasets`.
-     */
     async readAll (
       env: Environment,
       def: TemplateDefinition,
@@ -204,15 +226,6 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       return { datasets, rowCount: budget.used }
     },
 
-    /**
-     * One dataset, for POST /v1/datasets/{template}/{dataset}/execute: at most `maxRows` rows.
-     * `truncated` means rows were left out because of `maxRows` (spec 2.4). A `single` dataset
-     * answers its first row, as a render sees it: further rows of its query are not read and are
-     * not "truncated" (maxRows ≥ 1 always holds its one row). A `required` one with no row answers
-     * no rows here (exploring data is not a render). Its bytes are bounded by
-     * SVC_DATASET_EXECUTE_MAX_BYTES and SVC_DATASET_MAX_CELL_BYTES before the answer is
-     * serialised: past either, 422 DATASET_FAILED naming the limit (never `truncated`).
-     */
     async execute (
       env: Environment,
       def: TemplateDefinition,
@@ -239,7 +252,6 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
       return { columns, rows, rowCount: rows.length, truncated, elapsedMs: Math.round(performance.now() - started) }
     },
 
-    /** Open pools (for tests and metrics). */
     poolCount: (): number => pools.size(),
 
     async close (): Promise<void> {
@@ -247,4 +259,3 @@ export function dataSources (config: Pick<Config, 'datasources'>, environments: 
     }
   }
 }
-export type DataSources = ReturnType<typeof dataSources>

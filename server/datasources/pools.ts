@@ -13,7 +13,7 @@ import type { Pool, PoolConnection } from 'mysql2'
 import { LRUCache } from 'lru-cache'
 import type { Config } from '../config.js'
 import type { Environment } from '../store/repos/environments.js'
-import type { EnvironmentsService } from '../services/environments.js'
+import type { DataSourceConfig, DataSourceOpener } from './source.js'
 import { AddressRefused } from '../net/address-guard.js'
 import { unavailable } from './errors.js'
 import type { DataSourceGuard } from './destinations.js'
@@ -41,7 +41,7 @@ function acquire (pool: Pool): Promise<PoolConnection> {
   })
 }
 
-export function poolCache (config: Pick<Config, 'datasources'>, environments: Pick<EnvironmentsService, 'openDataSource'>, guard: DataSourceGuard): PoolCache {
+export function createPoolCache (config: Pick<Config, 'datasources'>, environments: DataSourceOpener, guard: DataSourceGuard): PoolCache {
   const ds = config.datasources
   const closing = new Set<Promise<void>>()
   const close = (pool: Promise<Pool>): void => {
@@ -60,7 +60,7 @@ export function poolCache (config: Pick<Config, 'datasources'>, environments: Pi
   /** A new connection's socket → the meter of its bytes until its session is ready (byte-budget.ts). */
   const setup = new WeakMap<object, WireMeter>()
 
-  async function open (env: Environment, source: NonNullable<ReturnType<EnvironmentsService['openDataSource']>>): Promise<Pool> {
+  async function open (env: Environment, source: DataSourceConfig): Promise<Pool> {
     let pinned: string
     try {
       pinned = (await guard.check(source)).address

@@ -10,7 +10,7 @@ import type { Context } from '../context.js'
 import { resolveDatabaseUrl } from '../context.js'
 import { parseMysqlUrl } from '../store/db.js'
 import type { Db } from '../store/db.js'
-import { SCOPES } from '../auth/api-key-format.js'
+import { SCOPES } from '../util/api-key-format.js'
 import type { CreatedKey } from '../services/api-keys.js'
 import { isProblem } from '../errors.js'
 import { examplesDir } from '../util/paths.js'
@@ -127,7 +127,7 @@ async function publishExamples (ctx: Context, workspaceId: string): Promise<Demo
   for (const name of (await readdir(dir)).filter((f) => f.endsWith('.json')).sort()) {
     const file = JSON.parse(await readFile(join(dir, name), 'utf8')) as { code: string }
     try {
-      const current = await ctx.services.templates.resolve(workspaceId, file.code)
+      const current = await ctx.resolver.resolve(workspaceId, file.code)
       if (isDeepStrictEqual(JSON.parse(current.definitionJson), file)) {
         out.push({ code: file.code, version: current.version, published: false })
         continue

@@ -19,7 +19,7 @@ const TOKEN = /^([0-9a-f]{32})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/
 
 const PURPOSE = 'svc document links v1'
 
-export function documentLinks (keys: Pick<Keyring, 'derive' | 'refresh'>, linkTtlMs: number): DocumentLinks {
+export function createDocumentLinks (keys: Pick<Keyring, 'derive' | 'refresh'>, linkTtlMs: number): DocumentLinks {
   // Derived on each use (the keyring caches it): the keys may change while the process runs.
   const sign = (payload: string, k = keys.derive(PURPOSE)[0]): Buffer => hmacSha256(k, payload)
   const signedByAny = (payload: string, mac: Buffer): boolean =>

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyTypeProvider } from 'fastify'
 import type { FromRouteSchema } from './schema-types.js'
 import type { AuthContext, PresentedKey } from '../auth/keys.js'
 import type { Authenticator, RenderTarget } from '../auth/authenticate.js'
-import type { Scope } from '../auth/api-key-format.js'
+import type { Resolution } from '../render/resolution.js'
+import type { Scope } from '../util/api-key-format.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,7 +15,7 @@ declare module 'fastify' {
     errorCode: string
     /** Deferred auth: the key's row read with the render's template and environment, then every check. */
     authenticateForRender: (reply: FastifyReply, target: RenderTarget)
-    => ReturnType<Authenticator['authenticateForRender']>
+    => ReturnType<Authenticator<Resolution>['authenticateForRender']>
   }
   interface FastifyContextConfig {
     /** The scope a route needs (spec Part 5); routes without it need no key. */

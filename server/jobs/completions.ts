@@ -3,13 +3,18 @@
 // UPDATE, one multi-row INSERT of documents and one of runs) instead of N transactions of four
 // statements. Each job's document, run, state and event still commit together, atomically
 // with its finish; a claim that lost its lease writes nothing.
-import { batcher, isolating } from '../util/batcher.js'
+import { createBatcher, isolating } from '../util/batcher.js'
 import { transaction } from '../store/db.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
-import type { RenderDeps } from '../render/deps.js'
+import type { Config } from '../config.js'
+import type { Db } from '../store/db.js'
+import type { JobsRepo } from '../store/repos/jobs.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { RunsRepo } from '../store/repos/runs.js'
+import type { Outbox } from '../webhooks/outbox.js'
 import { eventData, jobOutcomeOf, newDocument, storeDocuments } from '../render/outcome.js'
-import type { Outcome } from '../render/outcome.js'
+import type { DocumentUrls, Outcome } from '../render/outcome.js'
 
 export interface Completion { job: JobRow, owner: string, run: RunRecord, outcome: Outcome, event: boolean }
 
@@ -25,8 +30,18 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 // 4.6 statements and ~10% less MariaDB CPU per job. An async job's end moves by at most 5 ms.
 const LINGER_MS = 5
 
-export function completions (deps: Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'outbox' | 'links' | 'baseUrl'>, maxItems = 64): Completions {
-  const writer = batcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
+/** What a completion writes with. */
+export interface CompletionsDeps extends DocumentUrls {
+  config: Pick<Config, 'documents'>
+  db: Db
+  jobs: Pick<JobsRepo, 'finishMany'>
+  documents: DocumentsRepo
+  runs: Pick<RunsRepo, 'insertMany'>
+  outbox: Pick<Outbox, 'append'>
+}
+
+export function createCompletions (deps: CompletionsDeps, maxItems = 64): Completions {
+  const writer = createBatcher<Completion, boolean>(isolating((items) => transaction(deps.db, async (conn, tx) => {
     const docs = items.map((c) => newDocument(deps, c.outcome))
     const won = await deps.jobs.finishMany(
       conn,

@@ -2,7 +2,7 @@
 // into the next one (one multi-row INSERT, one commit for many 202s). A 202 is answered only
 // after its row is committed, so a job once accepted is durable; one bad row cannot fail the
 // others (the batch is retried row by row).
-import { batcher, isolating } from '../util/batcher.js'
+import { createBatcher, isolating } from '../util/batcher.js'
 import { isRowFault } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { JobsRepo, NewJob } from '../store/repos/jobs.js'
@@ -12,12 +12,17 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024
 
 interface Row { job: NewJob, createdAt: Date, parameters: string, context: string }
 
-export function jobInserts (
+export interface JobInserts {
+  /** Resolves once the job's row is committed (with the others of its batch). */
+  insert: (job: NewJob, createdAt: Date) => Promise<void>
+}
+
+export function createJobInserts (
   db: Db,
   jobs: JobsRepo,
   maxItems = 64
-): { insert: (job: NewJob, createdAt: Date) => Promise<void> } {
-  const writer = batcher<Row, undefined>(
+): JobInserts {
+  const writer = createBatcher<Row, undefined>(
     isolating(
       async (rows) => {
         await jobs.insertMany(db, rows)

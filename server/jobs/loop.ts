@@ -2,8 +2,8 @@
 // never take the same job), keep their leases alive while rendering, requeue or abandon jobs
 // whose process died, and sweep expired documents (and pending ones whose writer died).
 import { randomUUID } from 'node:crypto'
-import { gate } from '../util/gate.js'
-import { claimLoop } from '../util/claim-loop.js'
+import { createGate } from '../util/gate.js'
+import { createClaimLoop } from '../util/claim-loop.js'
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { JobsRepo, JobRow } from '../store/repos/jobs.js'
@@ -24,7 +24,7 @@ export interface JobLoop {
   inFlight (): number
 }
 
-export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, run: Pick<JobsService, 'execute' | 'abandon'>, log: Logger }): JobLoop {
+export function createJobLoop (config: Config, deps: { jobs: JobsRepo, documents: DocumentsRepo, run: Pick<JobsService, 'execute' | 'abandon'>, log: Logger }): JobLoop {
   const owner = randomUUID()
   const { concurrency, leaseMs, maxAttempts, pollMs } = config.jobs
   // Claimed jobs wait here before reading data: many claimed jobs keep the pipeline full (claim,
@@ -33,7 +33,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
   // for the jobs already past this point. One workspace holds all places but one (fair threads:
   // another workspace's job finds a place, and then a render thread, see pool/render-queue.ts).
   const stageSize = Math.min(concurrency, 4 * config.render.threads)
-  const stage = gate(stageSize, Math.max(1, stageSize - 1))
+  const stage = createGate(stageSize, Math.max(1, stageSize - 1))
   // Keyed by claim (job id + attempts), not job id: a process that stalled past its lease may
   // hold a stale claim and a new claim of the same job at once.
   const running = new Map<string, { id: string, attempts: number, done: Promise<void> }>()
@@ -55,7 +55,7 @@ export function jobLoop (config: Config, deps: { jobs: JobsRepo, documents: Docu
     for (const job of jobs) run(job, () => deps.run.execute(job, owner, batch, stage))
     return jobs.length === free
   }
-  const loop = claimLoop(claimOnce, {
+  const loop = createClaimLoop(claimOnce, {
     pollMs,
     // Jobs of other processes: one autocommit read per poll while nothing is queued.
     probe: async () => await deps.jobs.anyQueued(),

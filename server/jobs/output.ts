@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import type { RenderSuccess } from '../../engine/types.js'
 import type { RenderStream } from '../../pool/render-pool.js'
-import type { RenderDeps } from '../render/deps.js'
+import type { Config } from '../config.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
 import { contentTypeOf, successOutcome } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'
 import { spool } from '../render/output.js'
@@ -22,7 +23,13 @@ export interface JobOutput {
   discard (): Promise<void>
 }
 
-export function jobOutput (deps: Pick<RenderDeps, 'config' | 'documents'>, job: JobRow, owner: string): JobOutput {
+/** Where a job's document is written while it renders. */
+export interface JobOutputDeps {
+  config: Pick<Config, 'render' | 'documents'>
+  documents: Pick<DocumentsRepo, 'writer' | 'discardPending'>
+}
+
+export function createJobOutput (deps: JobOutputDeps, job: JobRow, owner: string): JobOutput {
   const doc = { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }
   let writer: DocumentWriter | undefined
   const out = spool(deps.config.render.streamAboveBytes, () => {

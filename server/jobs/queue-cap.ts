@@ -12,7 +12,7 @@ export const QUEUE_CAP_RETRY_SECONDS = 5
 
 export interface QueueCap { admit (workspaceId: string): Promise<void> }
 
-export function queueCap (jobs: Pick<JobsRepo, 'countQueued'>, max: number, freshMs = 1000): QueueCap {
+export function createQueueCap (jobs: Pick<JobsRepo, 'countQueued'>, max: number, freshMs = 1000): QueueCap {
   const counts = new LRUCache<string, { count: number, at: number }>({ max: 10_000 })
   return {
     async admit (workspaceId) {

@@ -3,35 +3,65 @@
 // completions.ts), abandon a job whose process died too often, and the job as clients see it.
 // The claim loop (loop.ts) calls execute/abandon; routes call enqueue/find.
 import { problem } from '../errors.js'
-import type { RenderDeps } from '../render/deps.js'
+import type { Config } from '../config.js'
+import type { JobsRepo } from '../store/repos/jobs.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { DocumentUsageRepo } from '../store/repos/document-usage.js'
+import type { Outbox } from '../webhooks/outbox.js'
 import { jobOf } from '../render/pipeline.js'
 import type { ClaimBatch, Prepared, RenderPipeline } from '../render/pipeline.js'
 import { asProblem, failureOutcome, runOf } from '../render/outcome.js'
 import type { Outcome } from '../render/outcome.js'
 import type { JobRow } from '../store/repos/jobs.js'
 import type { Gate } from '../util/gate.js'
-import { completions } from './completions.js'
-import { jobInserts } from './inserts.js'
-import { queueCap } from './queue-cap.js'
-import { storageCap } from './storage-cap.js'
+import { createCompletions } from './completions.js'
+import { createJobInserts } from './inserts.js'
+import { createQueueCap } from './queue-cap.js'
+import { createStorageCap } from './storage-cap.js'
 import { isTransient, retryDelayMs } from './retry.js'
 import { jobView } from './view.js'
-import { jobOutput } from './output.js'
+import { createJobOutput } from './output.js'
 import type { JobView } from './view.js'
+import type { CompletionsDeps } from './completions.js'
+import type { JobOutputDeps } from './output.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
-export type JobsDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'documentUsage' | 'runs' | 'outbox' | 'links' | 'baseUrl'>
+/** What the jobs module is built from (server/main.ts): its completions' and outputs' needs, and its own. */
+export interface JobsDeps extends CompletionsDeps, JobOutputDeps {
+  config: Pick<Config, 'jobs' | 'render' | 'documents'>
+  jobs: JobsRepo
+  documents: DocumentsRepo
+  /** Stored document bytes per workspace (the storage quota). */
+  documentUsage: DocumentUsageRepo
+  outbox: Pick<Outbox, 'append' | 'hasSubscriber'>
+}
 
-export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: { queued: () => void }) {
+export interface JobsService {
+  /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
+  enqueue(p: Prepared, correlationId: string): Promise<JobView>
+  /** The job of this workspace (a malformed id is answered like an unknown one: no job can have it). */
+  find(workspaceId: string, id: string): Promise<JobView>
+  /**
+   * Runs one claimed job to its outcome (called by the claim loop). Transient failures requeue.
+   * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
+   * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
+   */
+  execute(job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void>
+  /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
+  abandon(job: JobRow, owner: string): Promise<void>
+}
+
+export function createJobsService (deps: JobsDeps, pipeline: RenderPipeline,
+  options: { queued: () => void }): JobsService {
   // Job writes are group-committed (see completions.ts, inserts.ts).
-  const completed = completions(deps)
-  const inserts = jobInserts(deps.db, deps.jobs)
+  const completed = createCompletions(deps)
+  const inserts = createJobInserts(deps.db, deps.jobs)
   // Tenant isolation: a workspace's queued jobs are capped (429 RATE_LIMITED over it).
-  const queueLimit = queueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
+  const queueLimit = createQueueCap(deps.jobs, deps.config.jobs.maxQueuedPerWorkspace)
   // And its stored documents (429 RATE_LIMITED at its storage quota, or the service's).
   const { workspaceQuotaBytes, totalQuotaBytes, sweepMs } = deps.config.documents
-  const storageLimit = storageCap(deps.documentUsage,
+  const storageLimit = createStorageCap(deps.documentUsage,
     { workspaceBytes: workspaceQuotaBytes, totalBytes: totalQuotaBytes, sweepMs })
 
   // Like sync renders, a job's event is written only when an enabled endpoint subscribes to it
@@ -42,7 +72,6 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
     deps.outbox.hasSubscriber(workspaceId, outcome.ok ? 'document.generated' : 'document.failed', version)
 
   return {
-    /** Inserts the job and answers it as written: `queued`, whatever a job loop does next. */
     async enqueue (p: Prepared, correlationId: string): Promise<JobView> {
       await queueLimit.admit(p.auth.workspaceId)
       await storageLimit.admit(p.auth.workspaceId)
@@ -69,7 +98,6 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       })
     },
 
-    /** The job of this workspace (a malformed id is answered like an unknown one: no job can have it). */
     async find (workspaceId: string, id: string): Promise<JobView> {
       const lower = id.toLowerCase()
       const job = UUID.test(lower) ? await deps.jobs.get(workspaceId, lower) : undefined
@@ -77,11 +105,6 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       return jobView(deps, job)
     },
 
-    /**
-     * Runs one claimed job to its outcome (called by the claim loop). Transient failures requeue.
-     * `stage` bounds the jobs reading data and rendering at once (rows held in memory, data-source
-     * connections taken from sync renders); a job turned away by it (shutdown) is handed back.
-     */
     async execute (job: JobRow, owner: string, batch?: ClaimBatch, stage?: Gate): Promise<void> {
       if (stage !== undefined && !await stage.enter(job.workspaceId)) {
         await deps.jobs.unclaim(job.id, owner, job.attempts)
@@ -90,7 +113,7 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       const started = Date.now()
       let outcome: Outcome
       let version: number | undefined
-      const output = jobOutput(deps, job, owner)
+      const output = createJobOutput(deps, job, owner)
       try {
         const { resolved, env } = await pipeline.resolveStored(job, batch)
         version = env.webhooksVersion
@@ -117,7 +140,6 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
       if (!won) await output.discard()
     },
 
-    /** A job whose process died too often: failed with JOB_ABANDONED, with its run and event. */
     async abandon (job: JobRow, owner: string): Promise<void> {
       const outcome = failureOutcome(problem('JOB_ABANDONED', `The job was abandoned after ${job.attempts} attempts`))
       const run = runOf(job, 'async', job.id, job.startedAt?.getTime() ?? Date.now(), outcome)
@@ -125,4 +147,3 @@ export function jobsService (deps: JobsDeps, pipeline: RenderPipeline, options: 
     }
   }
 }
-export type JobsService = ReturnType<typeof jobsService>

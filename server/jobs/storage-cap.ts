@@ -14,7 +14,7 @@ export interface StorageCap { admit (workspaceId: string): Promise<void> }
 
 interface Entry { at: number, refusal?: { message: string, retryAfter: number } }
 
-export function storageCap (usage: DocumentUsageRepo, o: StorageCapOptions, freshMs = 1000): StorageCap {
+export function createStorageCap (usage: DocumentUsageRepo, o: StorageCapOptions, freshMs = 1000): StorageCap {
   const entries = new LRUCache<string, Entry>({ max: 10_000 })
 
   async function check (workspaceId: string): Promise<Entry> {

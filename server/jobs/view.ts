@@ -1,7 +1,7 @@
 // The render job of spec 2.2 as clients see it. Every read of a succeeded job mints a fresh
 // signed documentUrl.
 import type { JobRow } from '../store/repos/jobs.js'
-import type { RenderDeps } from '../render/deps.js'
+import type { DocumentUrls } from '../render/outcome.js'
 
 export interface JobView {
   jobId: string
@@ -26,7 +26,7 @@ export interface JobView {
   correlationId: string
 }
 
-export function jobView (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: JobRow): JobView {
+export function jobView (deps: DocumentUrls, job: JobRow): JobView {
   const base = deps.baseUrl()
   let documentUrl: string | null = null
   let documentUrlExpiresAt: string | null = null

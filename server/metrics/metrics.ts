@@ -16,7 +16,18 @@ export interface Watched {
   dataSourcePools: () => number
 }
 
-export function createMetrics () {
+export interface Metrics {
+  registry: Registry<'text/plain; version=0.0.4; charset=utf-8'>
+  observeHttp(method: string, route: string, status: number, errorCode: string, seconds: number): void
+  observeRender(e: RenderEvent): void
+  observeClaim(seconds: number): void
+  observeWebhookAttempt(outcome: string, ms: number): void
+  observeDataSourceQuery(ms: number, ok: boolean): void
+  /** Gauges read from the running parts (and two counts from the database) at scrape time. */
+  watch(w: Watched): void
+}
+
+export function createMetrics (): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'svc_' })
   const registers = [registry]
@@ -50,7 +61,6 @@ export function createMetrics () {
     },
     observeDataSourceQuery (ms: number, ok: boolean): void { queryTime.observe({ outcome: ok ? 'ok' : 'error' }, ms / 1000) },
 
-    /** Gauges read from the running parts (and two counts from the database) at scrape time. */
     watch (w: Watched): void {
       const g = (
         name: string,
@@ -102,7 +112,6 @@ export function createMetrics () {
     }
   }
 }
-export type Metrics = ReturnType<typeof createMetrics>
 
 /** Counts per status, 0 for absent ones; a database that does not answer leaves the gauge out. */
 async function countInto (gauge: Gauge, db: Db, sql: string, statuses: string[]): Promise<void> {

@@ -7,10 +7,21 @@ import { problem, Problem } from '../errors.js'
 import type { ErrorCode } from '../errors.js'
 import type { RunRecord } from '../store/repos/runs.js'
 import type { JobOutcome, JobRow } from '../store/repos/jobs.js'
-import type { RenderDeps } from './deps.js'
+import type { Config } from '../config.js'
+import type { DocumentLinks } from '../documents/links.js'
 import type { Conn } from '../store/db.js'
 import type { DocumentsRepo } from '../store/repos/documents.js'
 import type { StorageQuota } from '../store/repos/document-usage.js'
+
+/** What a document's URL is made of: a signed link and this service's base URL. */
+export interface DocumentUrls {
+  links: DocumentLinks
+  /** Absolute base URL of this service (https://host:port), for statusUrl and documentUrl. */
+  baseUrl: () => string
+}
+
+/** A new document's expiry (SVC_DOCUMENT_TTL). */
+export interface DocumentTtl { config: { documents: Pick<Config['documents'], 'ttlMs'> } }
 
 /** The problem for an engine failure. RENDER_TIMEOUT stays a job code; sync callers map it. */
 export function engineProblem (failure: RenderFailure): Problem {
@@ -107,7 +118,7 @@ export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | nu
   }
 }
 
-export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pick<JobRow, 'id' | 'templateCode' | 'version' | 'environment' | 'format' | 'fileName' | 'correlationId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName'>, runId: string, outcome: Outcome, documentId: string | null, documentExpiresAt: Date | null): { type: 'document.generated' | 'document.failed', data: Record<string, unknown> } {
+export function eventData (deps: DocumentUrls, job: Pick<JobRow, 'id' | 'templateCode' | 'version' | 'environment' | 'format' | 'fileName' | 'correlationId' | 'apiKeyId' | 'apiKeyPrefix' | 'apiKeyName'>, runId: string, outcome: Outcome, documentId: string | null, documentExpiresAt: Date | null): { type: 'document.generated' | 'document.failed', data: Record<string, unknown> } {
   const apiKey = { id: job.apiKeyId, prefix: job.apiKeyPrefix, name: job.apiKeyName }
   const common = {
     template: job.templateCode,
@@ -137,7 +148,7 @@ export function eventData (deps: Pick<RenderDeps, 'links' | 'baseUrl'>, job: Pic
 }
 
 /** The stored document of a successful outcome: written while streaming, or a new id and expiry. */
-export function newDocument (deps: Pick<RenderDeps, 'config'>, outcome: Outcome): { id: string, expiresAt: Date } | null {
+export function newDocument (deps: DocumentTtl, outcome: Outcome): { id: string, expiresAt: Date } | null {
   if (outcome.ok && outcome.document !== undefined) return outcome.document
   return outcome.ok && outcome.bytes !== undefined
     ? { id: randomUUID(), expiresAt: new Date(Date.now() + deps.config.documents.ttlMs) }

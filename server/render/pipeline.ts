@@ -6,16 +6,16 @@ import { randomUUID } from 'node:crypto'
 import type { RenderTaskOptions } from '../../pool/render-pool.js'
 import { problem } from '../errors.js'
 import type { AuthContext } from '../auth/keys.js'
-import type { Resolution, ResolvedTemplate } from '../services/templates.js'
+import type { Resolution, ResolvedTemplate, TemplateResolver } from './resolution.js'
 import { requireEnvironment } from '../services/environments.js'
-import type { Environment } from '../store/repos/environments.js'
+import type { Environment, EnvironmentsRepo } from '../store/repos/environments.js'
 import type { NewJob } from '../store/repos/jobs.js'
-import type { DatasetResult } from '../datasources/index.js'
+import type { DataSources, DatasetResult } from '../datasources/index.js'
 import type { Config } from '../config.js'
-import type { RenderDeps } from './deps.js'
 import { checkFormat, checkParameters, environmentFor } from './checks.js'
 import { engineProblem } from './outcome.js'
 import { readAndRender } from './row-input.js'
+import type { RowInputDeps } from './row-input.js'
 
 export interface RenderBody {
   template: string
@@ -79,7 +79,13 @@ export function jobOf (p: Prepared, correlationId: string): NewJob {
   }
 }
 
-export type PipelineDeps = Pick<RenderDeps, 'config' | 'pool' | 'templates' | 'environments' | 'dataSources'>
+/** What the pipeline is built from (server/main.ts). */
+export interface PipelineDeps extends RowInputDeps {
+  config: Pick<Config, 'render'>
+  templates: TemplateResolver
+  environments: Pick<EnvironmentsRepo, 'get'>
+  dataSources: Pick<DataSources, 'readAll' | 'execute'>
+}
 type Values = Record<string, unknown>
 
 /** The limits every render gets from the operator's configuration (SVC_RENDER_MAX_*). */
@@ -87,11 +93,35 @@ export function renderLimits (render: Config['render']): RenderLimits {
   return { maxPages: render.maxPages, maxBytes: render.maxBytes, maxRows: render.maxRows, maxLabels: render.maxLabels }
 }
 
-export function renderPipeline (deps: PipelineDeps) {
+export interface RenderPipeline {
+  /** Template → environment → format → parameters (spec Part 4); the first failure is the answer. */
+  check(auth: AuthContext, body: RenderBody, found: Found): Promise<Prepared>
+  /** A stored request (a job): its template version and environment, read again at run time. */
+  resolveStored(job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>, batch?: ClaimBatch): Promise<{
+    resolved: ResolvedTemplate
+    env: Environment
+  }>
+  /**
+   * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
+   * takes); big datasets are fed to the engine as they are read (row-input.ts). Throws the
+   * problem of the first failure.
+   */
+  produce(resolved: ResolvedTemplate, env: Environment, parameters: Values, context: Values,
+    task: RenderTaskOptions): Promise<RenderSuccess>
+  /**
+   * One dataset of the version in force, as rows (spec 2.4). The render's order: template →
+   * dataset → environment → parameters (every declared one, as for a render).
+   */
+  executeDataset(auth: AuthContext, target: {
+    template: string
+    dataset: string
+  }, body: DatasetRequest): Promise<DatasetAnswer>
+}
+
+export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
   const limits = renderLimits(deps.config.render)
 
   return {
-    /** Template → environment → format → parameters (spec Part 4); the first failure is the answer. */
     async check (auth: AuthContext, body: RenderBody, found: Found): Promise<Prepared> {
       const envKey = body.environment ?? auth.defaultEnvironment
       const { resolved, environment } = await found()
@@ -108,7 +138,6 @@ export function renderPipeline (deps: PipelineDeps) {
       }
     },
 
-    /** A stored request (a job): its template version and environment, read again at run time. */
     async resolveStored (
       job: Pick<NewJob, 'workspaceId' | 'templateCode' | 'version' | 'environment'>,
       batch?: ClaimBatch
@@ -127,11 +156,6 @@ export function renderPipeline (deps: PipelineDeps) {
       return { resolved, env: requireEnvironment(job.environment, environment) }
     },
 
-    /**
-     * Datasets, then the engine in the pool (task: its lane and the workspace whose fair share it
-     * takes); big datasets are fed to the engine as they are read (row-input.ts). Throws the
-     * problem of the first failure.
-     */
     async produce (
       resolved: ResolvedTemplate,
       env: Environment,
@@ -144,10 +168,6 @@ export function renderPipeline (deps: PipelineDeps) {
       return result
     },
 
-    /**
-     * One dataset of the version in force, as rows (spec 2.4). The render's order: template →
-     * dataset → environment → parameters (every declared one, as for a render).
-     */
     async executeDataset (
       auth: AuthContext,
       target: { template: string, dataset: string },
@@ -179,4 +199,3 @@ export function renderPipeline (deps: PipelineDeps) {
     }
   }
 }
-export type RenderPipeline = ReturnType<typeof renderPipeline>

@@ -10,9 +10,11 @@ import type { RenderLimits, RenderResult } from '../../engine/types.js'
 import type { RenderTaskOptions } from '../../pool/render-pool.js'
 import { FeedClosed, rowFeedSender } from '../../pool/row-feed.js'
 import type { RowFeedSender } from '../../pool/row-feed.js'
-import type { ResolvedTemplate } from '../services/templates.js'
+import type { RenderPool } from '../../pool/render-pool.js'
+import type { Config } from '../config.js'
+import type { DataSources } from '../datasources/index.js'
+import type { ResolvedTemplate } from './resolution.js'
 import type { Environment } from '../store/repos/environments.js'
-import type { RenderDeps } from './deps.js'
 import { engineProblem } from './outcome.js'
 
 /** Rows per message to the worker. */
@@ -20,8 +22,15 @@ const FEED_BATCH = 500
 
 type Values = Record<string, unknown>
 
+/** What reading a render's rows and rendering them takes. */
+export interface RowInputDeps {
+  config: { render: Pick<Config['render'], 'feedRowsAbove'> }
+  pool: Pick<RenderPool, 'render'>
+  dataSources: Pick<DataSources, 'readAll'>
+}
+
 export async function readAndRender (
-  deps: Pick<RenderDeps, 'config' | 'pool' | 'dataSources'>,
+  deps: RowInputDeps,
   resolved: ResolvedTemplate,
   env: Environment,
   values: { parameters: Values, context: Values },

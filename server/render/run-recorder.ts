@@ -6,7 +6,7 @@
 // failed for any other reason (the database away) is kept for the next write, bounded; a crash
 // can lose at most one interval of sync-run history, never a job or a document.
 import { isRowFault } from '../store/db.js'
-import { background, batcher, isolating } from '../util/batcher.js'
+import { background, createBatcher, isolating } from '../util/batcher.js'
 import type { RunRecord, RunsRepo } from '../store/repos/runs.js'
 
 export interface RunRecorderOptions {
@@ -18,8 +18,14 @@ export interface RunRecorderOptions {
   onDrop?: (run: RunRecord, err: unknown) => void
 }
 
-export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
-  options: RunRecorderOptions = {}) {
+export interface RunRecorder {
+  record: (item: RunRecord) => void
+  flush: () => Promise<void>
+  close(): Promise<void>
+}
+
+export function createRunRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany']>[0],
+  options: RunRecorderOptions = {}): RunRecorder {
   const write = isolating<RunRecord, undefined>(async (batch) => {
     try {
       await runs.insertMany(db, batch)
@@ -29,7 +35,7 @@ export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany
     }
     return batch.map(() => undefined)
   }, { isItemFault: isRowFault, onDrop: options.onDrop })
-  const writer = batcher<RunRecord, undefined>(write, {
+  const writer = createBatcher<RunRecord, undefined>(write, {
     lingerMs: options.flushMs ?? 250,
     maxItems: options.maxBuffer ?? 500
   })
@@ -40,4 +46,3 @@ export function runRecorder (runs: RunsRepo, db: Parameters<RunsRepo['insertMany
     onFull: () => options.onError?.(new Error('run history buffer full; run dropped'))
   })
 }
-export type RunRecorder = ReturnType<typeof runRecorder>

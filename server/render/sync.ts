@@ -16,12 +16,18 @@ import type { AuthContext } from '../auth/keys.js'
 import { transaction } from '../store/db.js'
 import type { NewJob } from '../store/repos/jobs.js'
 import type { RunRecord } from '../store/repos/runs.js'
-import type { RenderDeps } from './deps.js'
+import type { Config } from '../config.js'
+import type { Db } from '../store/db.js'
+import type { JobsRepo } from '../store/repos/jobs.js'
+import type { DocumentsRepo } from '../store/repos/documents.js'
+import type { RunsRepo } from '../store/repos/runs.js'
+import type { Outbox } from '../webhooks/outbox.js'
+import type { RunRecorder } from './run-recorder.js'
 import { jobOf } from './pipeline.js'
 import type { Prepared, RenderBody, RenderPipeline } from './pipeline.js'
 import { asProblem, contentTypeOf, eventData, failureOutcome, jobOutcomeOf, newDocument, runOf } from './outcome.js'
 import { storeDocuments, successOutcome } from './outcome.js'
-import type { Outcome } from './outcome.js'
+import type { DocumentUrls, Outcome } from './outcome.js'
 import { ResponseBody, spool, teeSink } from './output.js'
 import type { OutputSink } from './output.js'
 import type { DocumentWriter } from '../store/repos/document-writer.js'
@@ -36,14 +42,30 @@ export interface SyncResult {
   prepared: Prepared
 }
 
-export type SyncDeps = Pick<RenderDeps, 'config' | 'db' | 'jobs' | 'documents' | 'runs' | 'recorder' | 'outbox' | 'links' | 'baseUrl'>
+/** What sync renders record their outcomes with (server/main.ts builds each once). */
+export interface SyncDeps extends DocumentUrls {
+  config: Pick<Config, 'render' | 'documents'>
+  db: Db
+  jobs: Pick<JobsRepo, 'insertFinished'>
+  documents: DocumentsRepo
+  runs: Pick<RunsRepo, 'insertMany'>
+  recorder: Pick<RunRecorder, 'record'>
+  outbox: Pick<Outbox, 'append' | 'hasSubscriber'>
+}
 
 export interface SyncOptions {
   /** Recording a streamed render's outcome failed after its answer had started (logged by the caller). */
   onLateError?: (err: unknown, correlationId: string) => void
 }
 
-export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: SyncOptions = {}) {
+export interface SyncRenders {
+  /** A synchronous render: the document, with the run recorded (and the event, when subscribed). */
+  render(p: Prepared, correlationId: string): Promise<SyncResult>
+  /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
+  recordRejected(auth: AuthContext, body: RenderBody, failure: Problem, correlationId: string, startedAt: number): void
+}
+
+export function createSyncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: SyncOptions = {}): SyncRenders {
   /** The document, run, job record and event of a render someone subscribes to, in one transaction. */
   async function commit (job: NewJob, startedAt: Date, run: RunRecord, outcome: Outcome): Promise<void> {
     await transaction(deps.db, async (conn, tx) => {
@@ -85,7 +107,6 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
   }
 
   return {
-    /** A synchronous render: the document, with the run recorded (and the event, when subscribed). */
     async render (p: Prepared, correlationId: string): Promise<SyncResult> {
       const started = Date.now()
       const job = jobOf(p, correlationId)
@@ -157,7 +178,6 @@ export function syncRenders (deps: SyncDeps, pipeline: RenderPipeline, options: 
       return { runId, contentType, prepared: p, body: response, pageCount: pdf ? n : 0, labelCount: pdf ? 0 : n }
     },
 
-    /** A request refused by the checks (template, environment, format, parameters) is a failed run too. */
     recordRejected (
       auth: AuthContext,
       body: RenderBody,
@@ -207,5 +227,3 @@ async function finishStreamed (rendering: Promise<RenderSuccess>, out: Spool, re
   response.finish()
   return successOutcome(r, { outputBytes: spooled.outputBytes, document: stored?.doc })
 }
-
-export type SyncRenders = ReturnType<typeof syncRenders>

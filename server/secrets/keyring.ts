@@ -67,7 +67,7 @@ function tryDecrypt (key: Buffer, body: Buffer, additional: Buffer | null): stri
 }
 
 /** `keys`: 32-byte keys, the active (sealing) key first, no duplicates. */
-export function keyring (keys: Buffer[]): Keyring {
+export function createKeyring (keys: Buffer[]): Keyring {
   if (keys.length === 0) throw new Error('at least one master key is needed')
   for (const k of keys) if (k.length !== 32) throw new Error('a master key must be 32 bytes')
   const entries = keys.map((key) => ({ key, id: keyIdOf(key) }))

@@ -12,7 +12,7 @@
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config.js'
-import { keyring, SealedValueError } from './keyring.js'
+import { createKeyring, SealedValueError } from './keyring.js'
 import type { Keyring } from './keyring.js'
 import { KEYRING_FILE, loadKeys, readKeyringFileSync } from './load.js'
 
@@ -34,7 +34,7 @@ export interface ReloadOptions {
 }
 
 /** The configured keys (load.ts), following the keyring file when they come from it. */
-export async function reloadingKeyring (config: Pick<Config, 'home' | 'masterKey' | 'masterKeys'>,
+export async function createReloadingKeyring (config: Pick<Config, 'home' | 'masterKey' | 'masterKeys'>,
   options: ReloadOptions = {}): Promise<ReloadingKeyring> {
   const fromEnvironment = config.masterKeys !== undefined || config.masterKey !== undefined
   return followFile(await loadKeys(config), fromEnvironment ? undefined : join(config.home, KEYRING_FILE), options)
@@ -53,7 +53,7 @@ function stamp (file: string): string | undefined {
 /** `initial`, then the keys of `file` each time it changed (undefined: keys that never change). */
 export function followFile (initial: Buffer[], file: string | undefined,
   options: ReloadOptions = {}): ReloadingKeyring {
-  let current = keyring(initial)
+  let current = createKeyring(initial)
   let seen = file === undefined ? undefined : stamp(file)
   let lastRefresh = -Infinity
   const minIntervalMs = options.minIntervalMs ?? REFRESH_INTERVAL_MS
@@ -64,7 +64,7 @@ export function followFile (initial: Buffer[], file: string | undefined,
     // No file (yet, or any more): the keys in use stay.
     if (now === undefined || now === seen) return false
     try {
-      const next = keyring(readKeyringFileSync(file))
+      const next = createKeyring(readKeyringFileSync(file))
       seen = now
       if (next.ids.join() === current.ids.join()) return false
       current = next

@@ -42,7 +42,15 @@ export interface RotateResult {
 const KEY_OF = (column: string): string =>
   `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
 
-export function secretsService (db: Db, ring: Keyring) {
+export interface SecretsService {
+  status(): Promise<SecretsStatus>
+  rotate(options?: {
+    batchSize?: number
+    onBatch?: (table: string, done: number) => void
+  }): Promise<RotateResult>
+}
+
+export function createSecretsService (db: Db, ring: Keyring): SecretsService {
   return {
     async status (): Promise<SecretsStatus> {
       const counts: SecretsStatus['counts'] = []
@@ -96,4 +104,3 @@ export function secretsService (db: Db, ring: Keyring) {
     }
   }
 }
-export type SecretsService = ReturnType<typeof secretsService>

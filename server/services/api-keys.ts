@@ -1,8 +1,8 @@
 // API keys: creation (the full key is returned once), listing with state, revocation. The
 // per-request authentication is server/auth/.
 import { problem } from '../errors.js'
-import { generateApiKey, keyPrefix, SCOPES } from '../auth/api-key-format.js'
-import type { KeyMode, Scope } from '../auth/api-key-format.js'
+import { generateApiKey, keyPrefix, SCOPES } from '../util/api-key-format.js'
+import type { KeyMode, Scope } from '../util/api-key-format.js'
 import { keyState } from '../store/repos/api-keys.js'
 import type { ApiKeysRepo, ApiKeyRow, KeyState } from '../store/repos/api-keys.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
@@ -82,7 +82,23 @@ function view (k: ApiKeyRow, now: number): KeyView {
   }
 }
 
-export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
+export interface ApiKeysService {
+  create(input: {
+    workspaceId: string
+    name: string
+    mode: KeyMode
+    scopes: Scope[]
+    expiresAt: Date | null
+    rateLimit?: number | null
+  }): Promise<CreatedKey>
+  list(workspaceId: string): Promise<KeyView[]>
+  /** Accepts the key id or its visible prefix; a key of another workspace is not found. */
+  revoke(workspaceId: string, idOrPrefix: string): Promise<KeyView>
+  /** The key's requests per 60 s across all nodes; null = back to SVC_RATE_LIMIT. */
+  setRateLimit(idOrPrefix: string, perMinute: number | null): Promise<KeyView>
+}
+
+export function createApiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo): ApiKeysService {
   /** The key by id or prefix; with a workspace, a key of another workspace is not found either. */
   async function find (idOrPrefix: string, workspaceId?: string): Promise<ApiKeyRow> {
     const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
@@ -138,14 +154,12 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
       return (await keys.list(workspaceId)).map((k) => view(k, now))
     },
 
-    /** Accepts the key id or its visible prefix; a key of another workspace is not found. */
     async revoke (workspaceId: string, idOrPrefix: string): Promise<KeyView> {
       const row = await find(idOrPrefix, workspaceId)
       await keys.revoke(row.id)
       return view((await keys.get(row.id)) as ApiKeyRow, Date.now())
     },
 
-    /** The key's requests per 60 s across all nodes; null = back to SVC_RATE_LIMIT. */
     async setRateLimit (idOrPrefix: string, perMinute: number | null): Promise<KeyView> {
       const row = await find(idOrPrefix)
       await keys.setRateLimit(row.id, perMinute)
@@ -153,4 +167,3 @@ export function apiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesRepo) {
     }
   }
 }
-export type ApiKeysService = ReturnType<typeof apiKeysService>

@@ -9,6 +9,7 @@ import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repo
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 import { AddressRefused } from '../net/address-guard.js'
 import type { DataSourceGuard } from '../datasources/destinations.js'
+import type { DataSourceConfig, DataSourceOpener } from '../datasources/source.js'
 
 export interface EnvironmentView {
   id: string
@@ -18,8 +19,6 @@ export interface EnvironmentView {
   dataSource: { host: string, port: number, user: string, database: string } | null
   createdAt: string
 }
-
-export interface DataSourceConfig { host: string, port: number, user: string, password: string, database: string }
 
 const ENV_KEY = /^[a-z][a-z0-9_-]{0,63}$/
 
@@ -82,8 +81,20 @@ async function checkedDataSource (
   return ds
 }
 
-export function environmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
-  guard: DataSourceGuard, logger?: Logger) {
+export interface EnvironmentsService extends DataSourceOpener {
+  /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
+  create(input: {
+    workspaceId: string
+    key: string
+    dataSourceUrl?: string
+    production?: boolean
+  }): Promise<EnvironmentView>
+  setDataSource(workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView>
+  list(workspaceId: string): Promise<EnvironmentView[]>
+}
+
+export function createEnvironmentsService (envs: EnvironmentsRepo, workspaces: WorkspacesRepo, box: Keyring,
+  guard: DataSourceGuard, logger?: Logger): EnvironmentsService {
   const seal = (id: string, ds: DataSourceConfig | null): DataSourceRow | null =>
     ds === null
       ? null
@@ -95,7 +106,6 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
           passwordEnc: box.seal(ds.password, passwordRef(id))
         }
   return {
-    /** `production` defaults to true for the key `production` (Part 5.4 refuses it to test keys). */
     async create (input: {
       workspaceId: string
       key: string
@@ -150,4 +160,3 @@ export function environmentsService (envs: EnvironmentsRepo, workspaces: Workspa
     }
   }
 }
-export type EnvironmentsService = ReturnType<typeof environmentsService>

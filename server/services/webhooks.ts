@@ -16,7 +16,6 @@ import { AddressRefused, checkHost, systemResolver } from '../net/address-guard.
 import type { Resolver } from '../net/address-guard.js'
 import { SUBSCRIBABLE_EVENTS } from '../webhooks/events.js'
 import type { Outbox } from '../webhooks/outbox.js'
-import { generateSecret } from '../webhooks/signature.js'
 
 export interface EndpointView {
   id: string
@@ -117,9 +116,60 @@ export interface WebhooksServiceDeps {
   config: Config
   repos: Pick<Repos, 'webhooks' | 'deliveries' | 'workspaces'>
   outbox: Outbox
+  /** A new endpoint signing secret (webhooks/signature.ts generateSecret): signing stays in webhooks/. */
+  newSecret: () => string
 }
 
-export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?: Resolver } = {}) {
+export interface WebhooksService {
+  create(input: {
+    workspaceId: string
+    url: string
+    events: string[]
+    description?: string
+  }): Promise<CreatedEndpoint>
+  list(workspaceId: string): Promise<EndpointView[]>
+  show(workspaceId: string, id: string): Promise<EndpointView>
+  /** A disabled endpoint gets nothing: no new deliveries, and its open ones wait (parked). */
+  disable(workspaceId: string, id: string): Promise<EndpointView>
+  /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
+  enable(workspaceId: string, id: string): Promise<EndpointView & {
+    resumedDeliveries: number
+  }>
+  delete(workspaceId: string, id: string): Promise<{
+    id: string
+    deleted: true
+  }>
+  /** The new secret signs every attempt from now on, retries of older deliveries included. */
+  rotateSecret(workspaceId: string, id: string): Promise<{
+    id: string
+    secret: string
+  }>
+  /** Sends `webhook.test` to this endpoint whatever it subscribes to. */
+  test(workspaceId: string, id: string): Promise<{
+    endpointId: string
+    eventId: string
+    deliveryId: string
+  }>
+  deliveries(workspaceId: string, endpointId: string, options?: {
+    status?: DeliveryStatus
+    limit?: number
+  }): Promise<DeliveryView[]>
+  delivery(workspaceId: string, id: string): Promise<DeliveryView & {
+    attemptLog: Array<{
+      attempt: number
+      startedAt: string
+      durationMs: number
+      httpStatus: number | null
+      excerpt: string | null
+      error: string | null
+    }>
+  }>
+  /** A new delivery of the same event (same event id, same bytes) to the same endpoint. */
+  redeliver(workspaceId: string, deliveryId: string): Promise<DeliveryView>
+}
+
+export function createWebhooksService (deps: WebhooksServiceDeps,
+  options: { resolver?: Resolver } = {}): WebhooksService {
   const { db, box, config, outbox: events } = deps
   const endpoints = deps.repos.webhooks
   const deliveries = deps.repos.deliveries
@@ -154,7 +204,7 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       const description = input.description ?? ''
       if (description.length > 1000) throw invalid('description', 'at most 1000 characters')
       const url = await checkEndpointUrl(input.url, resolver, config.webhooks.allowPrivate)
-      const secret = generateSecret()
+      const secret = deps.newSecret()
       const id = randomUUID()
       await transaction(db, async (conn) => {
         const secretEnc = box.seal(secret, secretRef(id))
@@ -169,7 +219,6 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
     async show (workspaceId: string, id: string): Promise<EndpointView> {
       return endpointView(await mustGet(workspaceId, id))
     },
-    /** A disabled endpoint gets nothing: no new deliveries, and its open ones wait (parked). */
     async disable (workspaceId: string, id: string): Promise<EndpointView> {
       const row = await mustGet(workspaceId, id)
       await transaction(db, async (conn) => {
@@ -179,7 +228,6 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       })
       return endpointView((await endpoints.get(id)) as EndpointRow)
     },
-    /** Enabling resumes the parked open deliveries at once; events of the disabled period never come. */
     async enable (workspaceId: string, id: string): Promise<EndpointView & { resumedDeliveries: number }> {
       const row = await mustGet(workspaceId, id)
       const resumed = await transaction(db, async (conn) => {
@@ -198,14 +246,12 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       })
       return { id, deleted: true }
     },
-    /** The new secret signs every attempt from now on, retries of older deliveries included. */
     async rotateSecret (workspaceId: string, id: string): Promise<{ id: string, secret: string }> {
       await mustGet(workspaceId, id)
-      const secret = generateSecret()
+      const secret = deps.newSecret()
       await endpoints.setSecret(id, box.seal(secret, secretRef(id)))
       return { id, secret }
     },
-    /** Sends `webhook.test` to this endpoint whatever it subscribes to. */
     async test (workspaceId: string, id: string): Promise<{ endpointId: string, eventId: string, deliveryId: string }> {
       const row = await mustGet(workspaceId, id)
       if (!row.enabled) throw problem('WEBHOOK_DISABLED', `webhook endpoint ${id} is disabled: enable it first`)
@@ -253,7 +299,6 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
       const attemptLog = (await deliveries.attempts(id)).map((a) => ({ ...a, startedAt: a.startedAt.toISOString() }))
       return { ...deliveryView(d), attemptLog }
     },
-    /** A new delivery of the same event (same event id, same bytes) to the same endpoint. */
     async redeliver (workspaceId: string, deliveryId: string): Promise<DeliveryView> {
       const d = await mustGetDelivery(workspaceId, deliveryId)
       const row = await mustGet(workspaceId, d.endpointId)
@@ -267,4 +312,3 @@ export function webhooksService (deps: WebhooksServiceDeps, options: { resolver?
     }
   }
 }
-export type WebhooksService = ReturnType<typeof webhooksService>

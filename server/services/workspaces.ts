@@ -3,7 +3,13 @@ import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 
 export interface WorkspaceView { id: string, name: string, createdAt: string }
 
-export function workspacesService (repo: WorkspacesRepo) {
+export interface WorkspacesService {
+  create(name: string): Promise<WorkspaceView>
+  list(): Promise<WorkspaceView[]>
+  get(id: string): Promise<WorkspaceView>
+}
+
+export function createWorkspacesService (repo: WorkspacesRepo): WorkspacesService {
   const view = (w: { id: string, name: string, createdAt: Date }): WorkspaceView => ({
     id: w.id,
     name: w.name,
@@ -25,4 +31,3 @@ export function workspacesService (repo: WorkspacesRepo) {
     }
   }
 }
-export type WorkspacesService = ReturnType<typeof workspacesService>

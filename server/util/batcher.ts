@@ -90,7 +90,7 @@ interface Pending<T, R> { item: T, resolve: (r: R) => void, reject: (e: unknown)
  * `write` gets a batch within the limits and answers one result per item, in order (an
  * ItemFailed rejects that item alone); if it throws, every item of the batch is rejected.
  */
-export function batcher<T, R> (
+export function createBatcher<T, R> (
   write: (items: T[]) => Promise<Array<R | ItemFailed>>,
   limits: BatchLimits<T> = {}
 ): Batcher<T, R> {

@@ -28,7 +28,7 @@ export interface ClaimLoopOptions {
 }
 
 /** `pass` claims and starts work once; it answers true when more is probably waiting (a full claim). */
-export function claimLoop (pass: () => Promise<boolean>, options: ClaimLoopOptions): ClaimLoop {
+export function createClaimLoop (pass: () => Promise<boolean>, options: ClaimLoopOptions): ClaimLoop {
   let accepting = false
   let running: Promise<void> | undefined
   let again = false

@@ -14,7 +14,7 @@ export interface Gate {
 
 interface Waiter { key: string, resolve: (entered: boolean) => void }
 
-export function gate (limit: number, perKey = limit): Gate {
+export function createGate (limit: number, perKey = limit): Gate {
   let active = 0
   let closed = false
   const waiting: Waiter[] = []

@@ -5,20 +5,20 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { isRowFault, transaction } from '../store/db.js'
-import { batcher, isolating } from '../util/batcher.js'
-import { claimLoop } from '../util/claim-loop.js'
+import { createBatcher, isolating } from '../util/batcher.js'
+import { createClaimLoop } from '../util/claim-loop.js'
 import type { Db } from '../store/db.js'
 import type { Keyring } from '../secrets/keyring.js'
 import type { Repos } from '../store/repos/index.js'
 import { secretRef } from '../store/repos/webhooks.js'
 import type { ClaimedDelivery, Completion } from '../store/repos/webhooks-deliveries.js'
 import type { Resolver } from '../net/address-guard.js'
-import { fanOut } from './fanout.js'
+import { createFanOut } from './fanout.js'
 import type { Outbox } from './outbox.js'
 import { createSender } from './sender.js'
 import type { SendResult } from './sender.js'
 import { signatureHeader } from './signature.js'
-import { endpointSlots } from './endpoint-slots.js'
+import { createEndpointSlots } from './endpoint-slots.js'
 
 /** Sends cut short by a crash (no attempt recorded) before a delivery is abandoned. */
 export const MAX_INTERRUPTED_SENDS = 3
@@ -43,13 +43,20 @@ export interface DispatcherDeps {
 
 export function leaseFor (timeoutMs: number): number { return 3 * timeoutMs + 1000 }
 
-export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
+export interface WebhookDispatcher {
+  start(): void
+  readonly inFlight: number
+  /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */
+  close(): Promise<void>
+}
+
+export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): WebhookDispatcher {
   const { db, box, logger } = deps
   const wh = config.webhooks
   const maxAttempts = wh.retrySchedule.length + 1
   const leaseMs = deps.leaseMs ?? leaseFor(wh.timeoutMs)
   const deliveries = deps.repos.deliveries
-  const fanOutOnce = fanOut(db, deps.repos)
+  const fanOutOnce = createFanOut(db, deps.repos)
   const sender = createSender({
     timeoutMs: wh.timeoutMs,
     allowPrivate: wh.allowPrivate,
@@ -62,12 +69,12 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
   let fanOutWanted = true
   let backlog = false
   let inFlight = 0
-  const slots = endpointSlots(wh.maxInFlightPerEndpoint)
+  const slots = createEndpointSlots(wh.maxInFlightPerEndpoint)
   const sends = new Set<Promise<void>>()
   let closing: Promise<void> | undefined
   // Attempts and outcomes, group-committed through the one batcher; a row the database refuses
   // is dropped alone (logged), the others of its batch are written.
-  const outcomes = batcher<Completion, undefined>(isolating(async (batch) => {
+  const outcomes = createBatcher<Completion, undefined>(isolating(async (batch) => {
     await transaction(db, (conn) => deliveries.complete(conn, batch))
     return batch.map(() => undefined)
   }, {
@@ -91,7 +98,7 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
     return again
   }
   // Poll: other processes' events and retries that came due.
-  const loop = claimLoop(pass, {
+  const loop = createClaimLoop(pass, {
     pollMs: wh.pollMs,
     onPoll: () => { fanOutWanted = true },
     probe: async () => await deliveries.anyDue(),
@@ -212,11 +219,9 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       loop.start()
     },
     get inFlight (): number { return inFlight },
-    /** Stops claiming, lets in-flight attempts finish (each is bounded), records them, closes sockets. */
     close (): Promise<void> {
       closing ??= drain()
       return closing
     }
   }
 }
-export type WebhookDispatcher = ReturnType<typeof webhookDispatcher>

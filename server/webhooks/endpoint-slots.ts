@@ -10,7 +10,7 @@ export interface EndpointSlots {
   give (endpointId: string): void
 }
 
-export function endpointSlots (max: number): EndpointSlots {
+export function createEndpointSlots (max: number): EndpointSlots {
   const busy = new Map<string, number>()
   return {
     full: () => [...busy].filter(([, n]) => n >= max).map(([id]) => id),

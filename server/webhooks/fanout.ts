@@ -6,7 +6,10 @@ import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
 import type { Repos } from '../store/repos/index.js'
 
-export function fanOut (db: Db, repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>) {
+/** Fans out up to `limit` events; answers how many events and deliveries it handled. */
+export type FanOut = (limit?: number) => Promise<{ events: number, deliveries: number }>
+
+export function createFanOut (db: Db, repos: Pick<Repos, 'events' | 'webhooks' | 'deliveries'>): FanOut {
   const { events, webhooks: endpoints, deliveries } = repos
   /** Fans out up to `limit` events; returns how many events and deliveries it handled. */
   return async function fanOutOnce (limit = 500): Promise<{ events: number, deliveries: number }> {

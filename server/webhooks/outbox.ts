@@ -26,19 +26,38 @@ export function serializeEnvelope (
   return JSON.stringify(envelope)
 }
 
+export interface Outbox {
+  /**
+   * Inserts the event (envelope id = new UUID) inside the caller's transaction (or alone, on the
+   * pool); returns the event id. Listeners are woken once the row is committed.
+   */
+  append(target: Tx | Db, event: NewEvent): Promise<string>
+  /** Wakes this process's dispatcher: deliveries were committed outside append (test, redeliver, enable). */
+  notify: () => void
+  /** Called after every committed append or notify(); returns the unsubscribe. */
+  onAppend(fn: () => void): () => void
+  /**
+   * Call on `conn` with (or after) any change to the workspace's endpoints: bumps
+   * workspaces.webhooks_version, so every process's cached answer goes stale.
+   */
+  subscriptionsChanged(conn: Conn | Db, workspaceId: string): Promise<void>
+  /**
+   * True when an enabled endpoint of the workspace subscribes to `type`. Cached per workspace
+   * and subscription version: `version` is workspaces.webhooks_version as read with the render's
+   * environment (no statement of its own); without it the version is read here (one key lookup).
+   */
+  hasSubscriber(workspaceId: string, type: EventType, version?: number): Promise<boolean>
+}
+
 /**
  * One per process (built by the composition root): its listeners (this process's dispatcher)
  * are woken after the transaction that wrote an event has committed, so they find the row.
  */
-export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
+export function createOutbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }): Outbox {
   const listeners = new Set<() => void>()
   const cache = new Map<string, { at: number, version: number, types: Set<string> }>()
   const notify = (): void => { for (const fn of listeners) fn() }
   return {
-    /**
-     * Inserts the event (envelope id = new UUID) inside the caller's transaction (or alone, on the
-     * pool); returns the event id. Listeners are woken once the row is committed.
-     */
     async append (target: Tx | Db, event: NewEvent): Promise<string> {
       const id = randomUUID()
       const createdAt = new Date()
@@ -54,25 +73,14 @@ export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
       }
       return id
     },
-    /** Wakes this process's dispatcher: deliveries were committed outside append (test, redeliver, enable). */
     notify,
-    /** Called after every committed append or notify(); returns the unsubscribe. */
     onAppend (fn: () => void): () => void {
       listeners.add(fn)
       return () => { listeners.delete(fn) }
     },
-    /**
-     * Call on `conn` with (or after) any change to the workspace's endpoints: bumps
-     * workspaces.webhooks_version, so every process's cached answer goes stale.
-     */
     async subscriptionsChanged (conn: Conn | Db, workspaceId: string): Promise<void> {
       await repos.webhooks.bumpSubscriptionVersion(conn, workspaceId)
     },
-    /**
-     * True when an enabled endpoint of the workspace subscribes to `type`. Cached per workspace
-     * and subscription version: `version` is workspaces.webhooks_version as read with the render's
-     * environment (no statement of its own); without it the version is read here (one key lookup).
-     */
     async hasSubscriber (workspaceId: string, type: EventType, version?: number): Promise<boolean> {
       const now = Date.now()
       const current = version ?? await repos.webhooks.subscriptionVersion(workspaceId)
@@ -86,4 +94,3 @@ export function outbox (repos: { events: EventsRepo, webhooks: WebhooksRepo }) {
     }
   }
 }
-export type Outbox = ReturnType<typeof outbox>

@@ -50,7 +50,14 @@ export function guardedLookup (resolver: Resolver, allowPrivate: boolean) {
   }
 }
 
-export function createSender (options: SenderOptions) {
+export interface Sender {
+  agent: Agent
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>
+  close(): Promise<void>
+  destroy(): Promise<void>
+}
+
+export function createSender (options: SenderOptions): Sender {
   // Built once: passing `ca` to every connect would parse the whole root store per connection.
   const secureContext = options.caFile === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, readFileSync(options.caFile, 'utf8')] })
   const agent = new Agent({
@@ -112,7 +119,6 @@ export function createSender (options: SenderOptions) {
     async destroy (): Promise<void> { await agent.destroy() }
   }
 }
-export type Sender = ReturnType<typeof createSender>
 
 function describe (err: unknown): string {
   const e = err as Partial<NodeJS.ErrnoException> & { cause?: unknown }

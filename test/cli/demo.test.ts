@@ -160,12 +160,12 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   }
 
   // The published examples read the demo data through the data-source layer.
-  const invoice = await ctx.services.templates.resolve(doc.workspace.id, 'invoice')
+  const invoice = await ctx.resolver.resolve(doc.workspace.id, 'invoice')
   const prod = (await ctx.repos.environments.get(doc.workspace.id, 'production')) as Environment
   const read = await ctx.dataSources.readAll(prod, invoice.definition, { invoiceId: 1 }, {}, 1000)
   assert.match(String((read.datasets.header as Record<string, unknown>).number), /^INV-/)
   assert.ok((read.datasets.lines as unknown[]).length >= 5)
-  const label = await ctx.services.templates.resolve(doc.workspace.id, 'shipping-label')
+  const label = await ctx.resolver.resolve(doc.workspace.id, 'shipping-label')
   assert.ok(
     ((await ctx.dataSources.readAll(prod, label.definition, { batchId: 1 }, {}, 1000)).datasets.parcels as unknown[])
       .length > 0

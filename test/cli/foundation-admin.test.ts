@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
 import { createDb } from '../../server/store/db.js'
 import type { Db } from '../../server/store/db.js'
-import { apiKeysRepo } from '../../server/store/repos/api-keys.js'
+import { createApiKeysRepo } from '../../server/store/repos/api-keys.js'
 import { migrationsDir } from '../../server/util/paths.js'
 import { serverUrl } from '../helpers/db.js'
 import { svc } from './foundation-helpers.js'
@@ -140,7 +140,7 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   const toExpire = ok(await json('keys', 'create', '--workspace', workspaceId, '--name', 'old', '--mode', 'live', '--scopes', 'render', '--expires', '90d'))
   await db.execute('UPDATE api_keys SET expires_at = ? WHERE id = ?', [new Date(Date.now() - 60_000), toExpire.id])
   const usedAt = new Date(Date.now() - 5000)
-  await apiKeysRepo(db).touch([dated.id], usedAt)
+  await createApiKeysRepo(db).touch([dated.id], usedAt)
 
   const byId = ok(await json('keys', 'revoke', thirty.id, '--workspace', workspaceId))
   assert.equal(byId.state, 'revoked')

@@ -1,6 +1,6 @@
 // Workspaces, environments and keys made through the same services the CLI uses.
 import type { Context } from '../../server/context.js'
-import type { KeyMode, Scope } from '../../server/auth/api-key-format.js'
+import type { KeyMode, Scope } from '../../server/util/api-key-format.js'
 
 export async function workspaceWithKey (
   ctx: Context,

@@ -9,7 +9,7 @@ import { createDb, parseMysqlUrl } from '../../server/store/db.js'
 import type { Context } from '../../server/context.js'
 import { serverUrl } from './db.js'
 import { examplesDir } from '../../server/util/paths.js'
-import type { KeyMode, Scope } from '../../server/auth/api-key-format.js'
+import type { KeyMode, Scope } from '../../server/util/api-key-format.js'
 
 const SCHEMA = [
   'CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(200), address VARCHAR(500))',

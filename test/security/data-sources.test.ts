@@ -15,7 +15,7 @@ import { createDataDatabase } from '../server/datasources/helpers.js'
 import type { DataDatabase } from '../server/datasources/helpers.js'
 import { parseMysqlUrl } from '../../server/store/db.js'
 import { loadConfig } from '../../server/config.js'
-import { dataSourceGuard } from '../../server/datasources/destinations.js'
+import { createDataSourceGuard } from '../../server/datasources/destinations.js'
 import { isProblem } from '../../server/errors.js'
 import type { Problem } from '../../server/errors.js'
 
@@ -110,10 +110,10 @@ test('B\'s data sources at the service database, 127.0.0.2 and 169.254.169.254 a
 })
 
 test('a host name that resolves to loopback is refused under the default policy (the address is what counts)', async () => {
-  const guard = dataSourceGuard(loadConfig({}, {}), undefined)
+  const guard = createDataSourceGuard(loadConfig({}, {}), undefined)
   await assert.rejects(guard.check({ host: 'localhost', port: 3306, user: 'x' }), /localhost: .* is a loopback address/)
   // And a name whose answer is an internal address, as a rebinding attacker would serve it.
-  const rebinding = dataSourceGuard(loadConfig({}, {}), undefined, async () => [{ address: '169.254.169.254', family: 4 }])
+  const rebinding = createDataSourceGuard(loadConfig({}, {}), undefined, async () => [{ address: '169.254.169.254', family: 4 }])
   await assert.rejects(rebinding.check({ host: 'db.attacker.example', port: 3306, user: 'x' }), /db\.attacker\.example: 169\.254\.169\.254 .*cloud metadata/)
 })
 

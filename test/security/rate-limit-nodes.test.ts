@@ -9,8 +9,8 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { Agent, request } from 'undici'
-import { rateLimiter } from '../../server/auth/rate-limiter.js'
-import { rateLimitsRepo, SLOT_MS, SLOTS } from '../../server/store/repos/rate-limits.js'
+import { createRateLimiter } from '../../server/auth/rate-limiter.js'
+import { createRateLimitsRepo, SLOT_MS, SLOTS } from '../../server/store/repos/rate-limits.js'
 import { createDb } from '../../server/store/db.js'
 import type { Db } from '../../server/store/db.js'
 import { loadConfig } from '../../server/config.js'
@@ -56,7 +56,8 @@ test('three limiters round-robined one request at a time: 595..600 admitted befo
   const firstSlot = 600_000_000 // a slot of the ring, 3 s each
   let t = firstSlot * SLOT_MS + 1500
   const db = clocked(database.url, () => t)
-  const nodes = [0, 1, 2].map(() => rateLimiter(rateLimitsRepo(db), { defaultPerMinute: 600, now: () => t }))
+  const nodes = [0, 1, 2].map(() =>
+    createRateLimiter(createRateLimitsRepo(db), { defaultPerMinute: 600, now: () => t }))
   try {
     let admitted = 0
     let refused: Awaited<ReturnType<typeof nodes[0]['admit']>> | undefined

@@ -14,7 +14,7 @@ import { createDataDatabase } from '../server/datasources/helpers.js'
 import type { DataDatabase } from '../server/datasources/helpers.js'
 import { parseMysqlUrl } from '../../server/store/db.js'
 import { loadConfig } from '../../server/config.js'
-import { dataSourceGuard } from '../../server/datasources/destinations.js'
+import { createDataSourceGuard } from '../../server/datasources/destinations.js'
 import { isProblem } from '../../server/errors.js'
 import type { Problem } from '../../server/errors.js'
 
@@ -191,7 +191,7 @@ test('DENY=localhost:port refuses every other name of that server, at creation a
 })
 
 test('an ALLOW host rule exempts the addresses its own host resolves to, in any spelling, and nothing else', async () => {
-  const guard = dataSourceGuard(loadConfig({}, { SVC_DATASOURCE_ALLOW: `localhost:${DENIED_PORT}` }), undefined)
+  const guard = createDataSourceGuard(loadConfig({}, { SVC_DATASOURCE_ALLOW: `localhost:${DENIED_PORT}` }), undefined)
   for (const host of ['localhost', '127.1', '2130706433', '[::ffff:127.0.0.1]']) {
     assert.equal((await guard.check({ host, port: DENIED_PORT, user: 'reader' })).address.replace(/^::ffff:/, ''), '127.0.0.1', host)
   }

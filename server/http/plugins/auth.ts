@@ -10,6 +10,7 @@
 // unparsable, too large, invalid) is answered only after the key has been checked in full, so a
 // bad key is still a 401 whatever the body.
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { Resolution } from '../../render/resolution.js'
 import type { Authenticator, AuthHooks, RenderTarget } from '../../auth/authenticate.js'
 
 function hooksFor (request: FastifyRequest, reply: FastifyReply): AuthHooks {
@@ -23,7 +24,7 @@ function hooksFor (request: FastifyRequest, reply: FastifyReply): AuthHooks {
   }
 }
 
-export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator }): void {
+export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator<Resolution> }): void {
   app.decorateRequest('auth', null as unknown as FastifyRequest['auth'])
   app.decorateRequest('apiKey', null)
 

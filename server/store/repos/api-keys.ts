@@ -1,6 +1,6 @@
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Db } from '../db.js'
-import type { KeyMode, Scope } from '../../auth/api-key-format.js'
+import type { KeyMode, Scope } from '../../util/api-key-format.js'
 
 export interface ApiKeyRow {
   id: string
@@ -59,13 +59,24 @@ const COLUMNS = NAMES.join(', ')
 /** The key's columns of table alias `a`, named as in KEY_JOIN, for a join. */
 export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS ${KEY_JOIN[n]}`).join(', ')
 
-export function apiKeysRepo (db: Db) {
+export interface ApiKeysRepo {
+  insert(k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & {
+    rateLimit?: number | null
+  }): Promise<void>
+  /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
+  get(id: string): Promise<ApiKeyRow | undefined>
+  list(workspaceId: string): Promise<ApiKeyRow[]>
+  revoke(id: string): Promise<boolean>
+  setRateLimit(id: string, perMinute: number | null): Promise<void>
+  touch(ids: string[], at: Date): Promise<void>
+}
+
+export function createApiKeysRepo (db: Db): ApiKeysRepo {
   return {
     async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
       await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
-    /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id])
       return rows.length === 0 ? undefined : toKey(rows[0])
@@ -88,4 +99,3 @@ export function apiKeysRepo (db: Db) {
     }
   }
 }
-export type ApiKeysRepo = ReturnType<typeof apiKeysRepo>

@@ -70,15 +70,20 @@ export function byWorkspace (rows: Array<{ workspace_id: string, bytes: number }
   return out
 }
 
-export function documentUsageRepo (db: Db) {
+export interface DocumentUsageRepo {
+  /** The workspace's stored bytes and everyone's (pending documents included). */
+  usage(workspaceId: string): Promise<DocumentUsage>
+  /** When the oldest stored document expires: the workspace's (index ix_docs_workspace_expiry) or anyone's. */
+  oldestExpiry(workspaceId?: string): Promise<Date | undefined>
+}
+
+export function createDocumentUsageRepo (db: Db): DocumentUsageRepo {
   return {
-    /** The workspace's stored bytes and everyone's (pending documents included). */
     async usage (workspaceId: string): Promise<DocumentUsage> {
       const [rows] = await db.query<RowDataPacket[]>(`SELECT COALESCE(SUM(bytes), 0) AS total,
         COALESCE(SUM(IF(workspace_id = ?, bytes, 0)), 0) AS workspace FROM document_usage`, [workspaceId])
       return { workspace: Number(rows[0].workspace), total: Number(rows[0].total) }
     },
-    /** When the oldest stored document expires: the workspace's (index ix_docs_workspace_expiry) or anyone's. */
     async oldestExpiry (workspaceId?: string): Promise<Date | undefined> {
       const [rows] = workspaceId === undefined
         ? await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents')
@@ -87,4 +92,3 @@ export function documentUsageRepo (db: Db) {
     }
   }
 }
-export type DocumentUsageRepo = ReturnType<typeof documentUsageRepo>

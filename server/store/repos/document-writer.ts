@@ -36,7 +36,7 @@ export interface DocumentWriter {
 
 export class LeaseLost extends Error {}
 
-export function documentWriter (db: Db, doc: PendingDocument, chunkBytes: number): DocumentWriter {
+export function createDocumentWriter (db: Db, doc: PendingDocument, chunkBytes: number): DocumentWriter {
   let parts: Buffer[] = []
   let held = 0
   let seq = 0

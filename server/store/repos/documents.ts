@@ -13,7 +13,7 @@ import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
 import { addUsage, byWorkspace, quotaExceeded, reserveUsage, subtractUsage } from './document-usage.js'
 import type { StorageQuota } from './document-usage.js'
-import { commitPending, discardPending, documentWriter } from './document-writer.js'
+import { commitPending, discardPending, createDocumentWriter } from './document-writer.js'
 import type { DocumentWriter, PendingDocument } from './document-writer.js'
 
 export const DOCUMENT_CHUNK_BYTES = 4 * 1024 * 1024
@@ -54,7 +54,29 @@ function groups<T> (items: T[], weigh: (item: T) => number, max: number): T[][] 
   return out
 }
 
-export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
+export interface DocumentsRepo {
+  insert(conn: Conn | Db, doc: NewDocument, quota?: StorageQuota): Promise<void>
+  insertMany: (conn: Conn | Db, docs: NewDocument[], quota?: StorageQuota) => Promise<void>
+  /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
+  writer: (doc: PendingDocument) => DocumentWriter
+  commitPending: typeof commitPending
+  discardPending: (id: string) => Promise<void>
+  /** The document if it exists and has not expired, its bytes streamed (see chunks). */
+  open(id: string): Promise<OpenDocument | undefined>
+  /** The whole document in memory (CLI and tests); downloads use open(). */
+  get(id: string): Promise<StoredDocument | undefined>
+  deleteExpired: (limit?: number) => Promise<number>
+  /**
+   * One sweep: batches of `batch` rows (short transactions, short locks) until a batch comes
+   * back short, at most `maxBatches` of them, so a backlog drains in a few sweeps rather than
+   * at 500 rows a minute, and one sweep stays bounded.
+   */
+  sweepExpired(batch?: number, maxBatches?: number): Promise<number>
+  /** The same sweep for pending documents of dead writers (see deleteDeadPending); chunks go with them. */
+  sweepDeadPending(maxAgeMs: number, batch?: number, maxBatches?: number): Promise<number>
+}
+
+export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES): DocumentsRepo {
   /**
    * Deletes up to `limit` documents matching `where` (oldest first by `order`) and takes their
    * bytes off their workspaces' usage, in one short transaction. Rows another sweeper holds are
@@ -181,17 +203,14 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
       await insertMany(conn, [doc], quota)
     },
     insertMany,
-    /** A document written chunk by chunk while it renders, invisible until commitPending (document-writer.ts). */
-    writer: (doc: PendingDocument): DocumentWriter => documentWriter(db, doc, chunkBytes),
+    writer: (doc: PendingDocument): DocumentWriter => createDocumentWriter(db, doc, chunkBytes),
     commitPending,
     discardPending: (id: string): Promise<void> => discardPending(db, id),
-    /** The document if it exists and has not expired, its bytes streamed (see chunks). */
     async open (id: string): Promise<OpenDocument | undefined> {
       const doc = await head(id)
       if (doc === undefined) return undefined
       return { ...doc.meta, stream: Readable.from(chunks(doc), { objectMode: false }) }
     },
-    /** The whole document in memory (CLI and tests); downloads use open(). */
     async get (id: string): Promise<StoredDocument | undefined> {
       const doc = await head(id)
       if (doc === undefined) return undefined
@@ -200,18 +219,11 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
       return { ...doc.meta, content: Buffer.concat(parts) }
     },
     deleteExpired,
-    /**
-     * One sweep: batches of `batch` rows (short transactions, short locks) until a batch comes
-     * back short, at most `maxBatches` of them, so a backlog drains in a few sweeps rather than
-     * at 500 rows a minute, and one sweep stays bounded.
-     */
     async sweepExpired (batch = 500, maxBatches = 20): Promise<number> {
       return await inBatches(deleteExpired, batch, maxBatches)
     },
-    /** The same sweep for pending documents of dead writers (see deleteDeadPending); chunks go with them. */
     async sweepDeadPending (maxAgeMs: number, batch = 500, maxBatches = 20): Promise<number> {
       return await inBatches((limit) => deleteDeadPending(maxAgeMs, limit), batch, maxBatches)
     }
   }
 }
-export type DocumentsRepo = ReturnType<typeof documentsRepo>

@@ -55,9 +55,18 @@ export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
 const COLUMN_NAMES = ['id', 'workspace_id', 'env_key', 'is_production', 'ds_host', 'ds_port', 'ds_user', 'ds_password_enc', 'ds_database', 'ds_version', 'created_at']
 const COLUMNS = `${COLUMN_NAMES.join(', ')}, ${webhooksVersionOf('environments')} AS webhooks_version`
 
-export function environmentsRepo (db: Db) {
+export interface EnvironmentsRepo {
+  /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
+  create(workspaceId: string, key: string, isProduction: boolean, ds: DataSourceRow | null,
+    id?: string): Promise<Environment>
+  /** A new data source (or none): ds_version and the workspace's render revision bumped with it. */
+  setDataSource(env: Pick<Environment, 'id' | 'workspaceId'>, ds: DataSourceRow | null): Promise<void>
+  get(workspaceId: string, key: string): Promise<Environment | undefined>
+  list(workspaceId: string): Promise<Environment[]>
+}
+
+export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
   return {
-    /** `id` is chosen by the caller when a sealed value must be bound to the row before it exists. */
     async create (
       workspaceId: string,
       key: string,
@@ -82,7 +91,6 @@ export function environmentsRepo (db: Db) {
       )
       return (await this.get(workspaceId, key)) as Environment
     },
-    /** A new data source (or none): ds_version and the workspace's render revision bumped with it. */
     async setDataSource (env: Pick<Environment, 'id' | 'workspaceId'>, ds: DataSourceRow | null): Promise<void> {
       await transaction(db, async (conn) => {
         await bumpRenderRevision(conn, env.workspaceId)
@@ -109,4 +117,3 @@ export function environmentsRepo (db: Db) {
     }
   }
 }
-export type EnvironmentsRepo = ReturnType<typeof environmentsRepo>

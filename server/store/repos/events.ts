@@ -4,7 +4,24 @@ import type { Conn, Db } from '../db.js'
 
 export interface EventRow { seq: number, id: string, workspaceId: string, type: string, payload: string }
 
-export function eventsRepo () {
+export interface EventsRepo {
+  insert(conn: Conn | Db, e: {
+    id: string
+    workspaceId: string
+    type: string
+    payload: string
+    createdAt: Date
+    fannedOut?: boolean
+  }): Promise<void>
+  /**
+   * Locks up to `limit` un-fanned events in arrival order (ix_events_fanout), skipping ones another process holds.
+   */
+  claimUnfanned(conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>>
+  markFanned(conn: Conn, seqs: number[]): Promise<void>
+  get(conn: Conn | Db, id: string): Promise<EventRow | undefined>
+}
+
+export function createEventsRepo (): EventsRepo {
   return {
     async insert (
       conn: Conn | Db,
@@ -15,9 +32,6 @@ export function eventsRepo () {
         [e.id, e.workspaceId, e.type, e.payload, e.fannedOut === true ? 1 : 0, e.createdAt]
       )
     },
-    /**
-     * Locks up to `limit` un-fanned events in arrival order (ix_events_fanout), skipping ones another process holds.
-     */
     async claimUnfanned (conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>> {
       const [rows] = await conn.query<RowDataPacket[]>(
         'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED',
@@ -45,4 +59,3 @@ export function eventsRepo () {
     }
   }
 }
-export type EventsRepo = ReturnType<typeof eventsRepo>

@@ -1,33 +1,48 @@
 // Every repository over one pool, built once by the composition root (server/context.ts) and
 // handed to the services and loops that need them; nothing else builds a repository.
 import type { Db } from '../db.js'
-import { workspacesRepo } from './workspaces.js'
-import { environmentsRepo } from './environments.js'
-import { apiKeysRepo } from './api-keys.js'
-import { templatesRepo } from './templates.js'
-import { jobsRepo } from './jobs.js'
-import { documentsRepo } from './documents.js'
-import { documentUsageRepo } from './document-usage.js'
-import { runsRepo } from './runs.js'
-import { eventsRepo } from './events.js'
-import { webhooksRepo } from './webhooks.js'
-import { deliveriesRepo } from './webhooks-deliveries.js'
-import { rateLimitsRepo } from './rate-limits.js'
+import { createWorkspacesRepo, type WorkspacesRepo } from './workspaces.js'
+import { createEnvironmentsRepo, type EnvironmentsRepo } from './environments.js'
+import { createApiKeysRepo, type ApiKeysRepo } from './api-keys.js'
+import { createTemplatesRepo, type TemplatesRepo } from './templates.js'
+import { createJobsRepo, type JobsRepo } from './jobs.js'
+import { createDocumentsRepo, type DocumentsRepo } from './documents.js'
+import { createDocumentUsageRepo, type DocumentUsageRepo } from './document-usage.js'
+import { createRunsRepo, type RunsRepo } from './runs.js'
+import { createEventsRepo, type EventsRepo } from './events.js'
+import { createWebhooksRepo, type WebhooksRepo } from './webhooks.js'
+import { createDeliveriesRepo, type DeliveriesRepo } from './webhooks-deliveries.js'
+import { createRateLimitsRepo, type RateLimitsRepo } from './rate-limits.js'
 
-export function createRepos (db: Db) {
+export interface Repos {
+  workspaces: WorkspacesRepo
+  environments: EnvironmentsRepo
+  apiKeys: ApiKeysRepo
+  templates: TemplatesRepo
+  jobs: JobsRepo
+  documents: DocumentsRepo
+  /** Stored document bytes per workspace (the storage quota). */
+  documentUsage: DocumentUsageRepo
+  runs: RunsRepo
+  events: EventsRepo
+  webhooks: WebhooksRepo
+  deliveries: DeliveriesRepo
+  rateLimits: RateLimitsRepo
+}
+
+export function createRepos (db: Db): Repos {
   return {
-    workspaces: workspacesRepo(db),
-    environments: environmentsRepo(db),
-    apiKeys: apiKeysRepo(db),
-    templates: templatesRepo(db),
-    jobs: jobsRepo(db),
-    documents: documentsRepo(db),
-    documentUsage: documentUsageRepo(db),
-    runs: runsRepo(db),
-    events: eventsRepo(),
-    webhooks: webhooksRepo(db),
-    deliveries: deliveriesRepo(db),
-    rateLimits: rateLimitsRepo(db)
+    workspaces: createWorkspacesRepo(db),
+    environments: createEnvironmentsRepo(db),
+    apiKeys: createApiKeysRepo(db),
+    templates: createTemplatesRepo(db),
+    jobs: createJobsRepo(db),
+    documents: createDocumentsRepo(db),
+    documentUsage: createDocumentUsageRepo(db),
+    runs: createRunsRepo(db),
+    events: createEventsRepo(),
+    webhooks: createWebhooksRepo(db),
+    deliveries: createDeliveriesRepo(db),
+    rateLimits: createRateLimitsRepo(db)
   }
 }
-export type Repos = ReturnType<typeof createRepos>

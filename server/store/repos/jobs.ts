@@ -105,7 +105,71 @@ const outcomeValues = (outcome: JobOutcome): Array<string | number | null> => [
   outcome.errorCode, outcome.errorMessage?.slice(0, 2000) ?? null
 ]
 
-export function jobsRepo (db: Db) {
+export interface JobsRepo {
+  insert(conn: Conn | Db, job: NewJob, createdAt?: Date): Promise<void>
+  /**
+   * The record of a sync render whose event has a subscriber (the event names a jobId that
+   * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
+   */
+  insertFinished(conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void>
+  /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
+  insertMany(conn: Conn | Db, jobs: Array<{
+    job: NewJob
+    createdAt: Date
+    parameters: string
+    context: string
+  }>): Promise<void>
+  /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
+  countQueued(workspaceId: string, max: number): Promise<number>
+  get(workspaceId: string, id: string): Promise<JobRow | undefined>
+  /**
+   * Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims.
+   * Fair across workspaces: round-robin shares over the workspaces with queued jobs, each at
+   * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
+   * backlog never holds another's first job behind it.
+   */
+  claim(owner: string, limit: number, leaseMs: number, maxRunningPerWorkspace?: number): Promise<JobRow[]>
+  /** Whether any job is queued (due or not): the claim loop's poll asks this before a claim. */
+  anyQueued(): Promise<boolean>
+  /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
+  renewLeases(owner: string, held: Array<{
+    id: string
+    attempts: number
+  }>, leaseMs: number): Promise<void>
+  /**
+   * Finishes a job this claim still holds; false when the lease was lost. The fencing token is
+   * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
+   * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
+   */
+  finish(conn: Conn, id: string, owner: string | null, attempts: number, outcome: JobOutcome): Promise<boolean>
+  /**
+   * finish() for many claims in ONE statement (the completion batcher's write): the claims join
+   * a derived table on the same fencing token (id, lease owner, attempts, still running).
+   * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
+   */
+  finishMany(conn: Conn, unordered: Array<{
+    id: string
+    owner: string | null
+    attempts: number
+    outcome: JobOutcome
+  }>): Promise<boolean[]>
+  /**
+   * Puts a job this owner holds back in the queue: after a transient failure with attempts
+   * left, not before `delayMs` from now (the claim skips it until then).
+   */
+  release(id: string, owner: string, attempts: number, delayMs?: number): Promise<boolean>
+  /**
+   * Hands back a claim that was never started (the process is shutting down): queued again
+   * with its attempt refunded, since no render was tried.
+   */
+  unclaim(id: string, owner: string, attempts: number): Promise<boolean>
+  /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
+  requeueExpired(maxAttempts: number): Promise<number>
+  /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
+  claimAbandoned(owner: string, maxAttempts: number, limit: number): Promise<JobRow[]>
+}
+
+export function createJobsRepo (db: Db): JobsRepo {
   /** Which workspace a claim of this process serves next (fair claims, jobs-fair.ts). */
   const turn = fairTurn(JOB_COLUMNS)
 
@@ -119,10 +183,6 @@ export function jobsRepo (db: Db) {
       )
     },
 
-    /**
-     * The record of a sync render whose event has a subscriber (the event names a jobId that
-     * GET /jobs/{jobId} answers): written once, finished, one attempt that started with the render.
-     */
     async insertFinished (conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void> {
       await conn.execute(
         `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
@@ -139,7 +199,6 @@ export function jobsRepo (db: Db) {
       )
     },
 
-    /** Many queued jobs in one multi-row INSERT (the enqueue batcher's write); parameters and context as JSON text. */
     async insertMany (
       conn: Conn | Db,
       jobs: Array<{ job: NewJob, createdAt: Date, parameters: string, context: string }>
@@ -171,7 +230,6 @@ export function jobsRepo (db: Db) {
       )
     },
 
-    /** Queued jobs of a workspace, counted up to `max` (the cap's bound: the count never reads more). */
     async countQueued (workspaceId: string, max: number): Promise<number> {
       const [rows] = await db.execute<RowDataPacket[]>(
         `SELECT COUNT(*) AS n FROM (SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair)
@@ -189,12 +247,6 @@ export function jobsRepo (db: Db) {
       return rows.length === 0 ? undefined : toJob(rows[0])
     },
 
-    /**
-     * Claims up to `limit` queued jobs for `owner`, each with a lease; attempts counts claims.
-     * Fair across workspaces: round-robin shares over the workspaces with queued jobs, each at
-     * most `maxRunningPerWorkspace` running jobs (over all processes) — so one workspace's
-     * backlog never holds another's first job behind it.
-     */
     async claim (
       owner: string,
       limit: number,
@@ -224,14 +276,12 @@ export function jobsRepo (db: Db) {
       )
     },
 
-    /** Whether any job is queued (due or not): the claim loop's poll asks this before a claim. */
     async anyQueued (): Promise<boolean> {
       const [rows] = await db.execute<RowDataPacket[]>(
         "SELECT 1 FROM render_jobs FORCE INDEX (ix_jobs_fair) WHERE status = 'queued' LIMIT 1")
       return rows.length > 0
     },
 
-    /** Extends the leases of the claims this owner holds; a claim is (id, attempts as claimed). */
     async renewLeases (owner: string, held: Array<{ id: string, attempts: number }>, leaseMs: number): Promise<void> {
       if (held.length === 0) return
       await db.query(
@@ -241,11 +291,6 @@ export function jobsRepo (db: Db) {
       )
     },
 
-    /**
-     * Finishes a job this claim still holds; false when the lease was lost. The fencing token is
-     * (lease_owner, attempts): the owner alone is the process, which may have stalled past its
-     * lease and claimed the same job again (attempts + 1); the stale claim must change nothing.
-     */
     async finish (
       conn: Conn,
       id: string,
@@ -268,11 +313,6 @@ export function jobsRepo (db: Db) {
       return res.affectedRows === 1
     },
 
-    /**
-     * finish() for many claims in ONE statement (the completion batcher's write): the claims join
-     * a derived table on the same fencing token (id, lease owner, attempts, still running).
-     * Answers the claims that finished, by index; a claim that lost its lease changed nothing.
-     */
     async finishMany (
       conn: Conn,
       unordered: Array<{ id: string, owner: string | null, attempts: number, outcome: JobOutcome }>
@@ -314,10 +354,6 @@ export function jobsRepo (db: Db) {
       return unordered.map((c) => runs.has(c.outcome.runId))
     },
 
-    /**
-     * Puts a job this owner holds back in the queue: after a transient failure with attempts
-     * left, not before `delayMs` from now (the claim skips it until then).
-     */
     async release (id: string, owner: string, attempts: number, delayMs = 0): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
@@ -328,10 +364,6 @@ export function jobsRepo (db: Db) {
       return res.affectedRows === 1
     },
 
-    /**
-     * Hands back a claim that was never started (the process is shutting down): queued again
-     * with its attempt refunded, since no render was tried.
-     */
     async unclaim (id: string, owner: string, attempts: number): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
@@ -341,7 +373,6 @@ export function jobsRepo (db: Db) {
       return res.affectedRows === 1
     },
 
-    /** Jobs whose lease ran out (their process died): requeued while attempts remain. */
     async requeueExpired (maxAttempts: number): Promise<number> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL
@@ -351,7 +382,6 @@ export function jobsRepo (db: Db) {
       return res.affectedRows
     },
 
-    /** Claims expired jobs with no attempts left, to be failed with JOB_ABANDONED by the caller. */
     async claimAbandoned (owner: string, maxAttempts: number, limit: number): Promise<JobRow[]> {
       return await transaction(
         db,
@@ -375,4 +405,3 @@ export function jobsRepo (db: Db) {
     }
   }
 }
-export type JobsRepo = ReturnType<typeof jobsRepo>

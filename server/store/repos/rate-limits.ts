@@ -48,9 +48,17 @@ export interface Lease {
 
 export interface WindowState { nowMs: number, epoch: number, slots: number[] }
 
-export function rateLimitsRepo (db: Db) {
+export interface RateLimitsRepo {
+  /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
+  lease(keyId: string, limit: number, block: number): Promise<Lease | undefined>
+  create(keyId: string): Promise<void>
+  /** Gives back unused tokens of a lease of `slot`, unless that slot has left the ring already. */
+  giveBack(keyId: string, slot: number, tokens: number): Promise<void>
+  window(keyId: string): Promise<WindowState | undefined>
+}
+
+export function createRateLimitsRepo (db: Db): RateLimitsRepo {
   return {
-    /** Leases up to `block` tokens of a window of `limit`; undefined when the key has no row yet. */
     async lease (keyId: string, limit: number, block: number): Promise<Lease | undefined> {
       const [r] = await db.query<ResultSetHeader>(LEASE_SQL, [Math.min(block, MAX_BLOCK), limit, limit, limit, keyId])
       if (r.affectedRows === 0) return undefined
@@ -65,7 +73,6 @@ export function rateLimitsRepo (db: Db) {
     async create (keyId: string): Promise<void> {
       await db.query('INSERT IGNORE INTO rate_limit_windows (key_id) VALUES (?)', [keyId])
     },
-    /** Gives back unused tokens of a lease of `slot`, unless that slot has left the ring already. */
     async giveBack (keyId: string, slot: number, tokens: number): Promise<void> {
       const k = ((slot % SLOTS) + SLOTS) % SLOTS
       await db.query(`UPDATE rate_limit_windows SET s${k} = GREATEST(0, s${k} - ?) WHERE key_id = ? AND epoch < ? + ${SLOTS}`,
@@ -80,4 +87,3 @@ export function rateLimitsRepo (db: Db) {
     }
   }
 }
-export type RateLimitsRepo = ReturnType<typeof rateLimitsRepo>

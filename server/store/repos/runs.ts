@@ -114,7 +114,17 @@ function toRun (r: RowDataPacket): RunRecord {
   }
 }
 
-export function runsRepo (db: Db) {
+export interface RunsRepo {
+  insertMany(conn: Conn | Db, runs: RunRecord[]): Promise<void>
+  list(workspaceId: string, filter: {
+    limit: number
+    keyPrefix?: string
+    status?: 'succeeded' | 'failed'
+  }): Promise<RunRecord[]>
+  get(id: string): Promise<RunRecord | undefined>
+}
+
+export function createRunsRepo (db: Db): RunsRepo {
   return {
     async insertMany (conn: Conn | Db, runs: RunRecord[]): Promise<void> {
       if (runs.length === 0) return
@@ -134,4 +144,3 @@ export function runsRepo (db: Db) {
     }
   }
 }
-export type RunsRepo = ReturnType<typeof runsRepo>

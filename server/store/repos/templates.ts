@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import { transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
-import { batcher, isolating } from '../../util/batcher.js'
+import { createBatcher, isolating } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
 import { KEY_JOIN, keyColumns, toKey, usableKeySql } from './api-keys.js'
 import type { ApiKeyRow } from './api-keys.js'
@@ -41,7 +41,7 @@ const RESOLVE_FOR_KEY = `SELECT ? AS i, ${keyColumns('k')}, ${WORKSPACE_STATE}, 
 
 /**
  * The render's first read when this process holds the template and environment it resolves to
- * (services/templates.ts): the key's row and its workspace's state, by primary keys. The held
+ * (render/resolver.ts): the key's row and its workspace's state, by primary keys. The held
  * resolution stands while the workspace's render revision is the one it was read with.
  */
 const KEY_STATE = `SELECT ${keyColumns('k')}, ${WORKSPACE_STATE}
@@ -162,22 +162,65 @@ function toRecord (r: RowDataPacket): RecordRow {
   }
 }
 
-export function templatesRepo (db: Db) {
+export interface TemplatesRepo {
+  /**
+   * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
+   * code queue on this row lock, so each computes its version after the previous one committed.
+   * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
+   * gap locks followed by two inserts deadlock.
+   */
+  lockForPublish(conn: Conn, workspaceId: string, code: string, format: TemplateFormat): Promise<LockedTemplate>
+  insertVersion(conn: Conn, v: NewVersion): Promise<void>
+  /**
+   * One round trip for a render: the template joined with the requested (or current) version.
+   * The definition text is sent only when it is not the version the caller already holds
+   * (`known`), so the hot path does not move a large LONGTEXT for every render.
+   */
+  resolve(workspaceId: string, code: string, version: number | undefined, known?: {
+    templateId: string
+    version: number
+  }, envKey?: string): Promise<ResolveRow | undefined>
+  /**
+   * resolve() with the environment AND the API key of the request in one round trip (the sync
+   * render's hot path: key, template, version and environment were two queries). The key's
+   * row comes back whatever the template; the caller checks the key first (401 before 404).
+   * undefined: no key of that id.
+   */
+  resolveForKey(key: {
+    keyId: string
+    mode: string
+    secretHash: Buffer
+  }, code: string, version: number | undefined, known: {
+    templateId: string
+    version: number
+  } | undefined, envKey: string): Promise<ResolveKeyResult>
+  /** The key's row and its workspace's state (batched like resolveForKey); undefined: no key of that id. */
+  keyState(keyId: string): Promise<KeyState | undefined>
+  /** The definition of one version (after a cache eviction raced the resolve query). */
+  definition(templateId: string, version: number): Promise<string | undefined>
+  record(workspaceId: string, code: string): Promise<RecordRow | undefined>
+  /**
+   * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
+   * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
+   */
+  page(workspaceId: string, options: {
+    afterCode: string | null
+    limit: number
+    activeOnly: boolean
+  }): Promise<RecordRow[]>
+  setDisabled(workspaceId: string, code: string, disabled: boolean): Promise<boolean>
+}
+
+export function createTemplatesRepo (db: Db): TemplatesRepo {
   // One batch in flight: a request waits at most one round trip for the next, and under load
   // the batches fill (a second writer measured smaller batches and more statements). Requests
   // of several workspaces share a statement: should it fail, each is read again alone
   // (isolating), so one request's values can never fail another's.
-  const resolves = batcher<ResolveKeyItem, ResolveKeyResult>(
+  const resolves = createBatcher<ResolveKeyItem, ResolveKeyResult>(
     isolating(async (items) => await resolveBatch(db, items)), { maxItems: RESOLVE_BATCH })
-  const keyStates = batcher<string, KeyState | undefined>(
+  const keyStates = createBatcher<string, KeyState | undefined>(
     isolating(async (keyIds) => await keyStateBatch(db, keyIds)), { maxItems: RESOLVE_BATCH })
   return {
-    /**
-     * Creates the row if the code is new, then locks it FOR UPDATE: concurrent publishes of one
-     * code queue on this row lock, so each computes its version after the previous one committed.
-     * The insert comes first because a FOR UPDATE on a missing row only takes a gap lock, and two
-     * gap locks followed by two inserts deadlock.
-     */
     async lockForPublish (
       conn: Conn,
       workspaceId: string,
@@ -211,11 +254,6 @@ export function templatesRepo (db: Db) {
       ])
     },
 
-    /**
-     * One round trip for a render: the template joined with the requested (or current) version.
-     * The definition text is sent only when it is not the version the caller already holds
-     * (`known`), so the hot path does not move a large LONGTEXT for every render.
-     */
     async resolve (
       workspaceId: string,
       code: string,
@@ -240,12 +278,6 @@ export function templatesRepo (db: Db) {
       return rows.length === 0 ? undefined : toResolveRow(rows[0], envKey !== undefined)
     },
 
-    /**
-     * resolve() with the environment AND the API key of the request in one round trip (the sync
-     * render's hot path: key, template, version and environment were two queries). The key's
-     * row comes back whatever the template; the caller checks the key first (401 before 404).
-     * undefined: no key of that id.
-     */
     async resolveForKey (
       key: { keyId: string, mode: string, secretHash: Buffer },
       code: string,
@@ -256,12 +288,10 @@ export function templatesRepo (db: Db) {
       return await resolves.push({ key, code, version, known, envKey })
     },
 
-    /** The key's row and its workspace's state (batched like resolveForKey); undefined: no key of that id. */
     async keyState (keyId: string): Promise<KeyState | undefined> {
       return await keyStates.push(keyId)
     },
 
-    /** The definition of one version (after a cache eviction raced the resolve query). */
     async definition (templateId: string, version: number): Promise<string | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(
         'SELECT definition FROM template_versions WHERE template_id = ? AND version = ?',
@@ -278,10 +308,6 @@ export function templatesRepo (db: Db) {
       return rows.length === 0 ? undefined : toRecord(rows[0])
     },
 
-    /**
-     * A page of templates ordered by code, after `afterCode`; walks uq_template (workspace_id,
-     * code) so paging costs the same on every page. `activeOnly` = published and not disabled.
-     */
     async page (
       workspaceId: string,
       options: { afterCode: string | null, limit: number, activeOnly: boolean }
@@ -306,4 +332,3 @@ export function templatesRepo (db: Db) {
     }
   }
 }
-export type TemplatesRepo = ReturnType<typeof templatesRepo>

@@ -4,7 +4,15 @@
 // taken over cannot overwrite the newer attempt's outcome).
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
-import type { EndpointSlots } from '../../webhooks/endpoint-slots.js'
+
+/**
+ * The claim's view of the sender's per-endpoint cap (webhooks/endpoint-slots.ts implements it):
+ * endpoints with no room left, and the room of one.
+ */
+export interface ClaimSlots {
+  full: () => string[]
+  room: (endpointId: string) => number
+}
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'abandoned'
 export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'abandoned']
@@ -79,9 +87,62 @@ function toDelivery (r: RowDataPacket): DeliveryRow {
   }
 }
 
-export function deliveriesRepo (db: Db) {
+export interface DeliveriesRepo {
+  /** New deliveries, due at once. */
+  insertMany(conn: Conn | Db, rows: Array<{
+    id: string
+    eventId: string
+    endpointId: string
+    workspaceId: string
+  }>): Promise<void>
+  get(id: string): Promise<DeliveryRow | undefined>
+  listByEndpoint(endpointId: string, options: {
+    status?: DeliveryStatus
+    limit: number
+  }): Promise<DeliveryRow[]>
+  attempts(deliveryId: string): Promise<Array<{
+    attempt: number
+    startedAt: Date
+    durationMs: number
+    httpStatus: number | null
+    excerpt: string | null
+    error: string | null
+  }>>
+  /**
+   * Claims up to `limit` due deliveries in one READ COMMITTED transaction: lock (skipping rows
+   * other processes hold), then move next_attempt_at to the lease expiry so they are not due
+   * again unless this process dies. Times are the database's clock, shared by every process.
+   */
+  claimDue(conn: Conn, limit: number, leaseMs: number, slots?: ClaimSlots): Promise<Array<{
+    seq: number
+    lease: Date
+  }>>
+  /**
+   * Whether the dispatcher has anything to do: an event not fanned out yet, or a delivery due.
+   * One autocommit read on two indexes (ix_events_fanout, ix_deliveries_next), asked by the
+   * poll before its fan-out and claim transactions.
+   */
+  anyDue(): Promise<boolean>
+  /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
+  loadClaimed(claims: Array<{
+    seq: number
+    lease: Date
+  }>): Promise<ClaimedDelivery[]>
+  /** Records attempts and outcomes of many deliveries in one transaction. */
+  complete(conn: Conn, done: Completion[]): Promise<void>
+  /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
+  park(conn: Conn | Db, claims: Array<{
+    seq: number
+    lease: Date
+  }>): Promise<void>
+  /** Disable: open deliveries that are not in flight stop being due. */
+  parkEndpoint(conn: Conn, endpointId: string): Promise<void>
+  /** Enable: parked open deliveries are due at once. */
+  resumeEndpoint(conn: Conn, endpointId: string): Promise<number>
+}
+
+export function createDeliveriesRepo (db: Db): DeliveriesRepo {
   return {
-    /** New deliveries, due at once. */
     async insertMany (
       conn: Conn | Db,
       rows: Array<{ id: string, eventId: string, endpointId: string, workspaceId: string }>
@@ -134,16 +195,11 @@ export function deliveriesRepo (db: Db) {
       }))
     },
 
-    /**
-     * Claims up to `limit` due deliveries in one READ COMMITTED transaction: lock (skipping rows
-     * other processes hold), then move next_attempt_at to the lease expiry so they are not due
-     * again unless this process dies. Times are the database's clock, shared by every process.
-     */
     async claimDue (
       conn: Conn,
       limit: number,
       leaseMs: number,
-      slots?: EndpointSlots
+      slots?: ClaimSlots
     ): Promise<Array<{ seq: number, lease: Date }>> {
       // Endpoints at their in-flight cap are skipped (a filter on the rows read: the ORDER BY stays
       // index-ordered), and no more of one endpoint is taken than it has room for; when that leaves
@@ -193,11 +249,6 @@ export function deliveriesRepo (db: Db) {
       )
       return seqs.map((seq) => ({ seq, lease }))
     },
-    /**
-     * Whether the dispatcher has anything to do: an event not fanned out yet, or a delivery due.
-     * One autocommit read on two indexes (ix_events_fanout, ix_deliveries_next), asked by the
-     * poll before its fan-out and claim transactions.
-     */
     async anyDue (): Promise<boolean> {
       const [rows] = await db.execute<RowDataPacket[]>(
         `SELECT EXISTS (SELECT 1 FROM events FORCE INDEX (ix_events_fanout) WHERE fanned_out = 0)
@@ -205,7 +256,6 @@ export function deliveriesRepo (db: Db) {
             WHERE next_attempt_at <= UTC_TIMESTAMP(3)) AS due`)
       return Number(rows[0]?.due) === 1
     },
-    /** Event and endpoint of claimed deliveries, read after the claim commits (no locks held). */
     async loadClaimed (claims: Array<{ seq: number, lease: Date }>): Promise<ClaimedDelivery[]> {
       if (claims.length === 0) return []
       const leases = new Map(claims.map((c) => [c.seq, c.lease]))
@@ -230,7 +280,6 @@ export function deliveriesRepo (db: Db) {
         enabled: r.enabled === 1
       }))
     },
-    /** Records attempts and outcomes of many deliveries in one transaction. */
     async complete (conn: Conn, done: Completion[]): Promise<void> {
       if (done.length === 0) return
       await conn.query(
@@ -252,7 +301,6 @@ export function deliveriesRepo (db: Db) {
         SET d.status = r.status, d.attempts = d.attempts + 1, d.next_attempt_at = IF(r.delay_ms IS NULL, NULL, UTC_TIMESTAMP(3) + INTERVAL r.delay_ms * 1000 MICROSECOND), d.lease_expires_at = NULL,
             d.last_http_status = r.http, d.last_response_excerpt = r.excerpt, d.last_error = r.err, d.updated_at = UTC_TIMESTAMP(3)`)
     },
-    /** Claimed while its endpoint is disabled: not sent, no attempt used; enabling resumes it. */
     async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
       for (const c of claims) {
         await conn.execute(
@@ -261,7 +309,6 @@ export function deliveriesRepo (db: Db) {
         )
       }
     },
-    /** Disable: open deliveries that are not in flight stop being due. */
     async parkEndpoint (conn: Conn, endpointId: string): Promise<void> {
       await conn.execute(
         `UPDATE webhook_deliveries SET next_attempt_at = NULL
@@ -269,7 +316,6 @@ export function deliveriesRepo (db: Db) {
         [endpointId]
       )
     },
-    /** Enable: parked open deliveries are due at once. */
     async resumeEndpoint (conn: Conn, endpointId: string): Promise<number> {
       const [res] = await conn.execute<ResultSetHeader>(
         `UPDATE webhook_deliveries SET next_attempt_at = UTC_TIMESTAMP(3)
@@ -280,4 +326,3 @@ export function deliveriesRepo (db: Db) {
     }
   }
 }
-export type DeliveriesRepo = ReturnType<typeof deliveriesRepo>

@@ -2,10 +2,12 @@
 // to its row: server/secrets): it must be read back to sign, so it cannot be hashed.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
-import type { SealedRef } from '../../secrets/keyring.js'
 
-/** The signing secret's place, the associated data of its sealed value. */
-export const secretRef = (endpointId: string): SealedRef =>
+/**
+ * The signing secret's place, the associated data of its sealed value (a secrets/keyring
+ * SealedRef, written out here: the store imports nothing of secrets/, which imports the store).
+ */
+export const secretRef = (endpointId: string): { table: string, column: string, id: string } =>
   ({ table: 'webhook_endpoints', column: 'secret_enc', id: endpointId })
 
 export interface EndpointRow {
@@ -36,7 +38,28 @@ function toEndpoint (r: RowDataPacket): EndpointRow {
   }
 }
 
-export function webhooksRepo (db: Db) {
+export interface WebhooksRepo {
+  insert(e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn?: Conn | Db): Promise<void>
+  get(id: string, conn?: Conn | Db): Promise<EndpointRow | undefined>
+  list(workspaceId: string): Promise<EndpointRow[]>
+  /** Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. */
+  enabledIn(conn: Conn | Db, workspaceIds: string[]): Promise<Array<{
+    id: string
+    workspaceId: string
+    events: string[]
+  }>>
+  setEnabled(conn: Conn | Db, id: string, enabled: boolean): Promise<boolean>
+  setSecret(id: string, secretEnc: Buffer): Promise<boolean>
+  delete(conn: Conn, id: string): Promise<boolean>
+  /** Bumps workspaces.webhooks_version on `conn`, inside the endpoint change's transaction. */
+  bumpSubscriptionVersion(conn: Conn | Db, workspaceId: string): Promise<void>
+  /** workspaces.webhooks_version (0 for an unknown workspace). */
+  subscriptionVersion(workspaceId: string): Promise<number>
+  /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
+  subscribedTypes(workspaceId: string): Promise<Set<string>>
+}
+
+export function createWebhooksRepo (db: Db): WebhooksRepo {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
       await conn.execute(
@@ -55,7 +78,6 @@ export function webhooksRepo (db: Db) {
       )
       return rows.map(toEndpoint)
     },
-    /** Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. */
     async enabledIn (
       conn: Conn | Db,
       workspaceIds: string[]
@@ -90,18 +112,15 @@ export function webhooksRepo (db: Db) {
       const [res] = await conn.execute<ResultSetHeader>('DELETE FROM webhook_endpoints WHERE id = ?', [id])
       return res.affectedRows === 1
     },
-    /** Bumps workspaces.webhooks_version on `conn`, inside the endpoint change's transaction. */
     async bumpSubscriptionVersion (conn: Conn | Db, workspaceId: string): Promise<void> {
       await conn.execute('UPDATE workspaces SET webhooks_version = webhooks_version + 1 WHERE id = ?', [workspaceId])
     },
-    /** workspaces.webhooks_version (0 for an unknown workspace). */
     async subscriptionVersion (workspaceId: string): Promise<number> {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [
         workspaceId
       ])
       return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
     },
-    /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
       const [rows] = await db.execute<RowDataPacket[]>(
         'SELECT events FROM webhook_endpoints WHERE workspace_id = ? AND enabled = 1',
@@ -111,4 +130,3 @@ export function webhooksRepo (db: Db) {
     }
   }
 }
-export type WebhooksRepo = ReturnType<typeof webhooksRepo>

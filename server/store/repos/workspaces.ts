@@ -18,7 +18,13 @@ export async function bumpRenderRevision (conn: Conn, workspaceId: string): Prom
 /** The workspace state a render reads with its key (table alias `w`): see KeyState in templates.ts. */
 export const WORKSPACE_STATE = 'w.render_revision AS ws_render_revision, w.webhooks_version AS ws_webhooks_version'
 
-export function workspacesRepo (db: Db) {
+export interface WorkspacesRepo {
+  create(name: string): Promise<Workspace>
+  get(id: string): Promise<Workspace | undefined>
+  list(): Promise<Workspace[]>
+}
+
+export function createWorkspacesRepo (db: Db): WorkspacesRepo {
   return {
     async create (name: string): Promise<Workspace> {
       const id = randomUUID()
@@ -35,4 +41,3 @@ export function workspacesRepo (db: Db) {
     }
   }
 }
-export type WorkspacesRepo = ReturnType<typeof workspacesRepo>

@@ -6,10 +6,10 @@
 // test/server/http/hostile-bodies.test.ts, protocol-errors.test.ts).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { authenticator } from '../../../server/auth/authenticate.js'
+import { createAuthenticator } from '../../../server/auth/authenticate.js'
 import type { AuthRequest } from '../../../server/auth/authenticate.js'
-import { failureThrottle } from '../../../server/auth/failure-throttle.js'
-import { generateApiKey } from '../../../server/auth/api-key-format.js'
+import { createFailureThrottle } from '../../../server/auth/failure-throttle.js'
+import { generateApiKey } from '../../../server/util/api-key-format.js'
 import type { ApiKeyRow } from '../../../server/store/repos/api-keys.js'
 import { Problem } from '../../../server/errors.js'
 
@@ -30,7 +30,7 @@ function setup (failuresPerMinute = 30) {
   }
   const calls = { get: 0, resolve: 0, admit: 0, used: 0 }
   let stored: ApiKeyRow | undefined = row
-  const auth = authenticator({
+  const auth = createAuthenticator({
     keys: { get: async (id: string) => { calls.get++; return id === stored?.id ? stored : undefined } },
     templates: {
       resolveForKey: async (key) => {
@@ -43,7 +43,7 @@ function setup (failuresPerMinute = 30) {
       admit: async () => { calls.admit++; return { allowed: true, remaining: 10, retryAfterSeconds: 0, limit: 600 } }
     },
     lastUsed: { record: () => { calls.used++ } },
-    failures: failureThrottle(failuresPerMinute, () => 0)
+    failures: createFailureThrottle(failuresPerMinute, () => 0)
   })
   const request = (headers: Record<string, string>, key = made.key): AuthRequest =>
     ({ ip: '10.0.0.7', headers: { authorization: `Bearer ${key}`, ...headers } })

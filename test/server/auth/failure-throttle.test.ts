@@ -4,8 +4,8 @@
 // expired) but a matching secret of a usable key is always read again; every table is bounded.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { failureThrottle } from '../../../server/auth/failure-throttle.js'
-import { generateApiKey } from '../../../server/auth/api-key-format.js'
+import { createFailureThrottle } from '../../../server/auth/failure-throttle.js'
+import { generateApiKey } from '../../../server/util/api-key-format.js'
 import { parseToken } from '../../../server/auth/keys.js'
 import type { PresentedKey } from '../../../server/auth/keys.js'
 import type { ApiKeyRow } from '../../../server/store/repos/api-keys.js'
@@ -33,7 +33,7 @@ const refusedWith = (code: string) => (err: unknown): boolean => err instanceof 
 
 test('an address: 429 after the allowance of failures, 401 again once a token refills; other addresses unaffected', () => {
   let t = 1_000_000
-  const throttle = failureThrottle(6, () => t) // one token per 10 s
+  const throttle = createFailureThrottle(6, () => t) // one token per 10 s
   for (let i = 0; i < 6; i++) assert.equal(throttle.fail('10.0.0.1', undefined), 0, `failure ${i + 1} of 6 is a 401`)
   assert.equal(throttle.fail('10.0.0.1', undefined), 10)
   assert.equal(throttle.fail('10.0.0.2', undefined), 0)
@@ -47,7 +47,7 @@ test('an address: 429 after the allowance of failures, 401 again once a token re
 
 test('a key id has its own budget (no address needed), the same whether the id exists or not', () => {
   const t = 0
-  const throttle = failureThrottle(2, () => t)
+  const throttle = createFailureThrottle(2, () => t)
   const { row, wrong } = made()
   throttle.remember(wrong, row)
   const unknown = made()
@@ -61,7 +61,7 @@ test('a key id has its own budget (no address needed), the same whether the id e
 
 test('remembered refusals: unknown id, wrong secret, revoked and expired are answered from memory; a matching usable key is not', () => {
   let t = Date.now()
-  const throttle = failureThrottle(30, () => t)
+  const throttle = createFailureThrottle(30, () => t)
   const unknown = made()
   assert.doesNotThrow(() => { throttle.refuseKnown(unknown.key) }, 'never seen: read it')
   throttle.remember(unknown.key, undefined)
@@ -88,7 +88,7 @@ test('remembered refusals: unknown id, wrong secret, revoked and expired are ans
 
 test('both tables are bounded: the oldest refusal and the oldest budget go first', () => {
   const t = 0
-  const throttle = failureThrottle(1, () => t, 2, 3)
+  const throttle = createFailureThrottle(1, () => t, 2, 3)
   const keys = [made(), made(), made()]
   for (const k of keys) throttle.remember(k.key, undefined)
   assert.doesNotThrow(() => { throttle.refuseKnown(keys[0].key) }, 'forgotten for the newest')
@@ -100,7 +100,7 @@ test('both tables are bounded: the oldest refusal and the oldest budget go first
 
 test('fresh key ids from a spent address do not push its budget out of the bounded table', () => {
   const t = 1_000_000
-  const throttle = failureThrottle(6, () => t, 10, 4) // at most 4 budgets per table
+  const throttle = createFailureThrottle(6, () => t, 10, 4) // at most 4 budgets per table
   for (let i = 0; i < 6; i++) throttle.fail('10.0.0.1', generateApiKey('live').keyId)
   // Each failure above and below brings a new key id: the key-id table turns over many times.
   for (let i = 0; i < 20; i++) assert.ok(throttle.fail('10.0.0.1', generateApiKey('live').keyId) > 0, `failure ${i + 7} is still throttled`)

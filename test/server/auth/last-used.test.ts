@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { lastUsedRecorder } from '../../../server/auth/last-used.js'
+import { createLastUsedRecorder } from '../../../server/auth/last-used.js'
 
 // A refused row, as mysql2 reports one (SQLSTATE class 22: data exception).
 const refused = (): Error => Object.assign(new Error('Data too long'), { sqlState: '22001', errno: 1406 })
@@ -14,7 +14,7 @@ test('key use: one write per interval for many uses; a refused key is dropped al
       touched.push([...ids])
     }
   }
-  const recorder = lastUsedRecorder(repo, 60_000, (err) => errors.push(err))
+  const recorder = createLastUsedRecorder(repo, 60_000, (err) => errors.push(err))
   for (const id of ['a', 'b', 'a', 'poisoned', 'c', 'b']) recorder.record(id)
   await recorder.flush()
   assert.deepEqual(touched, [['a'], ['b'], ['c']], 'the batch was refused, so each key went alone; the bad one was dropped')

@@ -2,8 +2,8 @@
 // MariaDB. Exact count across nodes, give-back, statements per request, Retry-After, fail closed.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { rateLimiter, waitMs } from '../../../server/auth/rate-limiter.js'
-import { rateLimitsRepo, SLOT_MS } from '../../../server/store/repos/rate-limits.js'
+import { createRateLimiter, waitMs } from '../../../server/auth/rate-limiter.js'
+import { createRateLimitsRepo, SLOT_MS } from '../../../server/store/repos/rate-limits.js'
 import { createDb } from '../../../server/store/db.js'
 import type { Db } from '../../../server/store/db.js'
 import { createTestDatabase } from '../../helpers/db.js'
@@ -43,7 +43,7 @@ function counting (db: Db): { db: Db, count: () => number } {
 
 test('three nodes sharing one key admit exactly its limit, then all refuse with the real wait', async () => {
   const k = await key(200)
-  const nodes = [0, 1, 2].map(() => rateLimiter(rateLimitsRepo(database.db), { defaultPerMinute: 600 }))
+  const nodes = [0, 1, 2].map(() => createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 }))
   const results = []
   for (let i = 0; i < 300; i++) results.push(await nodes[i % 3].admit(k))
   assert.equal(results.filter((r) => r.allowed).length, 200)
@@ -57,7 +57,7 @@ test('three nodes sharing one key admit exactly its limit, then all refuse with 
 
 test('concurrent requests on three nodes never exceed the limit', async () => {
   const k = await key(150)
-  const nodes = [0, 1, 2].map(() => rateLimiter(rateLimitsRepo(database.db), { defaultPerMinute: 600 }))
+  const nodes = [0, 1, 2].map(() => createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 }))
   const results = await Promise.all(Array.from({ length: 240 }, async (_, i) => await nodes[i % 3].admit(k)))
   assert.equal(results.filter((r) => r.allowed).length, 150)
   await Promise.all(nodes.map(async (n) => { await n.close() }))
@@ -65,8 +65,8 @@ test('concurrent requests on three nodes never exceed the limit', async () => {
 
 test('a node that stops gives its unused tokens back to the window for the others', async () => {
   const k = await key(40) // blocks of 2
-  const a = rateLimiter(rateLimitsRepo(database.db), { defaultPerMinute: 600 })
-  const b = rateLimiter(rateLimitsRepo(database.db), { defaultPerMinute: 600 })
+  const a = createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 })
+  const b = createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 })
   assert.equal((await a.admit(k)).allowed, true) // leased 2, spent 1
   await a.close()
   let allowed = 0
@@ -77,7 +77,7 @@ test('a node that stops gives its unused tokens back to the window for the other
 
 test('at saturation a key costs at most 0.1 statements per request, refused requests included', async () => {
   const c = counting(database.db)
-  const limiter = rateLimiter(rateLimitsRepo(c.db), { defaultPerMinute: 600 })
+  const limiter = createRateLimiter(createRateLimitsRepo(c.db), { defaultPerMinute: 600 })
   const busy = await key(20_000)
   let allowed = 0
   for (let i = 0; i < 20_000; i++) if ((await limiter.admit(busy)).allowed) allowed++
@@ -96,7 +96,7 @@ test('at saturation a key costs at most 0.1 statements per request, refused requ
 
 test('SVC_RATE_LIMIT=0: a key without a limit of its own is never limited and costs no statement', async () => {
   const c = counting(database.db)
-  const limiter = rateLimiter(rateLimitsRepo(c.db), { defaultPerMinute: 0 })
+  const limiter = createRateLimiter(createRateLimitsRepo(c.db), { defaultPerMinute: 0 })
   const open = { keyId: 'k-no-limit', rateLimit: null }
   const answers = []
   for (let i = 0; i < 2000; i++) answers.push(await limiter.admit(open))
@@ -115,7 +115,8 @@ test('the database unreachable: a key with a live lease is served from it, any o
   const db = createDb(database.url, { connectionLimit: 2 })
   const t = Date.now()
   // A frozen clock keeps the lease inside its slot for the whole test.
-  const limiter = rateLimiter(rateLimitsRepo(db), { defaultPerMinute: 600, now: () => t, onError: () => {} })
+  const limiter = createRateLimiter(createRateLimitsRepo(db),
+    { defaultPerMinute: 600, now: () => t, onError: () => {} })
   const known = await key(1000) // blocks of 50
   const unknown = await key(1000)
   assert.equal((await limiter.admit(known)).allowed, true)

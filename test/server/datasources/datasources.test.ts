@@ -4,10 +4,10 @@ import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../../../server/config.js'
-import { dataSourceGuard } from '../../../server/datasources/destinations.js'
+import { createDataSourceGuard } from '../../../server/datasources/destinations.js'
 import { createContext } from '../../../server/context.js'
 import type { Context } from '../../../server/context.js'
-import { dataSources } from '../../../server/datasources/index.js'
+import { createDataSources } from '../../../server/datasources/index.js'
 import type { DatasetFailure, DataSources } from '../../../server/datasources/index.js'
 import { Problem } from '../../../server/errors.js'
 import type { Environment } from '../../../server/store/repos/environments.js'
@@ -76,8 +76,8 @@ before(async () => {
     'CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(100) NOT NULL, price DECIMAL(10,2) NOT NULL, made_at DATETIME NOT NULL, made_on DATE NOT NULL, active TINYINT(1) NOT NULL, company VARCHAR(20) NOT NULL)',
     "INSERT INTO items VALUES (1, 'Only in B', 1.00, '2026-01-01 00:00:00', '2026-01-01', 1, 'acme')"
   ])
-  ds = dataSources(ctx.config, ctx.services.environments, {
-    guard: dataSourceGuard(ctx.config, undefined),
+  ds = createDataSources(ctx.config, ctx.services.environments, {
+    guard: createDataSourceGuard(ctx.config, undefined),
     onError: (f) => failures.push(f)
   })
 })
@@ -251,7 +251,7 @@ test('refused port, bad credentials and a missing data source are 503 with Retry
 // the query's failure, 422 without Retry-After: a retry would run the same query as long again.
 test('a query past the query timeout is 422 DATASET_FAILED (the server\'s own limit) and the pool keeps working', { timeout: 120_000 }, async () => {
   const seen: DatasetFailure[] = []
-  const quick = dataSources(config({ SVC_DATASOURCE_QUERY_TIMEOUT: '300ms' }), ctx.services.environments, { guard: dataSourceGuard(config(), undefined), onError: (f) => seen.push(f) })
+  const quick = createDataSources(config({ SVC_DATASOURCE_QUERY_TIMEOUT: '300ms' }), ctx.services.environments, { guard: createDataSourceGuard(config(), undefined), onError: (f) => seen.push(f) })
   try {
     const env = await environment('slow', dataA.url)
     const p = await rejectsWith(quick.readAll(env, template([{ code: 'slow', query: 'SELECT s FROM slow' }]), {}, {}, 10), 'DATASET_FAILED')
@@ -265,7 +265,7 @@ test('a query past the query timeout is 422 DATASET_FAILED (the server\'s own li
 })
 
 test('a changed data source (dsVersion) opens a new pool and closes the old one; maxPools evicts', async () => {
-  const small = dataSources(config({ SVC_DATASOURCE_MAX_POOLS: '1' }), ctx.services.environments, { guard: dataSourceGuard(config(), undefined) })
+  const small = createDataSources(config({ SVC_DATASOURCE_MAX_POOLS: '1' }), ctx.services.environments, { guard: createDataSourceGuard(config(), undefined) })
   try {
     const def = template([{ code: 'n', cardinality: 'single', query: 'SELECT name FROM items WHERE id = 1' }])
     let env = await environment('switch', dataA.url)

@@ -8,8 +8,8 @@ import type { PoolConnection, RowDataPacket } from 'mysql2'
 import { loadConfig } from '../../../server/config.js'
 import { createContext } from '../../../server/context.js'
 import type { Context } from '../../../server/context.js'
-import { dataSourceGuard } from '../../../server/datasources/destinations.js'
-import { poolCache } from '../../../server/datasources/pools.js'
+import { createDataSourceGuard } from '../../../server/datasources/destinations.js'
+import { createPoolCache } from '../../../server/datasources/pools.js'
 import type { PoolCache } from '../../../server/datasources/pools.js'
 import type { Environment } from '../../../server/store/repos/environments.js'
 import { createTestDatabase, testDataSourceAllow } from '../../helpers/db.js'
@@ -66,7 +66,7 @@ after(async () => {
 })
 
 test('a user lock taken on a pooled connection is released when the connection is given back; the session stays open', async () => {
-  const cache = poolCache(config('30s'), ctx.services.environments, dataSourceGuard(config('30s'), undefined))
+  const cache = createPoolCache(config('30s'), ctx.services.environments, createDataSourceGuard(config('30s'), undefined))
   const name = `hygiene_${randomBytes(4).toString('hex')}`
   try {
     const conn = await cache.connection(env)
@@ -85,7 +85,7 @@ test('a user lock taken on a pooled connection is released when the connection i
 })
 
 test('a pooled connection idle past SVC_DATASOURCE_IDLE_TIMEOUT is closed; the pool opens a new one when needed', { timeout: 60_000 }, async () => {
-  pools = poolCache(config('300ms'), ctx.services.environments, dataSourceGuard(config('300ms'), undefined))
+  pools = createPoolCache(config('300ms'), ctx.services.environments, createDataSourceGuard(config('300ms'), undefined))
   const conn = await pools.connection(env)
   const id = Number((await sql(conn, 'SELECT CONNECTION_ID() AS id'))[0].id)
   conn.release()

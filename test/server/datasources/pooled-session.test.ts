@@ -9,8 +9,8 @@ import type { PoolConnection, RowDataPacket } from 'mysql2'
 import { loadConfig } from '../../../server/config.js'
 import { createContext } from '../../../server/context.js'
 import type { Context } from '../../../server/context.js'
-import { dataSourceGuard } from '../../../server/datasources/destinations.js'
-import { poolCache } from '../../../server/datasources/pools.js'
+import { createDataSourceGuard } from '../../../server/datasources/destinations.js'
+import { createPoolCache } from '../../../server/datasources/pools.js'
 import type { PoolCache } from '../../../server/datasources/pools.js'
 import { runStatement } from '../../../server/datasources/run.js'
 import { bindQuery, compileQuery } from '../../../server/datasources/sql.js'
@@ -51,7 +51,7 @@ before(async () => {
   ], undefined, 'SELECT, INSERT')
   await ctx.services.environments.create({ workspaceId, key: 'pooled', dataSourceUrl: data.url })
   env = (await ctx.repos.environments.get(workspaceId, 'pooled')) as Environment
-  pools = poolCache(config, ctx.services.environments, dataSourceGuard(config, undefined))
+  pools = createPoolCache(config, ctx.services.environments, createDataSourceGuard(config, undefined))
 })
 
 after(async () => {

@@ -11,12 +11,12 @@ import type { Environment } from '../../../server/store/repos/environments.js'
 import { adminConnection, startInstance, stopInstance } from '../../../server/store/instance.js'
 import { createDb } from '../../../server/store/db.js'
 import type { Db } from '../../../server/store/db.js'
-import { dataSources } from '../../../server/datasources/index.js'
+import { createDataSources } from '../../../server/datasources/index.js'
 import type { DatasetFailure } from '../../../server/datasources/index.js'
 import { Problem } from '../../../server/errors.js'
 import type { TemplateDefinition } from '../../../engine/template/definition.js'
 import { loadConfig } from '../../../server/config.js'
-import { dataSourceGuard } from '../../../server/datasources/destinations.js'
+import { createDataSourceGuard } from '../../../server/datasources/destinations.js'
 import { createDataDatabase, refusedPort } from './helpers.js'
 import type { DataDatabase, DataServer } from './helpers.js'
 import { createTestDatabase, testDataSourceAllow } from '../../helpers/db.js'
@@ -56,10 +56,10 @@ test('stopped data source → 503; back up → the same pool recovers', async ()
   const env: Environment = { id: 'env-recovery', workspaceId: 'w', key: 'recovery', isProduction: false, dataSource: { host: source.host, port: source.port, user: source.user, passwordEnc: null, database: source.database }, dsVersion: 1, createdAt: new Date() }
   const failures: DatasetFailure[] = []
   const config = loadConfig({}, { SVC_MASTER_KEY: randomBytes(32).toString('hex'), SVC_DATASOURCE_CONNECT_TIMEOUT: '2s', SVC_DATASOURCE_POOL_SIZE: '2', SVC_DATASOURCE_ALLOW: testDataSourceAllow() })
-  const ds = dataSources(
+  const ds = createDataSources(
     config,
     { openDataSource: () => source },
-    { guard: dataSourceGuard(config, undefined), onError: (f) => failures.push(f) }
+    { guard: createDataSourceGuard(config, undefined), onError: (f) => failures.push(f) }
   )
   const def: TemplateDefinition = { code: 'r', format: 'document', datasets: [{ code: 'rows', cardinality: 'multiple', query: 'SELECT id FROM t ORDER BY id', fields: [] }] }
   try {

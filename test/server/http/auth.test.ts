@@ -17,8 +17,8 @@ import type { ChildServer } from '../../helpers/child-server.js'
 import { workspaceWithKey, bearer } from '../../helpers/fixtures.js'
 import { projectRoot } from '../../../server/util/paths.js'
 import { readExample } from '../../helpers/render-data.js'
-import { templatesRepo } from '../../../server/store/repos/templates.js'
-import { parseApiKey } from '../../../server/auth/api-key-format.js'
+import { createTemplatesRepo } from '../../../server/store/repos/templates.js'
+import { parseApiKey } from '../../../server/util/api-key-format.js'
 import { sha256 } from '../../../server/util/crypto.js'
 
 const run = promisify(execFile)
@@ -285,7 +285,7 @@ test('the render lookup reads template and environment only for a valid key (no 
   await server.context.services.environments.create({ workspaceId: workspace.id, key: 'production' })
   const parsed = parseApiKey(key.key)
   assert.ok(parsed !== undefined)
-  const repo = templatesRepo(server.context.db)
+  const repo = createTemplatesRepo(server.context.db)
   const lookup = async (
     over: Partial<{ mode: string, secretHash: Buffer }> = {}
   ): Promise<Awaited<ReturnType<typeof repo.resolveForKey>>> =>

@@ -8,10 +8,10 @@ import pino from 'pino'
 import { createTestDatabase } from '../../helpers/db.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture, renderWorkspace } from '../../helpers/render-data.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobsRepo } from '../../../server/store/repos/jobs.js'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
-import { jobLoop } from '../../../server/jobs/loop.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
+import { createJobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
 import type { RowDataPacket } from 'mysql2'
@@ -23,7 +23,7 @@ after(async () => { for (const c of cleanups.reverse()) await c() })
 test('the job loop claims at most the running cap of one workspace; another workspace still gets its job', async () => {
   const database = await createTestDatabase('loopcap')
   cleanups.push(() => database.drop())
-  const real = jobsRepo(database.db)
+  const real = createJobsRepo(database.db)
   const busy = randomUUID()
   const other = randomUUID()
   for (const workspaceId of [busy, busy, busy, busy, busy, other]) {
@@ -61,7 +61,7 @@ test('the job loop claims at most the running cap of one workspace; another work
     SVC_JOB_CONCURRENCY: '8',
     SVC_JOB_MAX_RUNNING_PER_WORKSPACE: '2'
   }, 2)
-  const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), run, log: pino({ level: 'silent' }) })
+  const loop = createJobLoop(config, { jobs, documents: createDocumentsRepo(database.db), run, log: pino({ level: 'silent' }) })
   loop.start()
   await claimed(1)
   assert.equal(answers[0], 3, 'two of the busy workspace (its cap) and the other workspace\'s one, of 8 free slots')

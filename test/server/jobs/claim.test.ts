@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import { retryDelayMs } from '../../../server/jobs/retry.js'
 import { fairPartSql, FAIR_WORKSPACES_SQL, fairShares } from '../../../server/store/repos/jobs-fair.js'
 import { createDb } from '../../../server/store/db.js'
@@ -18,7 +18,7 @@ before(async () => { database = await createTestDatabase('claim') })
 after(async () => { await database.drop() })
 
 async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
     ids.push(randomUUID())
@@ -53,8 +53,8 @@ test('two claimers on separate connections get disjoint jobs; claimed rows are r
   await enqueue(200)
   const other = createDb(database.url, { connectionLimit: 4 })
   try {
-    const a = jobsRepo(database.db)
-    const b = jobsRepo(other)
+    const a = createJobsRepo(database.db)
+    const b = createJobsRepo(other)
     const claimed: string[] = []
     await Promise.all([a, b].map(async (repo, n) => {
       for (;;) {
@@ -80,7 +80,7 @@ test('two claimers on separate connections get disjoint jobs; claimed rows are r
 test('a released job waits out its backoff: the claim skips it until not_before, then takes it first', async () => {
   await database.db.query("UPDATE render_jobs SET status = 'succeeded' WHERE status <> 'succeeded'")
   await enqueue(2)
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   const [first] = await jobs.claim('owner-a', 1, 30_000)
   assert.ok(await jobs.release(first.id, 'owner-a', first.attempts, retryDelayMs(first.attempts)))
   const [row] = await database.db.query<RowDataPacket[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
@@ -107,7 +107,7 @@ test('B floods 2,000 jobs, then A submits one: the next claim takes A\'s job; cl
   const a = randomUUID()
   const flood = new Set(await enqueue(2000, b))
   const [mine] = await enqueue(1, a)
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   const claimed = await jobs.claim('owner-fair', 4, 30_000)
   assert.equal(claimed.length, 4)
   assert.ok(claimed.some((j) => j.id === mine), 'A\'s job is in the first claim, ahead of B\'s backlog')
@@ -124,7 +124,7 @@ test('a workspace at its running cap gets nothing more; another workspace\'s job
   const b = randomUUID()
   const a = randomUUID()
   await enqueue(20, b)
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   assert.equal((await jobs.claim('owner-cap', 10, 30_000, 3)).length, 3)
   assert.deepEqual(await jobs.claim('owner-cap', 10, 30_000, 3), [], 'B has 3 running: no more for B')
   const [mine] = await enqueue(1, a)
@@ -139,7 +139,7 @@ test('a claim reads the list of workspaces with queued jobs once when it saw the
   // One connection, so its session counter sees every statement of the claim's transaction.
   const one = createDb(database.url, { connectionLimit: 1 })
   try {
-    const jobs = jobsRepo(one)
+    const jobs = createJobsRepo(one)
     const questions = async (): Promise<number> =>
       Number((await one.query<RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Questions'"))[0][0].Value)
     assert.equal((await jobs.claim('owner-once', 16, 30_000, 8)).length, 8)

@@ -5,17 +5,17 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobRow, NewJob } from '../../../server/store/repos/jobs.js'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
-import { runsRepo } from '../../../server/store/repos/runs.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
+import { createRunsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord } from '../../../server/store/repos/runs.js'
-import { outbox } from '../../../server/webhooks/outbox.js'
+import { createOutbox } from '../../../server/webhooks/outbox.js'
 import { createRepos } from '../../../server/store/repos/index.js'
-import { keyring } from '../../../server/secrets/keyring.js'
-import { documentLinks } from '../../../server/documents/links.js'
-import { completions } from '../../../server/jobs/completions.js'
-import type { RenderDeps } from '../../../server/render/deps.js'
+import { createKeyring } from '../../../server/secrets/keyring.js'
+import { createDocumentLinks } from '../../../server/documents/links.js'
+import { createCompletions } from '../../../server/jobs/completions.js'
+import type { CompletionsDeps } from '../../../server/jobs/completions.js'
 import type { Outcome } from '../../../server/render/outcome.js'
 import type { RowDataPacket } from 'mysql2'
 import { newJob as jobRow } from '../../helpers/jobs.js'
@@ -32,7 +32,7 @@ const ok = (text: string): Outcome => ({ ok: true, bytes: Buffer.from(text), out
 
 test('jobs finishing together commit in one transaction; a claim that lost its lease writes nothing', async () => {
   const db = database.db
-  const jobs = jobsRepo(db)
+  const jobs = createJobsRepo(db)
   // Counts the transactions the writer opens (each takes a pool connection).
   let transactions = 0
   const counted = Object.create(db, {
@@ -47,13 +47,13 @@ test('jobs finishing together commit in one transaction; a claim that lost its l
     config: { documents: { ttlMs: 3_600_000 } },
     db: counted,
     jobs,
-    documents: documentsRepo(db),
-    runs: runsRepo(db),
-    outbox: outbox(createRepos(db)),
-    links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
+    documents: createDocumentsRepo(db),
+    runs: createRunsRepo(db),
+    outbox: createOutbox(createRepos(db)),
+    links: createDocumentLinks(createKeyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
-  } as unknown as RenderDeps
-  const writer = completions(deps)
+  } as unknown as CompletionsDeps
+  const writer = createCompletions(deps)
   const fresh = Array.from({ length: 5 }, newJob)
   for (const j of fresh) await jobs.insert(db, j)
   const claimed = await jobs.claim('proc', 5, 30_000)
@@ -91,18 +91,18 @@ test('jobs finishing together commit in one transaction; a claim that lost its l
 
 test('a completion the database refuses (run version above the INT column) fails alone; the others of its batch commit', async () => {
   const db = database.db
-  const jobs = jobsRepo(db)
+  const jobs = createJobsRepo(db)
   const deps = {
     config: { documents: { ttlMs: 3_600_000 } },
     db,
     jobs,
-    documents: documentsRepo(db),
-    runs: runsRepo(db),
-    outbox: outbox(createRepos(db)),
-    links: documentLinks(keyring([Buffer.alloc(32, 7)]), 60_000),
+    documents: createDocumentsRepo(db),
+    runs: createRunsRepo(db),
+    outbox: createOutbox(createRepos(db)),
+    links: createDocumentLinks(createKeyring([Buffer.alloc(32, 7)]), 60_000),
     baseUrl: () => 'https://svc.test'
-  } as unknown as RenderDeps
-  const writer = completions(deps, 64)
+  } as unknown as CompletionsDeps
+  const writer = createCompletions(deps, 64)
   const fresh = Array.from({ length: 4 }, newJob)
   for (const j of fresh) await jobs.insert(db, j)
   const claimed = await jobs.claim('poison', 4, 30_000)

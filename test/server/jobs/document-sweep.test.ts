@@ -8,9 +8,9 @@ import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import pino from 'pino'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
-import { jobLoop } from '../../../server/jobs/loop.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobLoop } from '../../../server/jobs/loop.js'
 import { loadConfig } from '../../../server/config.js'
 import type { RowDataPacket } from 'mysql2'
 
@@ -33,7 +33,7 @@ async function count (): Promise<{ expired: number, live: number }> {
 }
 
 test('one sweep deletes a backlog of more than one batch, and stops at its batch bound', async () => {
-  const docs = documentsRepo(database.db)
+  const docs = createDocumentsRepo(database.db)
   await addDocuments(1250, true)
   await addDocuments(30, false)
   assert.equal(await docs.sweepExpired(500), 1250, 'the default sweep drains 1,250 expired documents (three batches)')
@@ -52,7 +52,7 @@ const CHUNK = 1000
 /** A pending document of 3,500 bytes (a row and three chunks), as a render writes it; committed if asked. */
 async function writePending (committed = false): Promise<string> {
   const id = randomUUID()
-  const docs = documentsRepo(database.db, CHUNK)
+  const docs = createDocumentsRepo(database.db, CHUNK)
   const writer = docs.writer({ id, workspaceId: randomUUID(), jobId: null, contentType: 'application/pdf', fileName: 'f.pdf', expiresAt: new Date(Date.now() + 3_600_000) })
   await writer.write(Buffer.alloc(3500, 1))
   await writer.finish()
@@ -88,7 +88,7 @@ test('pending documents older than the longest write go with their chunks; young
   await age(held, maxAge * 10)
   assert.deepEqual(await parts(stale), { row: 1, chunks: 3 })
 
-  const docs = documentsRepo(database.db, CHUNK)
+  const docs = createDocumentsRepo(database.db, CHUNK)
   assert.equal(await docs.sweepDeadPending(maxAge), 1)
   assert.deepEqual(await parts(stale), { row: 0, chunks: 0 }, 'the dead writer\'s row and chunks are gone')
   assert.deepEqual(await parts(young), { row: 1, chunks: 3 })
@@ -108,8 +108,8 @@ test('the job loop\'s document sweep removes a dead writer\'s pending document',
   const fresh = await writePending()
   await age(stale, config.documents.pendingMaxAgeMs + 1000)
   const run = { execute: async () => {}, abandon: async () => {} }
-  const documents = documentsRepo(database.db, CHUNK)
-  const loop = jobLoop(config, { jobs: jobsRepo(database.db), documents, run, log: pino({ level: 'silent' }) })
+  const documents = createDocumentsRepo(database.db, CHUNK)
+  const loop = createJobLoop(config, { jobs: createJobsRepo(database.db), documents, run, log: pino({ level: 'silent' }) })
   loop.start()
   try {
     // Sweeps every 50 ms: wait for the one that takes the stale document (bounded).

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobOutcome } from '../../../server/store/repos/jobs.js'
 import { transaction } from '../../../server/store/db.js'
 import type { RowDataPacket } from 'mysql2'
@@ -36,7 +36,7 @@ async function row (
 }
 
 test('a stale claim of the same process (lease expired, job reclaimed) cannot finish, renew or release it', async () => {
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   const id = randomUUID()
   await jobs.insert(database.db, jobRow({ id }))
   const [first] = await jobs.claim('proc', 1, 30_000)
@@ -71,7 +71,7 @@ test('a stale claim of the same process (lease expired, job reclaimed) cannot fi
 })
 
 test('finishMany fences each claim of a batch on its own: stale and foreign claims change nothing, the others finish', async () => {
-  const jobs = jobsRepo(database.db)
+  const jobs = createJobsRepo(database.db)
   // One workspace: claims serve workspaces in turn, and a workspace's jobs in queue order.
   const workspaceId = randomUUID()
   const newJob = (): Parameters<typeof jobs.insert>[1] => jobRow({ workspaceId })

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import type { NewJob } from '../../../server/store/repos/jobs.js'
-import { jobInserts } from '../../../server/jobs/inserts.js'
+import { createJobInserts } from '../../../server/jobs/inserts.js'
 import type { RowDataPacket } from 'mysql2'
 import { newJob as jobRow } from '../../helpers/jobs.js'
 
@@ -17,8 +17,8 @@ after(async () => { await database.drop() })
 const newJob = (version = 1): NewJob => jobRow({ version, correlationId: randomUUID() })
 
 test('a job row the database refuses (version above the INT column) fails alone; the jobs batched with it are inserted', async () => {
-  const jobs = jobsRepo(database.db)
-  const writer = jobInserts(database.db, jobs)
+  const jobs = createJobsRepo(database.db)
+  const writer = createJobInserts(database.db, jobs)
   // The first insert goes at once; the next three wait for it and go together, poisoned one included.
   const batch = [newJob(), newJob(), newJob(2147483648), newJob()]
   const results = await Promise.allSettled(batch.map((j) => writer.insert(j, new Date())))

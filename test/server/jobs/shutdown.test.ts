@@ -9,10 +9,10 @@ import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { renderFixture, readExample } from '../../helpers/render-data.js'
-import { jobsRepo } from '../../../server/store/repos/jobs.js'
+import { createJobsRepo } from '../../../server/store/repos/jobs.js'
 import type { JobsRepo } from '../../../server/store/repos/jobs.js'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
-import { jobLoop } from '../../../server/jobs/loop.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
+import { createJobLoop } from '../../../server/jobs/loop.js'
 import type { JobsService } from '../../../server/jobs/service.js'
 import { loadConfig } from '../../../server/config.js'
 import type { RowDataPacket } from 'mysql2'
@@ -30,7 +30,7 @@ async function jobRows (db: TestDatabase['db'], ids: string[]): Promise<Map<stri
 test('a claim in flight when the loop closes is handed back unstarted, its attempt refunded', async () => {
   const database = await createTestDatabase('loopclose')
   cleanups.push(() => database.drop())
-  const real = jobsRepo(database.db)
+  const real = createJobsRepo(database.db)
   const id = randomUUID()
   await real.insert(database.db, newJob({ id }))
   let claimed!: () => void
@@ -50,7 +50,7 @@ test('a claim in flight when the loop closes is handed back unstarted, its attem
   let executed = 0
   const run: Pick<JobsService, 'execute' | 'abandon'> = { execute: async () => { executed++ }, abandon: async () => { executed++ } }
   const config = loadConfig({}, { SVC_HOME: '/tmp/svc-loop-close-test', SVC_DATABASE_URL: database.url, SVC_JOB_POLL: '1h', SVC_MASTER_KEY: 'a'.repeat(64) }, 2)
-  const loop = jobLoop(config, { jobs, documents: documentsRepo(database.db), run, log: pino({ level: 'silent' }) })
+  const loop = createJobLoop(config, { jobs, documents: createDocumentsRepo(database.db), run, log: pino({ level: 'silent' }) })
   loop.start()
   await inFlight
   const closing = loop.close()
@@ -88,7 +88,7 @@ test('closing a server mid-job: the running job finishes (lease kept), queued jo
   const closing = fx.server.close()
   // Another process's maintenance, past the 1 s lease: a drained job must still hold its lease.
   await new Promise((resolve) => setTimeout(resolve, 1600))
-  assert.equal(await jobsRepo(db).requeueExpired(3), 0, 'the running job keeps its lease while the server drains')
+  assert.equal(await createJobsRepo(db).requeueExpired(3), 0, 'the running job keeps its lease while the server drains')
   await closing
   const rows = await jobRows(db, ids)
   const done = rows.get(runningId)

@@ -2,8 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
-import { runRecorder } from '../../../server/render/run-recorder.js'
-import { runsRepo } from '../../../server/store/repos/runs.js'
+import { createRunRecorder } from '../../../server/render/run-recorder.js'
+import { createRunsRepo } from '../../../server/store/repos/runs.js'
 import type { RunRecord, RunsRepo } from '../../../server/store/repos/runs.js'
 import { createTestDatabase } from '../../helpers/db.js'
 import { newRun } from '../../helpers/runs.js'
@@ -20,7 +20,7 @@ test('a failed batch write is kept and written by the next flush', async () => {
       written.push(...runs.map((r) => r.id))
     }
   } as unknown as RunsRepo
-  const recorder = runRecorder(repo, {} as never, { flushMs: 60_000, onError: (err) => errors.push(err) })
+  const recorder = createRunRecorder(repo, {} as never, { flushMs: 60_000, onError: (err) => errors.push(err) })
   recorder.record(run('a'))
   recorder.record(run('b'))
   await recorder.flush()
@@ -35,7 +35,7 @@ test('a run the database refuses (version above the INT column) is dropped alone
   const database = await createTestDatabase('runrec')
   try {
     const dropped: Array<{ id: string, correlationId: string }> = []
-    const recorder = runRecorder(runsRepo(database.db), database.db, {
+    const recorder = createRunRecorder(createRunsRepo(database.db), database.db, {
       flushMs: 60_000,
       onDrop: (r) => dropped.push({ id: r.id, correlationId: r.correlationId })
     })

@@ -4,7 +4,7 @@ import { createCipheriv, randomBytes } from 'node:crypto'
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { keyring, keyIdOf, SealedValueError } from '../../../server/secrets/keyring.js'
+import { createKeyring, keyIdOf, SealedValueError } from '../../../server/secrets/keyring.js'
 import { loadKeys, readKeyringFile, writeKeyringFile } from '../../../server/secrets/load.js'
 
 const row = { table: 'environments', column: 'ds_password_enc', id: 'a1b2' }
@@ -19,7 +19,7 @@ function legacySeal (key: Buffer, plain: string): Buffer {
 
 test('an envelope names its key, opens only at its row and column, and hides the plain text', () => {
   const [k1, k2] = [randomBytes(32), randomBytes(32)]
-  const ring = keyring([k1, k2])
+  const ring = createKeyring([k1, k2])
   assert.equal(ring.activeId, keyIdOf(k1).toString('hex'))
   const a = ring.seal('pässwörd', row)
   assert.notDeepEqual(a, ring.seal('pässwörd', row), 'a fresh IV each time')
@@ -38,29 +38,29 @@ test('an envelope names its key, opens only at its row and column, and hides the
 
 test('older keys open, only the first seals; a value of a key no longer configured names that key', () => {
   const [oldKey, newKey] = [randomBytes(32), randomBytes(32)]
-  const sealedOld = keyring([oldKey]).seal('s3cret', row)
-  const rotated = keyring([newKey, oldKey])
+  const sealedOld = createKeyring([oldKey]).seal('s3cret', row)
+  const rotated = createKeyring([newKey, oldKey])
   assert.equal(rotated.open(sealedOld, row), 's3cret')
   assert.equal(rotated.keyIdOf(rotated.seal('x', row)), keyIdOf(newKey).toString('hex'))
   const oldId = keyIdOf(oldKey).toString('hex')
-  assert.throws(() => keyring([newKey]).open(sealedOld, row), (err: unknown) => err instanceof SealedValueError &&
+  assert.throws(() => createKeyring([newKey]).open(sealedOld, row), (err: unknown) => err instanceof SealedValueError &&
     err.keyId === oldId && err.message.includes(`master key ${oldId}, which is not configured`))
 })
 
 test('values sealed before envelopes open with any configured key and report as legacy', () => {
   const [oldKey, newKey] = [randomBytes(32), randomBytes(32)]
   const legacy = legacySeal(oldKey, 'from 2025')
-  const ring = keyring([newKey, oldKey])
+  const ring = createKeyring([newKey, oldKey])
   assert.equal(ring.keyIdOf(legacy), 'legacy')
   assert.equal(ring.open(legacy, row), 'from 2025')
-  assert.throws(() => keyring([newKey]).open(legacy, row), SealedValueError)
+  assert.throws(() => createKeyring([newKey]).open(legacy, row), SealedValueError)
 })
 
 test('keyring: duplicate or short keys are refused', () => {
   const k = randomBytes(32)
-  assert.throws(() => keyring([k, Buffer.from(k)]), /twice/)
-  assert.throws(() => keyring([randomBytes(16)]), /32 bytes/)
-  assert.throws(() => keyring([]), /at least one/)
+  assert.throws(() => createKeyring([k, Buffer.from(k)]), /twice/)
+  assert.throws(() => createKeyring([randomBytes(16)]), /32 bytes/)
+  assert.throws(() => createKeyring([]), /at least one/)
 })
 
 test('loadKeys: SVC_MASTER_KEYS first, SVC_MASTER_KEY added to open; else the 0600 keyring file; else master.key', async () => {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { keyring, keyIdOf, SealedValueError } from '../../../server/secrets/keyring.js'
+import { createKeyring, keyIdOf, SealedValueError } from '../../../server/secrets/keyring.js'
 import { KEYRING_FILE, writeKeyringFile } from '../../../server/secrets/load.js'
 import { followFile } from '../../../server/secrets/reload.js'
 
@@ -23,12 +23,12 @@ test('an unknown key id reads the file again, at most once per interval; reload(
     const ring = followFile([k1], file, { minIntervalMs: 60_000, onReload: (ids) => reloaded.push(ids) })
     // Added by another process, then met in a value: read on first need.
     await writeKeyringFile(home, [k2, k1])
-    assert.equal(ring.open(keyring([k2, k1]).seal('two', row), row), 'two')
+    assert.equal(ring.open(createKeyring([k2, k1]).seal('two', row), row), 'two')
     assert.deepEqual(reloaded, [[keyIdOf(k2).toString('hex'), keyIdOf(k1).toString('hex')]])
     assert.equal(ring.activeId, keyIdOf(k2).toString('hex'), 'the new first key seals')
     // Within the interval, another unknown key does not make it read again…
     await writeKeyringFile(home, [k3, k2, k1])
-    const sealed3 = keyring([k3]).seal('three', row)
+    const sealed3 = createKeyring([k3]).seal('three', row)
     assert.throws(() => ring.open(sealed3, row), (err: unknown) => err instanceof SealedValueError && err.keyId === keyIdOf(k3).toString('hex'))
     assert.equal(reloaded.length, 1)
     // …SIGHUP's reload() does, once; an unchanged file is not read again.
@@ -37,7 +37,7 @@ test('an unknown key id reads the file again, at most once per interval; reload(
     assert.equal(ring.reload(), false)
     assert.equal(reloaded.length, 2)
     // Document links follow the keys: derive() gives the new sealing key's secret first.
-    assert.deepEqual(ring.derive('p')[0], keyring([k3]).derive('p')[0])
+    assert.deepEqual(ring.derive('p')[0], createKeyring([k3]).derive('p')[0])
   } finally {
     await rm(home, { recursive: true, force: true })
   }

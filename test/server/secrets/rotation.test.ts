@@ -18,7 +18,7 @@ import type { TestServer } from '../../helpers/server.js'
 import { bearer } from '../../helpers/fixtures.js'
 import { createDataDatabase, dropDataDatabase, renderWorkspace } from '../../helpers/render-data.js'
 import { createLogger } from '../../../server/logger.js'
-import { keyring, keyIdOf } from '../../../server/secrets/keyring.js'
+import { createKeyring, keyIdOf } from '../../../server/secrets/keyring.js'
 import { makeCert, startReceiver, expectedSignature, parseSignature, waitFor } from '../webhooks/helpers.js'
 import type { Cert, Receiver } from '../webhooks/helpers.js'
 
@@ -64,7 +64,7 @@ before(async () => {
   server = undefined
   // …and staging's password as it was stored before key ids: iv | tag | ciphertext, no row binding.
   const [rows] = await database.db.query<RowDataPacket[]>("SELECT id, ds_password_enc FROM environments WHERE env_key = 'staging'")
-  const plain = keyring([oldKey]).open(rows[0].ds_password_enc, { table: 'environments', column: 'ds_password_enc', id: rows[0].id })
+  const plain = createKeyring([oldKey]).open(rows[0].ds_password_enc, { table: 'environments', column: 'ds_password_enc', id: rows[0].id })
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', oldKey, iv)
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])

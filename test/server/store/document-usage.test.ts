@@ -8,7 +8,7 @@ import type { RowDataPacket } from 'mysql2/promise'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { createDb } from '../../../server/store/db.js'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
 import { Problem } from '../../../server/errors.js'
 
 let database: TestDatabase
@@ -33,7 +33,7 @@ test('writers on four pools racing for one workspace\'s quota: what is stored ne
   try {
     // 12 documents of 2,500 bytes (three pieces each) for a 10,000-byte quota: at most four fit whole.
     const results = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
-      const writer = documentsRepo(pools[i % 4], CHUNK).writer({
+      const writer = createDocumentsRepo(pools[i % 4], CHUNK).writer({
         id: randomUUID(),
         workspaceId,
         jobId: null,
@@ -63,7 +63,7 @@ test('writers on four pools racing for one workspace\'s quota: what is stored ne
 
 test('discards, the expiry sweep and the dead-writer sweep take exactly the deleted bytes off', async () => {
   const workspaceId = randomUUID()
-  const repo = documentsRepo(database.db, CHUNK)
+  const repo = createDocumentsRepo(database.db, CHUNK)
   const write = async (size: number): Promise<string> => {
     const id = randomUUID()
     const w = repo.writer({ id, workspaceId, jobId: null, contentType: 'application/pdf', fileName: 'f.pdf', expiresAt: new Date(Date.now() + 3_600_000), quotaBytes: QUOTA })
@@ -91,7 +91,7 @@ test('the total quota: a workspace under its own quota is refused once all works
   const [rows] = await database.db.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS n FROM document_usage')
   const total = Number(rows[0].n) + 1500
   const write = async (workspaceId: string): Promise<string> => {
-    const w = documentsRepo(database.db, CHUNK).writer({
+    const w = createDocumentsRepo(database.db, CHUNK).writer({
       id: randomUUID(),
       workspaceId,
       jobId: null,

@@ -7,7 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import type { RowDataPacket } from 'mysql2/promise'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
-import { documentsRepo } from '../../../server/store/repos/documents.js'
+import { createDocumentsRepo } from '../../../server/store/repos/documents.js'
 import { checkStorageLimits, StorageLimitError } from '../../../server/store/limits.js'
 import { loadConfig } from '../../../server/config.js'
 
@@ -26,7 +26,7 @@ async function chunkRows (id: string): Promise<number[]> {
 }
 
 test('every size reads back byte-identical; the first chunk stays in the row, the rest in chunk rows', async () => {
-  const repo = documentsRepo(database.db, CHUNK)
+  const repo = createDocumentsRepo(database.db, CHUNK)
   const docs = [doc(1), doc(999), doc(1000), doc(1001), doc(5500), doc(20)]
   await repo.insertMany(database.db, docs)
   for (const d of docs) {
@@ -47,7 +47,7 @@ test('every size reads back byte-identical; the first chunk stays in the row, th
 })
 
 test('the sweep deletes expired documents with their chunks', async () => {
-  const repo = documentsRepo(database.db, CHUNK)
+  const repo = createDocumentsRepo(database.db, CHUNK)
   const expired = doc(3500, -60_000)
   const live = doc(2500)
   await repo.insertMany(database.db, [expired, live])

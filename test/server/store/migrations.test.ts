@@ -110,7 +110,7 @@ test('011_run_warnings on a database with run history: old runs read 0 warnings,
   const { mkdtemp, copyFile, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
   const { join } = await import('node:path')
-  const { runsRepo } = await import('../../../server/store/repos/runs.js')
+  const { createRunsRepo } = await import('../../../server/store/repos/runs.js')
   const dir = await mkdtemp(join(tmpdir(), 'svc-mig-'))
   try {
     const before = (await files()).filter((f) => f < '011')
@@ -120,7 +120,7 @@ test('011_run_warnings on a database with run history: old runs read 0 warnings,
     await db.query(`INSERT INTO runs (id, workspace_id, correlation_id, mode, template_code, status, duration_ms,
       started_at, completed_at) VALUES ('old-run', 'w', 'c', 'sync', 't', 'succeeded', 1, NOW(3), NOW(3))`)
     assert.deepEqual((await migrate(db)).applied.filter((f) => f.startsWith('011')), ['011_run_warnings.sql'])
-    const runs = runsRepo(db)
+    const runs = createRunsRepo(db)
     const old = await runs.get('old-run')
     assert.ok(old !== undefined)
     assert.equal(old.warningCount, 0)

@@ -49,7 +49,7 @@ test('the render\'s key + template + environment read is one prepared-statement 
   await ctx.services.templates.publish(workspace.id, await readExample('invoice'), { note: 'test' })
   const presented = parseToken(key.key)
   const resolve = async (): Promise<void> => {
-    const read = await ctx.services.templates.resolveForKey(presented, 'invoice', undefined, 'production')
+    const read = await ctx.resolver.resolveForKey(presented, 'invoice', undefined, 'production')
     assert.equal(read.key?.id, presented.keyId)
     const { resolved, environment } = await read.resolve()
     assert.equal(resolved.code, 'invoice')
@@ -76,7 +76,7 @@ test('resolves that arrive together share statements: each gets its own key, tem
     reads.push({ workspaceId: workspace.id, presented: parseToken(key.key), env: env ?? 'production', has: env !== undefined })
   }
   const one = async (r: typeof reads[number], code: string): Promise<string> => {
-    const read = await ctx.services.templates.resolveForKey(r.presented, code, undefined, r.env)
+    const read = await ctx.resolver.resolveForKey(r.presented, code, undefined, r.env)
     assert.equal(read.key?.workspaceId, r.workspaceId)
     try {
       const { resolved, environment } = await read.resolve()

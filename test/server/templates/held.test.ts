@@ -1,4 +1,4 @@
-// Held render resolutions (services/templates.ts): after a key's first render, the render's first
+// Held render resolutions (render/resolver.ts): after a key's first render, the render's first
 // read is the key's row and its workspace's state only, and the held template version and
 // environment stand while the workspace's render revision (migration 014) is unchanged. Two
 // contexts on one database play two server processes: every change made through one is seen
@@ -58,7 +58,7 @@ after(async () => {
 
 /** What a render's first read says: the key's verdict, then the template and environment (or the problem). */
 async function render (ctx: Context, key: PresentedKey, envKey = 'production'): Promise<string> {
-  const read = await ctx.services.templates.resolveForKey(key, 'invoice', undefined, envKey)
+  const read = await ctx.resolver.resolveForKey(key, 'invoice', undefined, envKey)
   try {
     verifyKey(key, read.key)
   } catch (err) {

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import type { Db, Tx } from '../../../server/store/db.js'
-import { workspacesRepo } from '../../../server/store/repos/workspaces.js'
+import { createWorkspacesRepo } from '../../../server/store/repos/workspaces.js'
 
 const examples = new URL('../../../../examples/', import.meta.url)
 
@@ -22,7 +22,7 @@ export function exampleAs (name: string, code: string, edit?: (t: Json) => void)
 }
 
 export async function newWorkspace (db: Db, name = 'templates test'): Promise<string> {
-  return (await workspacesRepo(db).create(name)).id
+  return (await createWorkspacesRepo(db).create(name)).id
 }
 
 export interface AppendedEvent { workspaceId: string, type: string, data: Record<string, unknown> }

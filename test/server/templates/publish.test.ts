@@ -5,11 +5,11 @@ import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { createDb } from '../../../server/store/db.js'
 import type { Db } from '../../../server/store/db.js'
-import { templatesService } from '../../../server/services/templates.js'
+import { createTemplatesService } from '../../../server/services/templates.js'
 import { Problem } from '../../../server/errors.js'
-import { outbox as realOutbox } from '../../../server/webhooks/outbox.js'
+import { createOutbox as realOutbox } from '../../../server/webhooks/outbox.js'
 import { createRepos } from '../../../server/store/repos/index.js'
-import { templatesRepo } from '../../../server/store/repos/templates.js'
+import { createTemplatesRepo } from '../../../server/store/repos/templates.js'
 import { exampleAs, exampleText, newWorkspace, recordingOutbox } from './helpers.js'
 
 let database: TestDatabase
@@ -28,7 +28,7 @@ async function rejectsWith (p: Promise<unknown>, code: string): Promise<Problem>
 test('publishing twice gives versions 1 and 2 with previousVersion, stored definition and public view', async () => {
   const db = database.db
   const outbox = recordingOutbox()
-  const svc = templatesService(db, templatesRepo(db), outbox)
+  const svc = createTemplatesService(db, createTemplatesRepo(db), outbox)
   const ws = await newWorkspace(db)
   const text = exampleText('invoice')
   const v1 = await svc.publish(ws, text, { note: 'first', publishedBy: 'alice' })
@@ -58,7 +58,7 @@ test('publishing twice gives versions 1 and 2 with previousVersion, stored defin
 test('each publish appends template.published in the same transaction', async () => {
   const db = database.db
   const outbox = recordingOutbox()
-  const svc = templatesService(db, templatesRepo(db), outbox)
+  const svc = createTemplatesService(db, createTemplatesRepo(db), outbox)
   const ws = await newWorkspace(db)
   const v1 = await svc.publish(ws, exampleText('shipping-label'), { note: 'labels', publishedBy: 'cli' })
   const v2 = await svc.publish(ws, exampleText('shipping-label'))
@@ -71,7 +71,7 @@ test('each publish appends template.published in the same transaction', async ()
   assert.deepEqual(events.map((e) => [e.type, JSON.parse(e.payload).version]), [['template.published', 1], ['template.published', 2]])
 
   // An outbox failure after its insert rolls back the version, the template row and the event.
-  const failing = templatesService(db, templatesRepo(db), recordingOutbox({ fail: true }))
+  const failing = createTemplatesService(db, createTemplatesRepo(db), recordingOutbox({ fail: true }))
   await assert.rejects(failing.publish(ws, exampleAs('invoice', 'never-stored')), /outbox failed/)
   const [[count]] = await db.query<RowDataPacket[]>('SELECT (SELECT COUNT(*) FROM templates WHERE workspace_id = ? AND code = ?) AS t, (SELECT COUNT(*) FROM events WHERE workspace_id = ?) AS e', [ws, 'never-stored', ws])
   assert.equal(Number(count.t), 0)
@@ -80,7 +80,7 @@ test('each publish appends template.published in the same transaction', async ()
 
 test('with the real outbox, the events table holds the template.published envelope', async () => {
   const db = database.db
-  const svc = templatesService(db, templatesRepo(db), realOutbox(createRepos(db)))
+  const svc = createTemplatesService(db, createTemplatesRepo(db), realOutbox(createRepos(db)))
   const ws = await newWorkspace(db)
   const v1 = await svc.publish(ws, exampleText('invoice'), { note: 'n1', publishedBy: 'bob' })
   const v2 = await svc.publish(ws, exampleText('invoice'))
@@ -98,7 +98,7 @@ test('concurrent publishes from two connection pools get distinct, consecutive v
   const ws = await newWorkspace(database.db)
   const pools: Db[] = [createDb(database.url, { connectionLimit: 5 }), createDb(database.url, { connectionLimit: 5 })]
   try {
-    const services = pools.map((p) => templatesService(p, templatesRepo(p), recordingOutbox()))
+    const services = pools.map((p) => createTemplatesService(p, createTemplatesRepo(p), recordingOutbox()))
     // A brand-new code (both pools race to create the row) and then an existing one.
     for (const code of ['race', 'race']) {
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => services[i % 2].publish(ws, exampleAs('invoice', code))))
@@ -119,7 +119,7 @@ test('concurrent publishes from two connection pools get distinct, consecutive v
 test('an invalid file is refused with TEMPLATE_INVALID and errors keyed by JSON path; nothing is stored', async () => {
   const db = database.db
   const outbox = recordingOutbox()
-  const svc = templatesService(db, templatesRepo(db), outbox)
+  const svc = createTemplatesService(db, createTemplatesRepo(db), outbox)
   const ws = await newWorkspace(db)
   const bad = exampleAs('invoice', 'bad-one', (t) => {
     t.parameters[0].type = 'money'
@@ -141,7 +141,7 @@ test('an invalid file is refused with TEMPLATE_INVALID and errors keyed by JSON 
 
 test('a format change between versions is refused; unknown workspace and over-long note are refused', async () => {
   const db = database.db
-  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
+  const svc = createTemplatesService(db, createTemplatesRepo(db), recordingOutbox())
   const ws = await newWorkspace(db)
   await svc.publish(ws, exampleAs('invoice', 'shape'))
   const label = exampleAs('shipping-label', 'shape')

@@ -4,8 +4,13 @@ import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import type { Db } from '../../../server/store/db.js'
-import { templatesService } from '../../../server/services/templates.js'
-import { templatesRepo } from '../../../server/store/repos/templates.js'
+import { createTemplatesService } from '../../../server/services/templates.js'
+import type { TemplatesService } from '../../../server/services/templates.js'
+import { createTemplateResolver } from '../../../server/render/resolver.js'
+import type { RenderResolver } from '../../../server/render/resolution.js'
+import type { Outbox } from '../../../server/webhooks/outbox.js'
+import type { TemplatesRepo } from '../../../server/store/repos/templates.js'
+import { createTemplatesRepo } from '../../../server/store/repos/templates.js'
 import { Problem } from '../../../server/errors.js'
 import { exampleAs, exampleText, newWorkspace, recordingOutbox } from './helpers.js'
 
@@ -20,6 +25,11 @@ async function rejectsWith (p: Promise<unknown>, code: string, status?: number):
     if (status !== undefined) assert.equal(err.status, status)
     return true
   })
+}
+
+/** Publishing (the admin service) and the hot-path read (the resolver) over one repository. */
+function templatesAndResolver (db: Db, repo: TemplatesRepo, outbox: Pick<Outbox, 'append'>): TemplatesService & RenderResolver {
+  return { ...createTemplatesService(db, repo, outbox), ...createTemplateResolver(repo) }
 }
 
 /** The pool with every statement's SQL recorded (to count round trips). */
@@ -42,7 +52,7 @@ function counting (db: Db): { db: Db, sql: string[] } {
 
 test('errors come in spec order: not found, not published, version not found, disabled', async () => {
   const db = database.db
-  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
+  const svc = templatesAndResolver(db, createTemplatesRepo(db), recordingOutbox())
   const ws = await newWorkspace(db)
   await rejectsWith(svc.resolve(ws, 'nope'), 'TEMPLATE_NOT_FOUND', 404)
   // A template row without a version (e.g. created by a future management API before a publish).
@@ -69,7 +79,7 @@ test('errors come in spec order: not found, not published, version not found, di
 
 test('a resolved version carries the definition, a parameter check and the engine cache key', async () => {
   const db = database.db
-  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
+  const svc = templatesAndResolver(db, createTemplatesRepo(db), recordingOutbox())
   const ws = await newWorkspace(db)
   const text = exampleText('shipping-label')
   const pub = await svc.publish(ws, text)
@@ -88,8 +98,8 @@ test('a resolved version carries the definition, a parameter check and the engin
 
 test('a publish is seen by the very next resolve, in this process and in another one', async () => {
   const ws = await newWorkspace(database.db)
-  const here = templatesService(database.db, templatesRepo(database.db), recordingOutbox())
-  const elsewhere = templatesService(database.db, templatesRepo(database.db), recordingOutbox())
+  const here = templatesAndResolver(database.db, createTemplatesRepo(database.db), recordingOutbox())
+  const elsewhere = templatesAndResolver(database.db, createTemplatesRepo(database.db), recordingOutbox())
   await here.publish(ws, exampleAs('invoice', 'live', (t) => { t.description = 'one' }))
   assert.equal((await here.resolve(ws, 'live')).definition.description, 'one')
   assert.equal((await here.resolve(ws, 'live')).version, 1)
@@ -110,7 +120,7 @@ test('a publish is seen by the very next resolve, in this process and in another
 test('the hot path is one query, and the definition text travels only on a cache miss', async () => {
   const ws = await newWorkspace(database.db)
   const { db, sql } = counting(database.db)
-  const svc = templatesService(db, templatesRepo(db), recordingOutbox())
+  const svc = templatesAndResolver(db, createTemplatesRepo(db), recordingOutbox())
   await svc.publish(ws, exampleText('invoice'))
   sql.length = 0
   const first = await svc.resolve(ws, 'invoice')
@@ -121,7 +131,7 @@ test('the hot path is one query, and the definition text travels only on a cache
   assert.ok(Object.isFrozen(second))
 
   // The repository leaves the definition out when the caller already holds that version …
-  const repo = templatesRepo(database.db)
+  const repo = createTemplatesRepo(database.db)
   const withText = await repo.resolve(ws, 'invoice', undefined)
   assert.equal(withText?.definition, exampleText('invoice'))
   const hinted = await repo.resolve(ws, 'invoice', undefined, { templateId: first.templateId, version: 1 })

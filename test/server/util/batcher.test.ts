@@ -1,13 +1,13 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { background, batcher, isolating, ItemFailed } from '../../../server/util/batcher.js'
+import { background, createBatcher, isolating, ItemFailed } from '../../../server/util/batcher.js'
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 test('the first item is written at once; items arriving during a write go together in the next one', async () => {
   const writes: number[][] = []
   let release: () => void = () => {}
-  const b = batcher<number, string>(async (items) => {
+  const b = createBatcher<number, string>(async (items) => {
     writes.push(items)
     await new Promise<void>((resolve) => { release = resolve })
     return items.map((i) => `done ${i}`)
@@ -29,7 +29,7 @@ test('the first item is written at once; items arriving during a write go togeth
 test('batches respect the item and weight limits; a single heavy item still goes alone', async () => {
   const writes: number[][] = []
   let gate: Promise<void> | undefined = new Promise<void>((resolve) => setTimeout(resolve, 20))
-  const b = batcher<number, number>(async (items) => {
+  const b = createBatcher<number, number>(async (items) => {
     writes.push(items)
     if (gate !== undefined) { await gate; gate = undefined }
     return items
@@ -42,7 +42,7 @@ test('batches respect the item and weight limits; a single heavy item still goes
 test('a failed write rejects its whole batch; the next batch is written normally', async () => {
   let calls = 0
   let release: () => void = () => {}
-  const b = batcher<number, number>(async (items) => {
+  const b = createBatcher<number, number>(async (items) => {
     calls++
     if (calls === 1) { await new Promise<void>((resolve) => { release = resolve }); return items }
     if (calls === 2) throw new Error('database down')
@@ -76,7 +76,7 @@ test('isolating: when a batch fails, each item is written alone, so one bad item
 test('maxWriters: up to that many writes in flight; items arriving meanwhile wait for the first free one', async () => {
   const started: number[][] = []
   const releases: Array<() => void> = []
-  const b = batcher<number, number>(async (items) => {
+  const b = createBatcher<number, number>(async (items) => {
     started.push(items)
     await new Promise<void>((resolve) => releases.push(resolve))
     return items
@@ -115,7 +115,7 @@ test('isolating with isItemFault: an outage fails the batch as it is; a refused 
 
 test('lingerMs: items wait for company until flush(); flush() writes them and waits for the write', async () => {
   const writes: number[][] = []
-  const b = batcher<number, number>(async (items) => { writes.push(items); return items }, { lingerMs: 60_000 })
+  const b = createBatcher<number, number>(async (items) => { writes.push(items); return items }, { lingerMs: 60_000 })
   const all = [b.push(1), b.push(2)]
   await tick()
   assert.deepEqual(writes, [], 'nothing written before the linger ends')
@@ -130,7 +130,7 @@ test('background: items of a batch that failed for an outage are written by the 
   const written: number[] = []
   let away = true
   const fault = (err: unknown): boolean => (err as Error).message === 'bad row'
-  const b = batcher<number, undefined>(isolating(async (items) => {
+  const b = createBatcher<number, undefined>(isolating(async (items) => {
     if (away) throw new Error('database away')
     if (items.includes(13)) throw new Error('bad row')
     written.push(...items)

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { claimLoop } from '../../../server/util/claim-loop.js'
+import { createClaimLoop } from '../../../server/util/claim-loop.js'
 
 async function until (cond: () => boolean): Promise<void> {
   while (!cond()) await sleep(2) // hang guard: the test's own timeout
@@ -13,7 +13,7 @@ async function until (cond: () => boolean): Promise<void> {
 /** A loop polling every 5 ms whose passes find nothing and whose probe answers `found`; counts both. */
 function countingLoop (found: boolean) {
   const counts = { passes: 0, probes: 0 }
-  const loop = claimLoop(async () => { counts.passes++; return false }, {
+  const loop = createClaimLoop(async () => { counts.passes++; return false }, {
     pollMs: 5,
     probe: async () => { counts.probes++; return found },
     onError: (err) => { throw err }
@@ -45,7 +45,7 @@ test('a wake during the probe is not lost when the probe finds nothing', { timeo
   let passes = 0
   let release: (() => void) | undefined
   let probing = false
-  const loop = claimLoop(async () => { passes++; return false }, {
+  const loop = createClaimLoop(async () => { passes++; return false }, {
     pollMs: 5,
     probe: async () => {
       probing = true

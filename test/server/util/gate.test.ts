@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { gate } from '../../../server/util/gate.js'
+import { createGate } from '../../../server/util/gate.js'
 
 test('at most `limit` holders; waiters enter in arrival order as places are left', async () => {
-  const g = gate(2)
+  const g = createGate(2)
   assert.equal(await g.enter(), true)
   assert.equal(await g.enter(), true)
   const order: number[] = []
@@ -23,7 +23,7 @@ test('at most `limit` holders; waiters enter in arrival order as places are left
 })
 
 test('close() turns away the waiters and every later caller; holders leave normally', async () => {
-  const g = gate(1)
+  const g = createGate(1)
   assert.equal(await g.enter(), true)
   const waiter = g.enter()
   g.close()
@@ -34,7 +34,7 @@ test('close() turns away the waiters and every later caller; holders leave norma
 })
 
 test('with a per-key share, one key never holds the last place: another key\'s waiter goes before its older waiters', async () => {
-  const g = gate(3, 2)
+  const g = createGate(3, 2)
   const order: string[] = []
   const enter = (key: string, name: string): Promise<void> => g.enter(key).then((ok) => { if (ok) order.push(name) })
   void enter('B', 'b0'); void enter('B', 'b1'); void enter('B', 'b2'); void enter('B', 'b3')

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
 import { transaction } from '../../../server/store/db.js'
-import { deliveriesRepo } from '../../../server/store/repos/webhooks-deliveries.js'
-import { endpointSlots } from '../../../server/webhooks/endpoint-slots.js'
+import { createDeliveriesRepo } from '../../../server/store/repos/webhooks-deliveries.js'
+import { createEndpointSlots } from '../../../server/webhooks/endpoint-slots.js'
 import type { RowDataPacket } from 'mysql2'
 
 let database: TestDatabase
@@ -30,10 +30,10 @@ async function endpointsOf (seqs: number[]): Promise<string[]> {
 }
 
 test('B\'s slow endpoint with 50 due deliveries holds at most its cap; A\'s later delivery is claimed in the same claim', async () => {
-  const repo = deliveriesRepo(database.db)
+  const repo = createDeliveriesRepo(database.db)
   const b = await due(50, 60_000)
   const a = await due(1, 1_000)
-  const slots = endpointSlots(3)
+  const slots = createEndpointSlots(3)
   const first = await transaction(database.db, (conn) => repo.claimDue(conn, 10, 30_000, slots))
   const got = await endpointsOf(first.map((c) => c.seq))
   assert.equal(got.filter((e) => e === b).length, 3, 'no more than the cap of B\'s endpoint')

@@ -13,7 +13,7 @@ import { loadConfig } from '../../../server/config.js'
 import type { Config } from '../../../server/config.js'
 import { createContext } from '../../../server/context.js'
 import type { Context } from '../../../server/context.js'
-import { webhookDispatcher } from '../../../server/webhooks/dispatcher.js'
+import { createWebhookDispatcher } from '../../../server/webhooks/dispatcher.js'
 import type { DispatcherDeps } from '../../../server/webhooks/dispatcher.js'
 import { createTestDatabase } from '../../helpers/db.js'
 import type { TestDatabase } from '../../helpers/db.js'
@@ -111,7 +111,7 @@ export interface Kit {
   ctx: Context
   cert: Cert
   workspaceId: string
-  dispatcher (deps?: Partial<DispatcherDeps>, env?: Record<string, string>): ReturnType<typeof webhookDispatcher>
+  dispatcher (deps?: Partial<DispatcherDeps>, env?: Record<string, string>): ReturnType<typeof createWebhookDispatcher>
   close (): Promise<void>
 }
 
@@ -134,7 +134,7 @@ export async function kit (env: Record<string, string> = {}, cert?: Cert): Promi
   const config = loadConfig({}, base, 2)
   const ctx = await createContext(config, { db: tdb.db })
   const workspaceId = (await ctx.services.workspaces.create('webhooks test')).id
-  const made: Array<ReturnType<typeof webhookDispatcher>> = []
+  const made: Array<ReturnType<typeof createWebhookDispatcher>> = []
   return {
     tdb,
     home,
@@ -144,7 +144,7 @@ export async function kit (env: Record<string, string> = {}, cert?: Cert): Promi
     workspaceId,
     dispatcher (deps = {}, extra = {}) {
       const cfg = Object.keys(extra).length === 0 ? config : loadConfig({}, { ...base, ...extra }, 2)
-      const d = webhookDispatcher(cfg, { db: tdb.db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }), ...deps })
+      const d = createWebhookDispatcher(cfg, { db: tdb.db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }), ...deps })
       made.push(d)
       return d
     },

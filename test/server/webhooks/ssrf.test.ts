@@ -6,7 +6,8 @@ import { isProblem } from '../../../server/errors.js'
 import { blockedReason, checkHost } from '../../../server/net/address-guard.js'
 import type { ResolvedAddress, Resolver } from '../../../server/net/address-guard.js'
 import { guardedLookup } from '../../../server/webhooks/sender.js'
-import { webhooksService } from '../../../server/services/webhooks.js'
+import { createWebhooksService } from '../../../server/services/webhooks.js'
+import { generateSecret } from '../../../server/webhooks/signature.js'
 import { kit, makeCert, startReceiver, waitFor } from './helpers.js'
 import type { Cert, Kit } from './helpers.js'
 
@@ -80,8 +81,15 @@ describe('registration and send-time checks', () => {
   })
 
   test('≥ 20 refused targets: reserved v4/v6 literals, localhost, names resolving inside, non-https', async () => {
-    const svc = webhooksService(
-      { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+    const svc = createWebhooksService(
+      {
+        db: k.tdb.db,
+        box: k.ctx.box,
+        config: k.config,
+        repos: k.ctx.repos,
+        outbox: k.ctx.services.outbox,
+        newSecret: generateSecret
+      },
       { resolver }
     )
     const systemSvc = k.ctx.services.webhooks // the real resolver: localhost comes from /etc/hosts
@@ -118,8 +126,15 @@ describe('registration and send-time checks', () => {
         calls.push(`${phase}:${name}`)
         return phase === 'register' ? [v4('93.184.216.34')] : [v4('127.0.0.1')]
       }
-      const svc = webhooksService(
-        { db: k.tdb.db, box: k.ctx.box, config: k.config, repos: k.ctx.repos, outbox: k.ctx.services.outbox },
+      const svc = createWebhooksService(
+        {
+          db: k.tdb.db,
+          box: k.ctx.box,
+          config: k.config,
+          repos: k.ctx.repos,
+          outbox: k.ctx.services.outbox,
+          newSecret: generateSecret
+        },
         { resolver: rebinding }
       )
       const ep = await svc.create({ workspaceId: k.workspaceId, url: `https://localhost:${rx.port}/hooks`, events: ['document.generated'] })
@@ -140,12 +155,13 @@ describe('registration and send-time checks', () => {
   test('an IP literal endpoint stored earlier is refused at send time too', async () => {
     const rx = await startReceiver(cert)
     try {
-      const lax = webhooksService({
+      const lax = createWebhooksService({
         db: k.tdb.db,
         box: k.ctx.box,
         config: { ...k.config, webhooks: { ...k.config.webhooks, allowPrivate: true } },
         repos: k.ctx.repos,
-        outbox: k.ctx.services.outbox
+        outbox: k.ctx.services.outbox,
+        newSecret: generateSecret
       })
       const ep = await lax.create({ workspaceId: k.workspaceId, url: rx.url, events: ['document.failed'] })
       const d = k.dispatcher()

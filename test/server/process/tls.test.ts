@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../../server/config.js'
-import { loadTls } from '../../../server/http/tls.js'
+import { loadTls } from '../../../server/process/tls.js'
 
 test('nodes generating the certificate at once all get the one pair left on disk', async () => {
   const home = await mkdtemp(join(tmpdir(), 'svc-tls-'))

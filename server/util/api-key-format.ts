@@ -2,7 +2,7 @@
 // the secret is compared as a SHA-256 digest in constant time. Secrets carry ~238 bits of
 // entropy, so a fast hash is right (as for GitHub or Stripe tokens); a slow KDF would only
 // slow every request.
-import { randomId, randomText, sha256 } from '../util/crypto.js'
+import { randomId, randomText, sha256 } from './crypto.js'
 
 export type KeyMode = 'live' | 'test'
 export const SCOPES = ['render', 'templates.read', 'templates.write', 'datasets.execute'] as const
