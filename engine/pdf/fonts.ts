@@ -3,6 +3,8 @@
 // pdfkit); each render binds faces to its own PDFDocument lazily, so a font that is not used
 // costs nothing and embedded fonts are subset per document (ttf-subset.ts, cff-subset.ts).
 import PDFDocument from 'pdfkit'
+import { ownCodePoints, type FontkitFont } from './fontkit-font.js'
+import { fmt } from './pdf-number.js'
 import { TemplateError } from '../errors.js'
 import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
@@ -11,21 +13,8 @@ import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './fo
 import { SimpleFace } from './simple-face.js'
 import { StandardSubstitute, standardSubstitute, substituteFile, symbolicMetrics } from './standard-substitutes.js'
 
-export interface GlyphPosition { xAdvance: number }
-export interface Glyph { id: number, advanceWidth: number, codePoints: number[] }
-/** The part of a fontkit font we use (fontkit ships no types). */
-export interface FontkitFont {
-  layout (text: string, features?: string[], script?: string, language?: string, direction?: string): {
-    advanceWidth: number
-    glyphs: Glyph[]
-    positions: GlyphPosition[]
-  }
-  hasGlyphForCodePoint (cp: number): boolean
-  unitsPerEm: number
-  ascent: number
-  descent: number
-  lineGap: number
-}
+export { ownCodePoints, type FontkitFont, type Glyph, type GlyphPosition } from './fontkit-font.js'
+export { fmt } from './pdf-number.js'
 export class FontFace {
   /** Index into a document's binding table. */
   readonly index: number
@@ -175,27 +164,6 @@ export class FontSet {
   }
 }
 
-/**
- * fontkit caches one Glyph object per glyph id with the code points of the first text that
- * produced it; a contextual form or ligature reached later from other characters would then be
- * written to the PDF's ToUnicode map with the wrong text, and what a document extracts to would
- * depend on what the worker rendered before. Each lookup with code points gets its own view of
- * the cached glyph (metrics stay shared through the prototype).
- */
-export function ownCodePoints (fk: FontkitFont): FontkitFont {
-  const f = fk as unknown as { getGlyph (id: number, cps?: number[]): object | null, ownCodePoints?: true }
-  if (f.ownCodePoints === true) return fk
-  const getGlyph = f.getGlyph.bind(f)
-  f.getGlyph = (id, cps) => {
-    const g = getGlyph(id, cps)
-    return g === null || cps === undefined || cps.length === 0
-      ? g
-      : (Object.create(g, { codePoints: { value: cps } }) as object)
-  }
-  f.ownCodePoints = true
-  return fk
-}
-
 function parseAssetFont (asset: unknown, where: string): FontkitFont {
   const data = (asset as { data?: unknown } | null)?.data
   if (typeof data !== 'string') throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
@@ -336,11 +304,4 @@ export class DocFonts {
 /** `s` backwards by code point (a right-to-left run of a standard font). */
 function reverse (s: string): string {
   return Array.from(s).reverse().join('')
-}
-
-/** A number for a content stream: at most 2 decimals, no exponent. */
-export function fmt (n: number): string {
-  if (Number.isInteger(n)) return String(n)
-  const r = Math.round(n * 100) / 100
-  return String(r)
 }

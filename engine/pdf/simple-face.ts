@@ -10,7 +10,7 @@ import { nameKeyedCff } from './cff-name-keyed.js'
 import { descriptorFields, subsetFontName, type FaceInfo, type RefMaker } from './font-embed.js'
 import { GlyphMap } from './glyph-map.js'
 import { StandardSubstitute, type SimpleSubset } from './standard-substitutes.js'
-import { fmt } from './fonts.js'
+import { fmt } from './pdf-number.js'
 import { PdfRaw } from './pdf-raw.js'
 
 interface Ref { data: Record<string, unknown>, compress: boolean, end (chunk?: Uint8Array): void }

@@ -12,7 +12,7 @@
 // (simple-face.ts), so glyphs are chosen by those names here too. Symbol and ZapfDingbats
 // have a symbolic cmap by character code, like their built-in encoding (drawn as CID fonts).
 // Loaded once per worker, on first use, through system-fonts.ts's cache.
-import type { FontkitFont } from './fonts.js'
+import type { FontkitFont } from './fontkit-font.js'
 import { standardMetrics, WIN_ANSI, type StandardMetrics } from './metrics.js'
 import type { PdfRaw } from './pdf-raw.js'
 import { loadSystemFont } from './system-fonts.js'

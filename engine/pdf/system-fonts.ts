@@ -5,7 +5,7 @@
 // module state on purpose: like metrics.ts it is per worker, shared by every template.
 import { readFileSync } from 'node:fs'
 import * as fontkit from 'fontkit'
-import { ownCodePoints, type FontkitFont } from './fonts.js'
+import { ownCodePoints, type FontkitFont } from './fontkit-font.js'
 
 const NOTO = '/usr/share/fonts/truetype/noto/'
 const CJK = '/usr/share/fonts/opentype/noto/'
