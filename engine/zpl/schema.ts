@@ -2,12 +2,18 @@
 // `copies` are compiled by validate.ts; ZPL structure rules are checked by compileLabel.
 export const labelSchema = {
   type: 'object',
-  required: ['widthIn', 'heightIn', 'dpi', 'rows', 'zpl'],
+  required: ['widthIn', 'heightIn', 'rows'],
+  // Raw ZPL or declarative elements (elements.ts), one of them.
+  oneOf: [{ required: ['zpl'] }, { required: ['elements'] }],
   additionalProperties: false,
   properties: {
     widthIn: { type: 'number', exclusiveMinimum: 0, maximum: 15 },
     heightIn: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
-    dpi: { enum: [152, 203, 300, 600] },
+    dpi: { description: 'the resolution the ZPL is written for (default 203)', enum: [152, 203, 300, 600] },
+    resolutions: {
+      description: 'resolutions the label may be rendered at (default all four); each is checked at publish',
+      type: 'array', minItems: 1, uniqueItems: true, items: { enum: [152, 203, 300, 600] }
+    },
     rows: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
     copies: {
       description: 'a whole number from 0 to 10000 or an expression such as "{{ row.qty }}"',
@@ -24,10 +30,13 @@ export const labelSchema = {
 export interface LabelDef {
   widthIn: number
   heightIn: number
-  dpi: 152 | 203 | 300 | 600
+  /** The resolution `zpl` is written for; default 203. */
+  dpi?: 152 | 203 | 300 | 600
+  /** Resolutions it may be rendered at; default all four. */
+  resolutions?: Array<152 | 203 | 300 | 600>
   /** Code of a `multiple` dataset: one label per row. */
   rows: string
   /** Expression text ("{{ row.qty }}") or a number; default 1. */
   copies?: string | number
-  zpl: string
+  zpl?: string
 }
