@@ -110,3 +110,12 @@ export function checkElementString (text: string, symbology: Gs1Symbology, where
   }
   return elements
 }
+
+/**
+ * Smallest X-dimension in mm we print a GS1 symbol with (GS1 General Specifications 5.12.3,
+ * symbol specification tables for items not scanned at point of sale): GS1-128 0.250 mm,
+ * GS1 DataMatrix 0.255 mm. 0 for other symbologies.
+ */
+export function gs1Minimum (symbology: string): number {
+  return symbology === 'gs1-128' ? 0.25 : symbology === 'gs1-datamatrix' ? 0.255 : 0
+}

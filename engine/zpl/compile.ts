@@ -6,6 +6,8 @@ import type { LabelDef } from './schema.js'
 import { compileExpression, compileText, type CompiledExpr, type CompiledText } from '../expr/expressions.js'
 import { DEFAULT_DPI, scaleOf, type Dpi } from './dpi.js'
 import { qrGraphic } from './qr-graphic.js'
+import { compileElements } from './elements.js'
+import { gs1128Zpl, gs1DataMatrixZpl } from './gs1-zpl.js'
 import { retargetZpl, type GraphicSlot } from './retarget.js'
 
 export interface LabelSlot {
@@ -44,6 +46,11 @@ const SENTINEL = /\uE000(\d+)\uE001/
 
 /** The label's ZPL at `dpi` (default: the resolution it was authored for). */
 export function compileLabel (label: LabelDef, where = 'label', dpi?: Dpi): CompiledLabel {
+  if (label.elements !== undefined) {
+    const target = dpi ?? label.dpi ?? DEFAULT_DPI
+    const m = compileElements(label.elements, label.unit ?? 'mm', target, where)
+    return assemble(label, where, `^XA${m.text}^XZ`, m.sources, m.graphics, target)
+  }
   const zplWhere = `${where}.zpl`
   const zpl = label.zpl ?? ''
   if (zpl.includes('\uE000') || zpl.includes('\uE001')) fail(zplWhere, 'private-use characters U+E000 and U+E001 are not allowed')
@@ -90,7 +97,11 @@ function assemble (label: LabelDef, where: string, trimmed: string, sources: str
     const graphic = graphics.get(k)
     const indicator = indicators.get(k)
     const value = compileText(src, zplWhere)
-    if (graphic !== undefined) {
+    if (graphic?.kind === 'gs1-128' || graphic?.kind === 'gs1-datamatrix') {
+      const encode = graphic.kind === 'gs1-128' ? gs1128Zpl : gs1DataMatrixZpl
+      const at = `${where}.${src.trim()}`
+      body.push({ value, mode: 'field', encode: (v) => encode(v, at), indicator: indicator ?? '_', where: zplWhere, src: src.trim() })
+    } else if (graphic !== undefined) {
       const moduleDots = graphic.moduleDots
       body.push({ value, mode: 'raw', encode: (v) => qrGraphic(v, moduleDots, zplWhere), indicator: '', where: zplWhere, src: src.trim() })
     } else {

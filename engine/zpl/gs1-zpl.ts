@@ -33,7 +33,14 @@ export function gs1128Zpl (text: string, where: string): string {
   let i = 0
   while (i < t.length) {
     const c = t[i]
-    if (c === null || c === undefined) { out += '>8'; i++; continue }
+    if (c === null || c === undefined) {
+      // A digit run after a separator: switch to C before the FNC1 (valid in every subset).
+      const after = digitRun(t, i + 1)
+      if (!subsetC && after >= 4 && after % 2 === 0) { out += '>5'; subsetC = true }
+      out += '>8'
+      i++
+      continue
+    }
     const run = digitRun(t, i)
     if (subsetC) {
       if (run >= 2) { out += c + (t[i + 1] ?? ''); i += 2; continue }

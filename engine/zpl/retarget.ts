@@ -8,7 +8,7 @@ import { TemplateError } from '../errors.js'
 import { scaleDots, snapModule, type Scale } from './dpi.js'
 
 /** Placeholder k of the marked text is drawn by an encoder: its value becomes a whole command. */
-export interface GraphicSlot { kind: 'qr', moduleDots: number }
+export interface GraphicSlot { kind: 'qr' | 'gs1-128' | 'gs1-datamatrix', moduleDots: number }
 
 export interface Retargeted {
   text: string
@@ -142,7 +142,7 @@ function qr (st: State, seg: string, data: string | undefined, sources: string[]
  * origin y becomes round((y + QR_TOP)·s) − QR_TOP, or round((y + QR_TOP)·s) for the ^GF graphic,
  * which has no such offset.
  */
-const QR_TOP = 10
+export const QR_TOP = 10
 
 /** The magnification of the ^BQ in the field starting at segment i, if there is one. */
 function qrInField (segs: string[], i: number): number | undefined {
