@@ -4,6 +4,7 @@
 import { TemplateError } from '../errors.js'
 import { gs1Minimum } from '../gs1/element-string.js'
 import { QR_TOP, type GraphicSlot } from './retarget.js'
+import { DM_ESCAPE } from './gs1-zpl.js'
 import type { LabelElement } from './schema.js'
 
 export interface MarkedElements { text: string, sources: string[], graphics: Map<number, GraphicSlot> }
@@ -82,8 +83,8 @@ function barcode (el: BarcodeElement, dpi: number, perUnit: number, slot: (t: st
     return `\uE000${k}\uE001^FS`
   }
   if (el.symbology === 'datamatrix') return `^BXN,${m},200^FD${slot(el.data)}^FS`
-  // GS1 DataMatrix: escape character `_` set explicitly (firmware defaults differ).
+  // GS1 DataMatrix: the escape character set explicitly (firmware defaults differ).
   const data = slot(el.data)
   graphics.set(sources.length - 1, { kind: 'gs1-datamatrix', moduleDots: m })
-  return `^BXN,${m},200,,,,_^FD${data}^FS`
+  return `^BXN,${m},200,,,,${DM_ESCAPE}^FD${data}^FS`
 }

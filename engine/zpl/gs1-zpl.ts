@@ -1,9 +1,8 @@
 // GS1 element strings as ZPL field data, FNC1 written explicitly (firmware defaults differ):
-// ^BC (Code 128, no mode) takes invocation codes `>;` start C, `>5` to C, `>6` to B, `>8` FNC1,
-// `><` a literal `>`; ^BX quality 200 takes the escape character set in its 7th parameter
-// (`_` here), `_1` FNC1 and `__` a literal `_`. ^FH processing runs before the ^BX escapes
-// (ZPL II Programming Guide, ^BX), so the field escaping of escape.ts (`_` → `_5F`) passes
-// these through unchanged.
+// ^BC (Code 128, no mode) takes invocation codes `>;` start C, `>6` to B (in C), `>8` FNC1,
+// `><` a literal `>`; ^BX quality 200 takes the escape character set in its 7th parameter:
+// `#` here, which GS1 data cannot hold (it is outside character set 82), so `#1` is always FNC1
+// and no data character needs doubling (renderers differ on `__`).
 import { checkElementString, type Gs1Element } from '../gs1/element-string.js'
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9'
@@ -24,7 +23,7 @@ function digitRun (t: Array<string | null>, i: number): number {
   return j - i
 }
 
-/** ^BC field data: subset C for digit pairs, B for the rest, `>8` for every FNC1. */
+/** ^BC field data: subset C for digit pairs up to the first odd digit or letter, then B; `>8` for every FNC1. */
 export function gs1128Zpl (text: string, where: string): string {
   const t = tokens(checkElementString(text, 'gs1-128', where))
   // Element strings start with FNC1 and AI digits, so the symbol starts in C.
@@ -33,14 +32,7 @@ export function gs1128Zpl (text: string, where: string): string {
   let i = 0
   while (i < t.length) {
     const c = t[i]
-    if (c === null || c === undefined) {
-      // A digit run after a separator: switch to C before the FNC1 (valid in every subset).
-      const after = digitRun(t, i + 1)
-      if (!subsetC && after >= 4 && after % 2 === 0) { out += '>5'; subsetC = true }
-      out += '>8'
-      i++
-      continue
-    }
+    if (c === null || c === undefined) { out += '>8'; i++; continue }
     const run = digitRun(t, i)
     if (subsetC) {
       if (run >= 2) { out += c + (t[i + 1] ?? ''); i += 2; continue }
@@ -48,17 +40,20 @@ export function gs1128Zpl (text: string, where: string): string {
       subsetC = false
       continue
     }
-    // In B: a run of four or more digits is worth switching to C (an odd one starts in B).
-    if (run >= 4 && run % 2 === 0) { out += '>5'; subsetC = true; continue }
+    // Once in B the symbol stays in B: the switch back to C (`>5`, value 99) is read as FNC4 by
+    // the ZPL renderer the tests and previews use, and a wider symbol is better than a wrong one.
     out += c === '>' ? '><' : c
     i++
   }
   return out
 }
 
-/** ^BX (quality 200, escape `_`) field data: `_1` first and as separator. */
+/** The ^BX escape character for GS1 DataMatrix (its 7th parameter). */
+export const DM_ESCAPE = '#'
+
+/** ^BX (quality 200, escape `#`) field data: `#1` first and as separator. */
 export function gs1DataMatrixZpl (text: string, where: string): string {
   let out = ''
-  for (const c of tokens(checkElementString(text, 'gs1-datamatrix', where))) out += c === null ? '_1' : c === '_' ? '__' : c
+  for (const c of tokens(checkElementString(text, 'gs1-datamatrix', where))) out += c === null ? `${DM_ESCAPE}1` : c
   return out
 }
