@@ -45,6 +45,8 @@ export interface RenderSuccess {
   bytes: Uint8Array
   pageCount: number
   labelCount: number
+  /** Labels: the printer resolution the ZPL is for (absent for documents). */
+  labelDpi?: number
   /** Things the caller should know about a document that did render (absent when none). */
   warnings?: string[]
 }

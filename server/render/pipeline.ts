@@ -13,7 +13,7 @@ import type { NewJob } from '../store/repos/jobs.js'
 import type { DatasetResult } from '../datasources/index.js'
 import type { Config } from '../config.js'
 import type { RenderDeps } from './deps.js'
-import { checkFormat, checkParameters, environmentFor } from './checks.js'
+import { checkFormat, checkParameters, environmentFor, labelDpiOf } from './checks.js'
 import { engineProblem } from './outcome.js'
 import { readAndRender } from './row-input.js'
 
@@ -97,6 +97,8 @@ export function renderPipeline (deps: PipelineDeps) {
       const { resolved, environment } = await found()
       const env = environmentFor(auth, envKey, environment)
       checkFormat(resolved, body.format)
+      // A bad context.labelDpi is the request's fault: refused before a job is queued.
+      if (resolved.outputFormat === 'zpl') labelDpiOf(body.context ?? {}, env)
       return {
         auth,
         resolved,
