@@ -71,7 +71,7 @@ function command (st: State, seg: string): string {
     const font = seg[2] ?? ''
     const [o, h, w, ...rest] = seg.slice(3).split(',')
     st.fieldFont = true
-    return `${prefix}A${font}${[o ?? '', ...scaleFont(st, `^A${font}`, font, h, w), ...rest].join(',')}`
+    return `${prefix}A${font}${[o ?? '', ...scaleFont(st, `^A${font}`, font, h, w), ...rest].join(',').replace(/,+$/, '')}`
   }
   const name = seg.slice(1, 3)
   const params = seg.slice(3).split(',')
@@ -80,7 +80,7 @@ function command (st: State, seg: string): string {
     st.defaultFont = font
     if (params.length < 2) return seg
     const [h, w] = scaleFont(st, '^CF', font, params[1], params[2])
-    return `${prefix}${name}${[params[0] ?? '', h, w].join(',')}`
+    return `${prefix}${name}${[params[0] ?? '', h, w].join(',').replace(/,+$/, '')}`
   }
   if (upper === 'FS') { st.fieldFont = false; st.fieldSymbol = false; return seg }
   if (upper === 'FD' || upper === 'FV') {
