@@ -19,7 +19,8 @@ type Label = NonNullable<TemplateDefinition['label']>
  * One PNG per label (each `^XA … ^XZ`; copies of a label are not repeated); `first`: only that
  * many; `dpi`: the resolution the ZPL was rendered for (default: the template's own).
  */
-export async function labelPngs (def: TemplateDefinition, zpl: string, first?: number, dpi?: number): Promise<Buffer[]> {
+export async function labelPngs (def: TemplateDefinition, zpl: string, first?: number,
+  dpi?: number): Promise<Buffer[]> {
   let mod: typeof import('zpl-renderer-js')
   try {
     mod = await import('zpl-renderer-js')

@@ -63,7 +63,8 @@ for (let p = 310; p <= 369; p++) {
 // Company internal information 91–99.
 for (let k = 91; k <= 99; k++) rows.push([String(k), 'INTERNAL', [xv(90)]])
 
-export const AI_TABLE: ReadonlyMap<string, AiSpec> = new Map(rows.map(([ai, title, parts]) => [ai, { ai, title, parts }]))
+export const AI_TABLE: ReadonlyMap<string, AiSpec> =
+  new Map(rows.map(([ai, title, parts]) => [ai, { ai, title, parts }]))
 
 /**
  * AIs whose length is predefined by their first two digits (GS1 General Specifications, figure

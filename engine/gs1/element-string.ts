@@ -45,7 +45,7 @@ function checkPart (ai: string, part: Part, text: string, where: string): void {
     const mm = Number(text.slice(2, 4))
     const dd = Number(text.slice(4, 6))
     // DD = 00 means "end of month" for the date AIs (GS1 GS 3.4.2–3.4.7).
-    const days = DAYS[mm - 1]
+    const days = DAYS.at(mm - 1)
     if (days === undefined || dd > days) fail(where, `${label}: "${text}" is not a date YYMMDD`)
   }
 }
@@ -74,9 +74,9 @@ export function parseElementString (text: string, where: string): Gs1Element[] {
   const marks = [...text.matchAll(re)]
   if (marks.length === 0 || marks[0]?.index !== 0) fail(where, `GS1 element string must start with an AI in parentheses, got "${text.slice(0, 20)}"`)
   marks.forEach((m, k) => {
-    const start = (m.index ?? 0) + m[0].length
-    const end = marks[k + 1]?.index ?? text.length
-    const ai = m[1] ?? ''
+    const start = m.index + m[0].length
+    const end = marks.at(k + 1)?.index ?? text.length
+    const ai = m.at(1) ?? ''
     out.push({ ai, value: text.slice(start, end), variable: !isPredefinedLength(ai) })
   })
   return out

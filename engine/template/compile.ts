@@ -23,7 +23,8 @@ export interface CompiledTemplate {
  * `everyResolution` (publish): a label is compiled at each of its `resolutions` too, so what
  * cannot be retargeted is refused before it is stored.
  */
-export function compileTemplate (def: TemplateDefinition, options: { everyResolution?: boolean } = {}): CompiledTemplate {
+export function compileTemplate (def: TemplateDefinition,
+  options: { everyResolution?: boolean } = {}): CompiledTemplate {
   if (def.format === 'label') {
     if (def.label === undefined) throw missing('label')
     const compiled: CompiledTemplate = { def, format: 'label', outputFormat: 'zpl', label: compileLabel(def.label, 'label'), labelAt: new Map() }

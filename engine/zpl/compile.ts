@@ -76,7 +76,8 @@ export function compileLabel (label: LabelDef, where = 'label', dpi?: Dpi): Comp
 }
 
 /** Header, ^FH_ where placeholders sit in field data, then literal chunks and slots. */
-function assemble (label: LabelDef, where: string, trimmed: string, sources: string[], graphics: Map<number, GraphicSlot>, dpi: Dpi): CompiledLabel {
+function assemble (label: LabelDef, where: string, trimmed: string, sources: string[],
+  graphics: Map<number, GraphicSlot>, dpi: Dpi): CompiledLabel {
   const zplWhere = `${where}.zpl`
   const widthDots = Math.round(label.widthIn * dpi)
   const heightDots = Math.round(label.heightIn * dpi)

@@ -9,10 +9,10 @@ import type { LabelElement } from './schema.js'
 
 export interface MarkedElements { text: string, sources: string[], graphics: Map<number, GraphicSlot> }
 
-const ORIENT: Record<number, string> = { 0: 'N', 90: 'R', 180: 'I', 270: 'B' }
+const ORIENT = { 0: 'N', 90: 'R', 180: 'I', 270: 'B' } as const
 const ALIGN: Record<string, string> = { left: 'L', center: 'C', right: 'R', justify: 'J' }
 // ZPL command per symbology: 1D ones take ^BY for the module width.
-const LINEAR: Record<string, (h: number, hri: string) => string> = {
+const LINEAR: Partial<Record<string, (h: number, hri: string) => string>> = {
   code128: (h, hri) => `^BCN,${h},${hri},N,N`,
   code39: (h, hri) => `^B3N,N,${h},${hri},N`,
   ean13: (h, hri) => `^BEN,${h},${hri},N`,
@@ -37,7 +37,7 @@ export function compileElements (elements: LabelElement[], unit: 'mm' | 'pt', dp
     out += `^FO${dots(el.x)},${Math.max(dots(el.y) - (qrNative ? QR_TOP : 0), 0)}`
     if (el.type === 'text') {
       const h = Math.max(dots(el.size), 10)
-      out += `^A0${ORIENT[el.rotation ?? 0] ?? 'N'},${h},${h}`
+      out += `^A0${ORIENT[el.rotation ?? 0]},${h},${h}`
       if (el.maxWidth !== undefined) out += `^FB${dots(el.maxWidth)},${el.maxLines ?? 1},0,${ALIGN[el.align ?? 'left'] ?? 'L'}`
       out += `^FD${slot(el.text)}^FS`
     } else if (el.type === 'box' || el.type === 'line') {

@@ -31,7 +31,7 @@ export function gs1128Zpl (text: string, where: string): string {
   let subsetC = true
   let i = 0
   while (i < t.length) {
-    const c = t[i]
+    const c = t.at(i)
     if (c === null || c === undefined) { out += '>8'; i++; continue }
     const run = digitRun(t, i)
     if (subsetC) {

@@ -41,7 +41,7 @@ export function qrGraphic (fieldData: string, moduleDots: number, where: string)
   if (m === null) throw new RenderError('RENDER_FAILED', `${where}: ^BQ drawn as a graphic takes field data "QA,…" (error correction H, Q, M or L; automatic mode)`)
   let enc: Matrix
   try {
-    enc = (bwipjs.raw('qrcode', m[2] ?? '', `eclevel=${m[1] ?? 'Q'}`) as unknown as Matrix[])[0] as Matrix
+    enc = (bwipjs.raw('qrcode', m.at(2) ?? '', `eclevel=${m.at(1) ?? 'Q'}`) as unknown as Matrix[])[0] as Matrix
   } catch (err) {
     throw new RenderError('RENDER_FAILED', `${where}: QR code: ${String((err as Partial<Error>).message ?? err).replace(/^bwipp\.[^:]*: /, '')}`)
   }

@@ -34,7 +34,8 @@ const LONGEST_END = 24 // `^PQ` + digits of maxLabels + 1 + `^XZ\n`, with room t
 function planOf (label: CompiledLabel): Plan {
   let plan = plans.get(label)
   if (plan !== undefined) return plan
-  plan = { lead: [], value: [], indicator: [], encode: [], tail: ENDS[0].subarray(0, 0), literalBytes: 0, src: [], where: [] }
+  const tail = ENDS[0].subarray(0, 0)
+  plan = { lead: [], value: [], indicator: [], encode: [], tail, literalBytes: 0, src: [], where: [] }
   let literal = ''
   for (const chunk of label.body) {
     if (typeof chunk === 'string') { literal += chunk; continue }

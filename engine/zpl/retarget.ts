@@ -18,11 +18,30 @@ export interface Retargeted {
 
 const SENTINEL = /\uE000(\d+)\uE001/g
 // Which parameters (0-based, after the command name) are lengths in dots.
-const LENGTHS: Record<string, number[]> = {
-  FO: [0, 1], FT: [0, 1], LH: [0, 1], LT: [0], LS: [0], PW: [0], LL: [0],
-  GB: [0, 1, 2], GC: [0, 1], GE: [0, 1, 2], GD: [0, 1, 2],
-  FB: [0, 2, 4], TB: [1, 2],
-  BC: [1], B3: [2], BE: [1], B8: [1], BU: [1], B2: [1], BA: [1], B7: [1], BX: [1], BI: [1]
+const LENGTHS: Partial<Record<string, number[]>> = {
+  FO: [0, 1],
+  FT: [0, 1],
+  LH: [0, 1],
+  LT: [0],
+  LS: [0],
+  PW: [0],
+  LL: [0],
+  GB: [0, 1, 2],
+  GC: [0, 1],
+  GE: [0, 1, 2],
+  GD: [0, 1, 2],
+  FB: [0, 2, 4],
+  TB: [1, 2],
+  BC: [1],
+  B3: [2],
+  BE: [1],
+  B8: [1],
+  BU: [1],
+  B2: [1],
+  BA: [1],
+  B7: [1],
+  BX: [1],
+  BI: [1]
 }
 // Commands with no length in them: passed through unchanged.
 const UNSCALED = new Set(['XA', 'XZ', 'FS', 'FD', 'FV', 'FH', 'FR', 'FX', 'CI', 'FW', 'PO', 'PM', 'PR', 'MD',
@@ -64,19 +83,20 @@ function scaleFont (st: State, command: string, font: string, h: string | undefi
 
 /** One command (`^` or `~`, name, parameters) retargeted. */
 function command (st: State, seg: string): string {
-  const prefix = seg[0] ?? '^'
+  const prefix = seg.at(0) ?? '^'
   const upper = seg.slice(1, 3).toUpperCase()
   if (upper.startsWith('A')) {
     // ^Afo,h,w: font name, then orientation, then height and width.
-    const font = seg[2] ?? ''
-    const [o, h, w, ...rest] = seg.slice(3).split(',')
+    const font = seg.at(2) ?? ''
+    const [o, h, w, ...rest] = seg.slice(3).split(',') as Array<string | undefined>
     st.fieldFont = true
     return `${prefix}A${font}${[o ?? '', ...scaleFont(st, `^A${font}`, font, h, w), ...rest].join(',').replace(/,+$/, '')}`
   }
   const name = seg.slice(1, 3)
   const params = seg.slice(3).split(',')
   if (upper === 'CF') {
-    const font = params[0] !== undefined && params[0] !== '' ? params[0] : st.defaultFont
+    const first = params.at(0) ?? ''
+    const font = first !== '' ? first : st.defaultFont
     st.defaultFont = font
     if (params.length < 2) return seg
     const [h, w] = scaleFont(st, '^CF', font, params[1], params[2])
@@ -91,11 +111,12 @@ function command (st: State, seg: string): string {
   }
   if (upper === 'BY') {
     st.fieldSymbol = true
-    if (params[0] !== undefined && params[0] !== '') {
-      if (params[0].includes('\uE000')) fail(st, '^BY', `a placeholder in the module width cannot be retargeted (${dpiNote(st)})`)
-      const w = snapModule(Number(params[0]), st.s, 1, 10)
+    const w0 = params.at(0) ?? ''
+    if (w0 !== '') {
+      if (w0.includes('\uE000')) fail(st, '^BY', `a placeholder in the module width cannot be retargeted (${dpiNote(st)})`)
+      const w = snapModule(Number(w0), st.s, 1, 10)
       if (w === undefined) {
-        fail(st, '^BY', `module width ${params[0]} becomes ${(Number(params[0]) * st.s.factor).toFixed(2)} dots ${dpiNote(st)}; ` +
+        fail(st, '^BY', `module width ${w0} becomes ${(Number(w0) * st.s.factor).toFixed(2)} dots ${dpiNote(st)}; ` +
           'the firmware takes 1–10 and the X-dimension may change by at most 25%')
       }
       params[0] = String(w)
@@ -103,9 +124,10 @@ function command (st: State, seg: string): string {
     params[2] = scaleParam(st, '^BY', params[2], 1) ?? ''
     return `${prefix}${name}${params.join(',').replace(/,+$/, '')}`
   }
-  if (LENGTHS[upper] !== undefined) {
+  const lengths = LENGTHS[upper]
+  if (lengths !== undefined) {
     if (BARCODES.test(upper)) st.fieldSymbol = true
-    for (const k of LENGTHS[upper]) if (k < params.length) params[k] = scaleParam(st, `^${upper}`, params[k], upper === 'GB' && k === 2 ? 1 : 0) ?? ''
+    for (const k of lengths) if (k < params.length) params[k] = scaleParam(st, `^${upper}`, params[k], upper === 'GB' && k === 2 ? 1 : 0) ?? ''
     return `${prefix}${name}${params.join(',')}`
   }
   if (UNSCALED.has(upper)) return seg
@@ -113,12 +135,14 @@ function command (st: State, seg: string): string {
 }
 
 /** ^BQ and its field data: the magnification scaled, or a graphic slot when it leaves 1–10. */
-function qr (st: State, seg: string, data: string | undefined, sources: string[], graphics: Map<number, GraphicSlot>): string {
-  const prefix = seg[0] ?? '^'
+function qr (st: State, seg: string, data: string | undefined, sources: string[],
+  graphics: Map<number, GraphicSlot>): string {
+  const prefix = seg.at(0) ?? '^'
   const params = seg.slice(3).split(',')
   st.fieldSymbol = true
-  const mag = Number(params[2] !== undefined && params[2] !== '' ? params[2] : 2)
-  if (!Number.isFinite(mag) || params[2]?.includes('\uE000') === true) fail(st, '^BQ', 'the magnification must be a number')
+  const given = params.at(2) ?? ''
+  const mag = Number(given !== '' ? given : 2)
+  if (!Number.isFinite(mag) || given.includes('\uE000')) fail(st, '^BQ', 'the magnification must be a number')
   const m = snapModule(mag, st.s, 1, 10)
   if (m !== undefined) {
     params[2] = String(m)
@@ -149,15 +173,15 @@ function qrInField (segs: string[], i: number): number | undefined {
   for (let j = i + 1; j < segs.length && !/^\^FS/i.test(segs[j] ?? ''); j++) {
     const seg = segs[j] ?? ''
     if (/^\^BQ/i.test(seg)) {
-      const mag = seg.slice(3).split(',')[2]
-      return mag !== undefined && mag !== '' ? Number(mag) : 2
+      const mag = seg.slice(3).split(',').at(2) ?? ''
+      return mag !== '' ? Number(mag) : 2
     }
   }
   return undefined
 }
 
 function qrOrigin (st: State, seg: string, mag: number): string {
-  const [x, y, ...rest] = seg.slice(3).split(',')
+  const [x, y, ...rest] = seg.slice(3).split(',') as Array<string | undefined>
   const native = snapModule(mag, st.s, 1, 10) !== undefined
   const yDots = Number(y ?? '0')
   if (!Number.isFinite(yDots) || (y ?? '').includes('\uE000')) fail(st, '^FO', `a QR field's origin must be a number (${dpiNote(st)})`)

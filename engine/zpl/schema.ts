@@ -4,27 +4,45 @@ const len = { type: 'number', minimum: 0, maximum: 2000 } as const
 const place = { x: len, y: len } as const
 const data = { type: 'string', minLength: 1, maxLength: 4000 } as const
 const textEl = {
-  type: 'object', required: ['type', 'x', 'y', 'text', 'size'], additionalProperties: false,
+  type: 'object',
+  required: ['type', 'x', 'y', 'text', 'size'],
+  additionalProperties: false,
   properties: {
-    type: { const: 'text' }, ...place, text: data, size: len, font: { const: '0' },
-    rotation: { enum: [0, 90, 180, 270] }, maxWidth: len, maxLines: { type: 'integer', minimum: 1, maximum: 99 },
+    type: { const: 'text' },
+    ...place,
+    text: data,
+    size: len,
+    font: { const: '0' },
+    rotation: { enum: [0, 90, 180, 270] },
+    maxWidth: len,
+    maxLines: { type: 'integer', minimum: 1, maximum: 99 },
     align: { enum: ['left', 'center', 'right', 'justify'] }
   }
 } as const
 const barcodeEl = {
-  type: 'object', required: ['type', 'x', 'y', 'symbology', 'data', 'module'], additionalProperties: false,
+  type: 'object',
+  required: ['type', 'x', 'y', 'symbology', 'data', 'module'],
+  additionalProperties: false,
   properties: {
-    type: { const: 'barcode' }, ...place, data, module: { type: 'number', exclusiveMinimum: 0, maximum: 50 }, height: len,
+    type: { const: 'barcode' },
+    ...place,
+    data,
+    module: { type: 'number', exclusiveMinimum: 0, maximum: 50 },
+    height: len,
     symbology: { enum: ['code128', 'code39', 'ean13', 'ean8', 'upca', 'interleaved2of5', 'qr', 'datamatrix', 'gs1-128', 'gs1-datamatrix'] },
     hri: { type: 'boolean' }
   }
 } as const
 const boxEl = {
-  type: 'object', required: ['type', 'x', 'y', 'width', 'height'], additionalProperties: false,
+  type: 'object',
+  required: ['type', 'x', 'y', 'width', 'height'],
+  additionalProperties: false,
   properties: { type: { const: 'box' }, ...place, width: len, height: len, thickness: len, rounding: { type: 'integer', minimum: 0, maximum: 8 } }
 } as const
 const lineEl = {
-  type: 'object', required: ['type', 'x', 'y', 'length'], additionalProperties: false,
+  type: 'object',
+  required: ['type', 'x', 'y', 'length'],
+  additionalProperties: false,
   properties: { type: { const: 'line' }, ...place, length: len, thickness: len, direction: { enum: ['horizontal', 'vertical'] } }
 } as const
 
@@ -40,7 +58,10 @@ export const labelSchema = {
     dpi: { description: 'the resolution the ZPL is written for (default 203)', enum: [152, 203, 300, 600] },
     resolutions: {
       description: 'resolutions the label may be rendered at (default all four); each is checked at publish',
-      type: 'array', minItems: 1, uniqueItems: true, items: { enum: [152, 203, 300, 600] }
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { enum: [152, 203, 300, 600] }
     },
     rows: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,63}$' },
     copies: {

@@ -40,7 +40,8 @@ test('a QR whose magnification leaves 1–10 becomes a ^GF graphic at render tim
 
 const refused = (zpl: string, pattern: RegExp, extra: Partial<LabelDef> = {}): void => {
   const def = { code: 'l', format: 'label', datasets: [], label: label(zpl, extra) } as unknown as TemplateDefinition
-  assert.throws(() => compileTemplate(def, { everyResolution: true }), (e: unknown) => e instanceof TemplateError && pattern.test(e.message), zpl)
+  assert.throws(() => compileTemplate(def, { everyResolution: true }),
+    (e: unknown) => e instanceof TemplateError && pattern.test(e.message), zpl)
 }
 
 test('at publish, what cannot be retargeted is refused naming the command; never clamped', () => {

@@ -59,8 +59,8 @@ export function readRegion (g: Gray, format: 'Code128' | 'QRCode' | 'DataMatrix'
     const out = execFileSync('ZXingReader', ['-escape', '-format', format, ...opts, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     const field = (name: string): string => new RegExp(`^${name}:\\s+(.*)$`, 'm').exec(out)?.[1] ?? ''
     const text = field('Text').replace(/^"|"$/g, '')
-    const [px, py] = field('Position').split(' ')[0]?.split('x').map(Number) ?? [NaN, NaN]
-    return { text, identifier: field('Identifier'), x: (px ?? NaN) + x0, y: (py ?? NaN) + y0 }
+    const corner = (field('Position').split(' ').at(0) ?? '').split('x').map(Number)
+    return { text, identifier: field('Identifier'), x: (corner.at(0) ?? NaN) + x0, y: (corner.at(1) ?? NaN) + y0 }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -24,7 +24,8 @@ const render = (body: unknown) => server.fetch('POST', '/api/v1/render', { heade
 async function runDpi (runId: string): Promise<unknown> {
   for (let i = 0; i < 60; i++) {
     const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT label_dpi FROM runs WHERE id = ?', [runId])
-    if (rows[0] !== undefined) return rows[0].label_dpi
+    const row = rows.at(0)
+    if (row !== undefined) return row.label_dpi
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error('run not written')
