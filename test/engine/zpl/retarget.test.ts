@@ -60,6 +60,8 @@ test('compiled once per (version, dpi); a resolution the template does not list 
   const def = { code: 'l', format: 'label', datasets: [], label: label('^XA^FO10,10^A0N,20,20^FDx^FS^XZ', { resolutions: [203, 300] }) }
   const compiled = compileTemplate(def as unknown as TemplateDefinition)
   const at300 = labelAt(compiled, 300)
+  assert.equal(at300.dpi, 300)
+  assert.equal(at300.widthDots, 1200)
   assert.equal(labelAt(compiled, 300), at300, 'the same compiled label, not rebuilt')
   assert.equal(labelAt(compiled, 203), compiled.label)
   assert.throws(() => labelAt(compiled, 600), (e: unknown) => e instanceof RenderError && e.code === 'RENDER_FAILED' && /600 dpi is not among the template's resolutions \(203, 300/.test(e.message))
