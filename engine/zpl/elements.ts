@@ -5,6 +5,7 @@ import { TemplateError } from '../errors.js'
 import { gs1Minimum } from '../gs1/element-string.js'
 import { QR_TOP, type GraphicSlot } from './retarget.js'
 import { DM_ESCAPE } from './gs1-zpl.js'
+import { imageGraphic } from './image.js'
 import type { LabelElement } from './schema.js'
 
 export interface MarkedElements { text: string, sources: string[], graphics: Map<number, GraphicSlot> }
@@ -40,6 +41,9 @@ export function compileElements (elements: LabelElement[], unit: 'mm' | 'pt', dp
       out += `^A0${ORIENT[el.rotation ?? 0]},${h},${h}`
       if (el.maxWidth !== undefined) out += `^FB${dots(el.maxWidth)},${el.maxLines ?? 1},0,${ALIGN[el.align ?? 'left'] ?? 'L'}`
       out += `^FD${slot(el.text)}^FS`
+    } else if (el.type === 'image') {
+      // Literal graphic in the compiled ZPL: decoded and drawn once per (version, dpi).
+      out += `${imageGraphic(el.data, Math.max(dots(el.width), 1), Math.max(dots(el.height), 1), at)}^FS`
     } else if (el.type === 'box' || el.type === 'line') {
       const t = Math.max(dots(el.thickness ?? (unit === 'mm' ? 0.25 : 0.75)), 1)
       const [w, h] = el.type === 'box'

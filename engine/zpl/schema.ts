@@ -39,6 +39,18 @@ const boxEl = {
   additionalProperties: false,
   properties: { type: { const: 'box' }, ...place, width: len, height: len, thickness: len, rounding: { type: 'integer', minimum: 0, maximum: 8 } }
 } as const
+const imageEl = {
+  type: 'object',
+  required: ['type', 'x', 'y', 'width', 'height', 'data'],
+  additionalProperties: false,
+  properties: {
+    type: { const: 'image' },
+    ...place,
+    width: len,
+    height: len,
+    data: { description: 'a PNG, base64', type: 'string', minLength: 1, maxLength: 2_000_000 }
+  }
+} as const
 const lineEl = {
   type: 'object',
   required: ['type', 'x', 'y', 'length'],
@@ -73,7 +85,7 @@ export const labelSchema = {
     },
     zpl: { type: 'string', minLength: 6, maxLength: 200000 },
     unit: { description: 'unit of the elements\' lengths (default mm)', enum: ['mm', 'pt'] },
-    elements: { type: 'array', minItems: 1, maxItems: 500, items: { oneOf: [textEl, barcodeEl, boxEl, lineEl] } }
+    elements: { type: 'array', minItems: 1, maxItems: 500, items: { oneOf: [textEl, barcodeEl, boxEl, lineEl, imageEl] } }
   }
 } as const
 
@@ -102,3 +114,4 @@ export type LabelElement =
   | At & { type: 'barcode', symbology: string, data: string, module: number, height?: number, hri?: boolean }
   | At & { type: 'box', width: number, height: number, thickness?: number, rounding?: number }
   | At & { type: 'line', length: number, thickness?: number, direction?: 'horizontal' | 'vertical' }
+  | At & { type: 'image', width: number, height: number, data: string }
