@@ -13,6 +13,7 @@ import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
+import { dpiSection } from './engine-dpi.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 100_000, maxBytes: 1e9, maxRows: 10_000_000, maxLabels: 1_000_000 }
@@ -308,6 +309,7 @@ async function main (): Promise<void> {
   log('## Labels')
   log('')
   log(`- ${labCount} ZPL labels (examples/templates/shipping-label.json, ${(labBytes / 1e6).toFixed(1)} MB of ZPL): median **${labMs.toFixed(1)} ms** (target ≤ 50 ms: ${ok(labMs <= 50)}); median CPU time ${median(labCpu).toFixed(1)} ms.`)
+  for (const line of dpiSection(root, LIMITS)) log(line)
   log('')
   log('## Notes')
   log('')

@@ -13,7 +13,8 @@ const endpoint = '{ id, workspaceId, url, events[], description, enabled, create
 const delivery = '{ id, eventId, eventType, endpointId, status (pending|succeeded|failed|abandoned), attempts, lastHttpStatus, ' +
   'lastResponseExcerpt, lastError, nextAttemptAt, createdAt, updatedAt }'
 const key = '{ id, prefix, name, mode, scopes[], state (active|revoked|expired), expiresAt, lastUsedAt, createdAt, workspaceId }'
-const environment = '{ id, workspaceId, key, production, dataSource: { host, port, user, database } | null, createdAt } (never a password)'
+const environment = '{ id, workspaceId, key, production, labelDpi (null: each template\'s own), ' +
+  'dataSource: { host, port, user, database } | null, createdAt } (never a password)'
 
 export const JSON_OUTPUTS: Record<string, JsonOutput> = {
   'db start': { json: '{ running: true, port, database, user, home }' },
@@ -28,6 +29,7 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
   'workspaces list': { json: '[{ id, name, createdAt }]' },
   'envs create': { json: environment },
   'envs set-datasource': { json: environment },
+  'envs set-label-dpi': { json: environment },
   'envs list': { json: `[${environment}]` },
   'keys create': { json: '{ key (the full key, shown only now), id, prefix, name, mode, scopes[], expiresAt, workspaceId }' },
   'keys list': { json: `[${key}]` },

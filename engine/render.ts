@@ -3,7 +3,7 @@
 import { RenderError, TemplateError, TemplateLimitError } from './errors.js'
 import { renderPdf, countRows, type OutputSink } from './pdf/render-pdf.js'
 import { getCompiled } from './template/cache.js'
-import type { CompiledTemplate } from './template/compile.js'
+import { labelAt, type CompiledTemplate } from './template/compile.js'
 import { createScope } from './expr/expressions.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 import { renderLabels } from './zpl/render.js'
@@ -15,12 +15,14 @@ export function render (compiled: CompiledTemplate, input: RenderInput, out?: Ou
     const rows = countRows(input.datasets)
     if (rows > input.limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${input.limits.maxRows}) exceeded: ${rows} rows`)
     const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
-    const r = renderLabels(compiled.label, scope, input.limits)
-    if (out === undefined) return { ok: true, format: 'zpl', bytes: r.bytes, pageCount: 0, labelCount: r.labelCount }
+    const label = labelAt(compiled, input.labelDpi)
+    const r = renderLabels(label, scope, input.limits)
+    const labelDpi = label.dpi
+    if (out === undefined) return { ok: true, format: 'zpl', bytes: r.bytes, pageCount: 0, labelCount: r.labelCount, labelDpi }
     // Labels are bounded by maxLabels and rendered whole; only their delivery is chunked.
     out.count(r.labelCount)
     out.write(r.bytes)
-    return { ok: true, format: 'zpl', bytes: new Uint8Array(0), pageCount: 0, labelCount: r.labelCount }
+    return { ok: true, format: 'zpl', bytes: new Uint8Array(0), pageCount: 0, labelCount: r.labelCount, labelDpi }
   }
   if (compiled.document === undefined) throw new RenderError('RENDER_FAILED', 'template has no document')
   return renderPdf(compiled.document, input, out)

@@ -33,6 +33,8 @@ export interface RenderInput {
   context: Record<string, unknown>
   datasets: DatasetValues
   limits: RenderLimits
+  /** Labels: the printer resolution to render at (152, 203, 300, 600); absent = as authored. */
+  labelDpi?: 152 | 203 | 300 | 600
 }
 
 export type RenderErrorCode = 'RENDER_FAILED' | 'RENDER_LIMIT_EXCEEDED' | 'RENDER_TIMEOUT' | 'RENDER_BUSY'
@@ -43,6 +45,8 @@ export interface RenderSuccess {
   bytes: Uint8Array
   pageCount: number
   labelCount: number
+  /** Labels: the printer resolution the ZPL is for (absent for documents). */
+  labelDpi?: number
   /** Things the caller should know about a document that did render (absent when none). */
   warnings?: string[]
 }

@@ -251,6 +251,7 @@ function taskInput (input: RenderInput, light: boolean, feed: MessagePort | unde
     context: input.context,
     datasets: input.datasets,
     limits: input.limits,
+    labelDpi: input.labelDpi,
     feed,
     output
   }

@@ -31,10 +31,20 @@ export function envCommands (program: Command, rt: CliRuntime): void {
       )
       emit(rt.io(), env, (v) => `${v.key}: ${v.dataSource === null ? 'no data source' : `${v.dataSource.user}@${v.dataSource.host}:${v.dataSource.port}/${v.dataSource.database}`}`)
     })
+  envs.command('set-label-dpi').description('default printer resolution of labels rendered in an environment (152, 203, 300, 600; "none": each template\'s own)')
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--key <key>', 'environment key')
+    .argument('<dpi>', '152, 203, 300, 600 or none')
+    .action(async (dpi: string, opts: { workspace: string, key: string }) => {
+      const env = await rt.withContext((ctx) =>
+        ctx.services.environments.setLabelDpi(opts.workspace, opts.key, dpi === 'none' ? null : Number(dpi))
+      )
+      emit(rt.io(), env, (v) => `${v.key}: labels at ${v.labelDpi === null ? "each template's own resolution" : `${v.labelDpi} dpi`}`)
+    })
   envs.command('list').description('list environments (passwords are never shown)')
     .requiredOption('--workspace <id>', 'workspace id')
     .action(async (opts: { workspace: string }) => {
       const list = await rt.withContext((ctx) => ctx.services.environments.list(opts.workspace))
-      emit(rt.io(), list, (v) => table(v.map((e) => ({ ...e, dataSource: e.dataSource === null ? null : `${e.dataSource.user}@${e.dataSource.host}:${e.dataSource.port}/${e.dataSource.database}` })), ['key', 'production', 'dataSource', 'id']))
+      emit(rt.io(), list, (v) => table(v.map((e) => ({ ...e, dataSource: e.dataSource === null ? null : `${e.dataSource.user}@${e.dataSource.host}:${e.dataSource.port}/${e.dataSource.database}` })), ['key', 'production', 'dataSource', 'labelDpi', 'id']))
     })
 }

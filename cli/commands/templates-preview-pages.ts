@@ -15,8 +15,12 @@ export const MAX_PREVIEW_PICTURES = 500
 
 type Label = NonNullable<TemplateDefinition['label']>
 
-/** One PNG per label (each `^XA … ^XZ`; copies of a label are not repeated); `first`: only that many. */
-export async function labelPngs (def: TemplateDefinition, zpl: string, first?: number): Promise<Buffer[]> {
+/**
+ * One PNG per label (each `^XA … ^XZ`; copies of a label are not repeated); `first`: only that
+ * many; `dpi`: the resolution the ZPL was rendered for (default: the template's own).
+ */
+export async function labelPngs (def: TemplateDefinition, zpl: string, first?: number,
+  dpi?: number): Promise<Buffer[]> {
   let mod: typeof import('zpl-renderer-js')
   try {
     mod = await import('zpl-renderer-js')
@@ -25,7 +29,8 @@ export async function labelPngs (def: TemplateDefinition, zpl: string, first?: n
   }
   const { api } = await mod.ready
   const label = def.label as Label
-  const dpmm = Math.round(label.dpi / 25.4)
+  // The renderer takes whole dots per millimetre: 6, 8, 12, 24 for 152, 203, 300, 600 dpi.
+  const dpmm = Math.round((dpi ?? label.dpi ?? 203) / 25.4)
   const all = zpl.match(/\^XA[\s\S]*?\^XZ/gi) ?? []
   const labels = first === undefined ? all : all.slice(0, first)
   if (labels.length > MAX_PREVIEW_PICTURES) throw new Error(`the preview has ${labels.length} labels; at most ${MAX_PREVIEW_PICTURES} are drawn: preview fewer rows`)

@@ -11,9 +11,10 @@ import type { DatasetValues, RenderLimits, Row } from '../../engine/types.js'
 import { checkFormat, checkParameters } from '../../server/render/checks.js'
 import { engineProblem } from '../../server/render/outcome.js'
 import { UsageError } from '../io.js'
+import { isDpi } from '../../engine/zpl/dpi.js'
 import { documentPngs, labelPngs, labelsPdf, numbered } from './templates-preview-pages.js'
 
-export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string }
+export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string, dpi?: string }
 /** `files`: every file written (several for `-o out-%d.png`); `warnings`: e.g. characters no font has. */
 export interface PreviewResult {
   output: string
@@ -68,6 +69,9 @@ export async function preview (
     checkFormat({ code: def.code, outputFormat: def.format === 'label' ? 'zpl' : 'pdf' }, ext.slice(1))
   }
   const parameters = checkParameters(compileParameterCheck(def), parseJsonOption('parameters', options.parameters))
+  const dpi = options.dpi === undefined ? undefined : Number(options.dpi)
+  if (dpi !== undefined && !isDpi(dpi)) throw new UsageError('--dpi: must be 152, 203, 300 or 600')
+  if (dpi !== undefined && def.format !== 'label') throw new UsageError('--dpi: only labels have a printer resolution')
   let data: unknown = {}
   if (options.data !== undefined) {
     try {
@@ -83,10 +87,11 @@ export async function preview (
     parameters,
     context: parseJsonOption('context', options.context),
     datasets: datasetsFromFile(def, data),
-    limits
+    limits,
+    labelDpi: dpi
   })
   if (!result.ok) throw engineProblem(result)
-  const files = await writePictures(def, result.bytes, options.output, ext)
+  const files = await writePictures(def, result.bytes, options.output, ext, result.labelDpi)
   const bytes = files.reduce((n, f) => n + f.bytes, 0)
   return {
     output: options.output,
@@ -104,7 +109,8 @@ async function writePictures (
   def: TemplateDefinition,
   rendered: Uint8Array,
   output: string,
-  ext: string
+  ext: string,
+  dpi?: number
 ): Promise<Array<{ file: string, bytes: number }>> {
   const isLabel = def.format === 'label'
   const each = ext === '.png' && output.includes('%d')
@@ -112,7 +118,7 @@ async function writePictures (
   if (ext === '.png' || (isLabel && ext === '.pdf')) {
     const zpl = Buffer.from(rendered).toString('utf8')
     pictures = isLabel
-      ? await labelPngs(def, zpl, each || ext === '.pdf' ? undefined : 1)
+      ? await labelPngs(def, zpl, each || ext === '.pdf' ? undefined : 1, dpi)
       : await documentPngs(rendered, each ? undefined : 1)
     if (isLabel && ext === '.pdf') pictures = [await labelsPdf(def, pictures as Buffer[])]
   }

@@ -2,6 +2,7 @@
 // path. 5-20x cheaper than rasterising through bwip-js, and sharp at any zoom or printer dpi.
 import bwipjs from 'bwip-js'
 import { RenderError } from '../errors.js'
+import { checkElementString } from '../gs1/element-string.js'
 import type { Canvas } from './canvas.js'
 import { ALIGN_CENTER, ALIGN_RIGHT, type BarcodeEl } from './model.js'
 import { wrap } from './text.js'
@@ -18,7 +19,10 @@ export const BARCODE_TYPES: Record<string, { bcid: string, twoD: boolean }> = {
   qr: { bcid: 'qrcode', twoD: true },
   qrcode: { bcid: 'qrcode', twoD: true },
   datamatrix: { bcid: 'datamatrix', twoD: true },
-  pdf417: { bcid: 'pdf417', twoD: true }
+  pdf417: { bcid: 'pdf417', twoD: true },
+  // GS1 element strings "(00)…(02)…", validated AI by AI first (engine/gs1/) so a fault names the AI.
+  'gs1-128': { bcid: 'gs1-128', twoD: false },
+  'gs1-datamatrix': { bcid: 'gs1datamatrix', twoD: true }
 }
 
 interface Linear { sbs: number[] }
@@ -32,6 +36,9 @@ export function prepareBarcode (el: BarcodeEl, value: string): void {
   el.text = value
   el.runs.length = 0
   if (value.length === 0) { el.w = 0; el.h = 0; return }
+  if (el.bcid === 'gs1-128' || el.bcid === 'gs1datamatrix') {
+    checkElementString(value, el.bcid === 'gs1-128' ? 'gs1-128' : 'gs1-datamatrix', `${el.path}.barcode.value`)
+  }
   let enc: unknown[]
   try {
     enc = bwipjs.raw(el.bcid, value, {}) as unknown[]

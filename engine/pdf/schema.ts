@@ -125,7 +125,7 @@ export const documentSchema = {
           required: ['type', 'value'],
           additionalProperties: false,
           properties: {
-            type: { enum: ['code128', 'code39', 'ean13', 'ean8', 'upca', 'itf14', 'interleaved2of5', 'qr', 'qrcode', 'datamatrix', 'pdf417'] },
+            type: { enum: ['code128', 'code39', 'ean13', 'ean8', 'upca', 'itf14', 'interleaved2of5', 'qr', 'qrcode', 'datamatrix', 'pdf417', 'gs1-128', 'gs1-datamatrix'] },
             value: text,
             height: len,
             width: len,

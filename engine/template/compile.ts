@@ -1,24 +1,35 @@
 // Turns a validated template definition into what the render path needs: the compiled label
 // (ZPL) or the compiled document (PDF, built by the layout engine's compileDocument).
-import { TemplateError } from '../errors.js'
+import { RenderError, TemplateError } from '../errors.js'
 import { compileDocument } from '../pdf/compile.js'
 import type { OutputFormat, TemplateFormat } from '../types.js'
 import { compileLabel, type CompiledLabel } from '../zpl/compile.js'
+import { DEFAULT_DPI, DPIS, type Dpi } from '../zpl/dpi.js'
 import type { TemplateDefinition } from './definition.js'
 
 export interface CompiledTemplate {
   def: TemplateDefinition
   format: TemplateFormat
   outputFormat: OutputFormat
+  /** A label at the resolution it was authored for. */
   label?: CompiledLabel
+  /** A label at other resolutions, compiled on first use: once per (version, dpi) per worker. */
+  labelAt?: Map<Dpi, CompiledLabel>
   document?: ReturnType<typeof compileDocument>
 }
 
-/** Throws TemplateError (paths like `document.body[2].text` or `label.zpl`) when it cannot compile. */
-export function compileTemplate (def: TemplateDefinition): CompiledTemplate {
+/**
+ * Throws TemplateError (paths like `document.body[2].text` or `label.zpl`) when it cannot compile.
+ * `everyResolution` (publish): a label is compiled at each of its `resolutions` too, so what
+ * cannot be retargeted is refused before it is stored.
+ */
+export function compileTemplate (def: TemplateDefinition,
+  options: { everyResolution?: boolean } = {}): CompiledTemplate {
   if (def.format === 'label') {
     if (def.label === undefined) throw missing('label')
-    return { def, format: 'label', outputFormat: 'zpl', label: compileLabel(def.label, 'label') }
+    const compiled: CompiledTemplate = { def, format: 'label', outputFormat: 'zpl', label: compileLabel(def.label, 'label'), labelAt: new Map() }
+    if (options.everyResolution === true) for (const dpi of resolutionsOf(compiled)) labelAt(compiled, dpi)
+    return compiled
   }
   if (def.document === undefined) throw missing('document')
   return { def, format: 'document', outputFormat: 'pdf', document: compileDocument(def.document, def) }
@@ -26,4 +37,27 @@ export function compileTemplate (def: TemplateDefinition): CompiledTemplate {
 
 function missing (member: string): Error {
   return new TemplateError(`${member}: is required for this format`, [{ path: member, message: 'is required for this format' }])
+}
+
+function resolutionsOf (compiled: CompiledTemplate): readonly Dpi[] {
+  return compiled.def.label?.resolutions ?? DPIS
+}
+
+/** The compiled label at `dpi` (undefined: as authored); RENDER_FAILED for a resolution the template does not list. */
+export function labelAt (compiled: CompiledTemplate, dpi?: Dpi): CompiledLabel {
+  const label = compiled.label
+  const def = compiled.def.label
+  if (label === undefined || def === undefined) throw new RenderError('RENDER_FAILED', 'template has no label')
+  if (dpi === undefined || dpi === label.dpi) return label
+  if (!resolutionsOf(compiled).includes(dpi)) {
+    const authored = def.dpi ?? DEFAULT_DPI
+    throw new RenderError('RENDER_FAILED', `label: ${dpi} dpi is not among the template's resolutions (${resolutionsOf(compiled).join(', ')}; authored at ${authored})`)
+  }
+  compiled.labelAt ??= new Map()
+  let hit = compiled.labelAt.get(dpi)
+  if (hit === undefined) {
+    hit = compileLabel(def, 'label', dpi)
+    compiled.labelAt.set(dpi, hit)
+  }
+  return hit
 }

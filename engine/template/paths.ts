@@ -174,6 +174,7 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
     const inLabel: Ctx = { row: rowOf(def.label.rows), group: false }
     visit(def.label.zpl, '/label/zpl', inLabel)
     visit(def.label.copies, '/label/copies', inLabel)
+    visit(def.label.elements, '/label/elements', inLabel)
   }
   return { errors, warnings }
 }

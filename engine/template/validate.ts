@@ -59,7 +59,7 @@ export function validateAndCompile (
   if (errors.length > 0) return { ok: false, errors }
   let compiled: CompiledTemplate
   try {
-    compiled = compileTemplate(def)
+    compiled = compileTemplate(def, { everyResolution: true })
   } catch (err) {
     if (!(err instanceof TemplateError)) throw err
     const issues = err.errors.length > 0 ? err.errors : [{ path: '', message: err.message }]

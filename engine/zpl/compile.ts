@@ -4,11 +4,21 @@
 import { TemplateError } from '../errors.js'
 import type { LabelDef } from './schema.js'
 import { compileExpression, compileText, type CompiledExpr, type CompiledText } from '../expr/expressions.js'
+import { DEFAULT_DPI, scaleOf, type Dpi } from './dpi.js'
+import { qrGraphic } from './qr-graphic.js'
+import { compileElements } from './elements.js'
+import { gs1128Zpl, gs1DataMatrixZpl } from './gs1-zpl.js'
+import { retargetZpl, type GraphicSlot } from './retarget.js'
 
 export interface LabelSlot {
   value: CompiledText
-  /** `field`: escaped with `indicator` inside ^FD data; `param`: must be command-safe text. */
-  mode: 'field' | 'param'
+  /**
+   * `field`: escaped with `indicator` inside ^FD data; `param`: must be command-safe text;
+   * `raw`: `encode` makes whole commands of the value (a ^GF graphic), written as they are.
+   */
+  mode: 'field' | 'param' | 'raw'
+  /** Applied to the value before it is written (GS1 field data, graphics). */
+  encode?: (value: string) => string
   indicator: string
   where: string
   src: string
@@ -21,6 +31,8 @@ export interface CompiledLabel {
   body: Array<string | LabelSlot>
   widthDots: number
   heightDots: number
+  /** The resolution this ZPL is for. */
+  dpi: Dpi
 }
 
 const fail = (where: string, message: string): never => {
@@ -32,21 +44,43 @@ const fail = (where: string, message: string): never => {
 const FORBIDDEN_COMMANDS = /[\^~](CC|CT|CD|PQ)/i
 const SENTINEL = /\uE000(\d+)\uE001/
 
-export function compileLabel (label: LabelDef, where = 'label'): CompiledLabel {
+/** The label's ZPL at `dpi` (default: the resolution it was authored for). */
+export function compileLabel (label: LabelDef, where = 'label', dpi?: Dpi): CompiledLabel {
+  if (label.elements !== undefined) {
+    const target = dpi ?? label.dpi ?? DEFAULT_DPI
+    const m = compileElements(label.elements, label.unit ?? 'mm', target, where)
+    return assemble(label, where, `^XA${m.text}^XZ`, m.sources, m.graphics, target)
+  }
   const zplWhere = `${where}.zpl`
-  if (label.zpl.includes('\uE000') || label.zpl.includes('\uE001')) fail(zplWhere, 'private-use characters U+E000 and U+E001 are not allowed')
+  const zpl = label.zpl ?? ''
+  if (zpl.includes('\uE000') || zpl.includes('\uE001')) fail(zplWhere, 'private-use characters U+E000 and U+E001 are not allowed')
   // 1. Replace each {{ expr }} by a sentinel so the ZPL structure can be scanned as text.
   const sources: string[] = []
-  const marked = label.zpl.replace(/\{\{([\s\S]*?)\}\}/g, (_m, src: string) => `\uE000${sources.push(src) - 1}\uE001`)
+  const marked = zpl.replace(/\{\{([\s\S]*?)\}\}/g, (m: string) => `\uE000${sources.push(m) - 1}\uE001`)
   if (marked.includes('{{')) fail(zplWhere, "unclosed '{{'")
-  const trimmed = marked.trim()
+  let trimmed = marked.trim()
   const forbidden = FORBIDDEN_COMMANDS.exec(trimmed)
   if (forbidden !== null) fail(zplWhere, `${forbidden[0]} is not allowed (${/pq/i.test(forbidden[0]) ? 'use "copies"' : 'it changes the command prefix'})`)
   if (!/^\^XA/i.test(trimmed) || !/\^XZ$/i.test(trimmed) || trimmed.match(/\^XA/gi)?.length !== 1 || trimmed.match(/\^XZ/gi)?.length !== 1) {
     fail(zplWhere, 'must be exactly one label: start with ^XA and end with ^XZ')
   }
-  const widthDots = Math.round(label.widthIn * label.dpi)
-  const heightDots = Math.round(label.heightIn * label.dpi)
+  const authored = label.dpi ?? DEFAULT_DPI
+  const target = dpi ?? authored
+  let graphics = new Map<number, GraphicSlot>()
+  if (target !== authored) {
+    const r = retargetZpl(trimmed.slice(3, -3), scaleOf(authored, target), sources, zplWhere)
+    trimmed = `^XA${r.text}^XZ`
+    graphics = r.graphics
+  }
+  return assemble(label, where, trimmed, sources, graphics, target)
+}
+
+/** Header, ^FH_ where placeholders sit in field data, then literal chunks and slots. */
+function assemble (label: LabelDef, where: string, trimmed: string, sources: string[],
+  graphics: Map<number, GraphicSlot>, dpi: Dpi): CompiledLabel {
+  const zplWhere = `${where}.zpl`
+  const widthDots = Math.round(label.widthIn * dpi)
+  const heightDots = Math.round(label.heightIn * dpi)
   // 2. Header after ^XA: UTF-8 (^CI28) and the label size, unless the author set them.
   let header = '^XA'
   if (!/\^CI/i.test(trimmed)) header += '^CI28'
@@ -60,12 +94,25 @@ export function compileLabel (label: LabelDef, where = 'label'): CompiledLabel {
   for (let m = SENTINEL.exec(rest); m !== null; m = SENTINEL.exec(rest)) {
     if (m.index > 0) body.push(rest.slice(0, m.index))
     const k = Number(m[1])
+    const src = sources[k] ?? ''
+    const graphic = graphics.get(k)
     const indicator = indicators.get(k)
-    body.push({ value: compileText(`{{${sources[k]}}}`, zplWhere), mode: indicator === undefined ? 'param' : 'field', indicator: indicator ?? '', where: zplWhere, src: sources[k].trim() })
+    const value = compileText(src, zplWhere)
+    if (graphic?.kind === 'gs1-128' || graphic?.kind === 'gs1-datamatrix') {
+      const encode = graphic.kind === 'gs1-128' ? gs1128Zpl : gs1DataMatrixZpl
+      const at = `${where}.${src.trim()}`
+      body.push({ value, mode: 'field', encode: (v) => encode(v, at), indicator: indicator ?? '_', where: zplWhere, src: src.trim() })
+    } else if (graphic !== undefined) {
+      const moduleDots = graphic.moduleDots
+      body.push({ value, mode: 'raw', encode: (v) => qrGraphic(v, moduleDots, zplWhere), indicator: '', where: zplWhere, src: src.trim() })
+    } else {
+      const inner = src.slice(2, -2).trim()
+      body.push({ value, mode: indicator === undefined ? 'param' : 'field', indicator: indicator ?? '', where: zplWhere, src: inner })
+    }
     rest = rest.slice(m.index + m[0].length)
   }
   if (rest !== '') body.push(rest)
-  return { rows: label.rows, copies: compileCopies(label.copies, `${where}.copies`), body, widthDots, heightDots }
+  return { rows: label.rows, copies: compileCopies(label.copies, `${where}.copies`), body, widthDots, heightDots, dpi }
 }
 
 /** Data of ^FD/^FV runs to the next command prefix. Yields [start of command, start of data, end of data]. */

@@ -14,8 +14,10 @@ interface Plan {
   /** UTF-8 of the literal text before slot k (adjacent literals merged); `tail` after the last. */
   lead: Uint8Array[]
   value: CompiledText[]
-  /** Char code of the hex indicator for field slots; 0 for parameter slots. */
+  /** Char code of the hex indicator for field slots; 0 for parameter slots, -1 for raw ones. */
   indicator: number[]
+  /** The slot's encoder (GS1 field data, graphics), if any. */
+  encode: Array<((value: string) => string) | undefined>
   tail: Uint8Array
   /** Bytes of all literal text of one label, without the ending. */
   literalBytes: number
@@ -32,13 +34,15 @@ const LONGEST_END = 24 // `^PQ` + digits of maxLabels + 1 + `^XZ\n`, with room t
 function planOf (label: CompiledLabel): Plan {
   let plan = plans.get(label)
   if (plan !== undefined) return plan
-  plan = { lead: [], value: [], indicator: [], tail: ENDS[0].subarray(0, 0), literalBytes: 0, src: [], where: [] }
+  const tail = ENDS[0].subarray(0, 0)
+  plan = { lead: [], value: [], indicator: [], encode: [], tail, literalBytes: 0, src: [], where: [] }
   let literal = ''
   for (const chunk of label.body) {
     if (typeof chunk === 'string') { literal += chunk; continue }
     plan.lead.push(Buffer.from(literal, 'utf8'))
     plan.value.push(chunk.value)
-    plan.indicator.push(chunk.mode === 'field' ? chunk.indicator.charCodeAt(0) : 0)
+    plan.indicator.push(chunk.mode === 'field' ? chunk.indicator.charCodeAt(0) : chunk.mode === 'raw' ? -1 : 0)
+    plan.encode.push(chunk.encode)
     plan.src.push(chunk.src)
     plan.where.push(chunk.where)
     literal = ''
@@ -116,10 +120,12 @@ export function renderLabels (
     if (at + plan.literalBytes + LONGEST_END > buf.length) buf = grown(buf, at, at + plan.literalBytes + LONGEST_END)
     for (let k = 0; k < slots; k++) {
       at = put(buf, at, lead[k])
-      const v = value[k](scope)
+      const enc = plan.encode[k]
+      const v = enc === undefined ? value[k](scope) : enc(value[k](scope))
       const room = at + MAX_ESCAPED_PER_UNIT * v.length + plan.literalBytes + LONGEST_END
       if (room > buf.length) buf = grown(buf, at, room)
-      if (indicator[k] !== 0) at = writeFieldData(buf, at, v, indicator[k])
+      if (indicator[k] > 0) at = writeFieldData(buf, at, v, indicator[k])
+      else if (indicator[k] < 0) at = putAscii(buf, at, v) // an encoder's own commands (ASCII)
       else if (isSafeParameter(v)) at = putAscii(buf, at, v)
       else unsafe(plan, k, v)
     }

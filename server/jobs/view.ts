@@ -18,6 +18,8 @@ export interface JobView {
   completedAt: string | null
   pageCount: number | null
   labelCount: number | null
+  /** Labels: the printer resolution rendered at, from the job's run (an extension of spec 2.2). */
+  labelDpi: number | null
   outputBytes: number | null
   documentUrl: string | null
   documentUrlExpiresAt: string | null
@@ -51,6 +53,7 @@ export function jobView (deps: DocumentUrls, job: JobRow): JobView {
     completedAt: job.completedAt?.toISOString() ?? null,
     pageCount: job.format === 'pdf' ? job.pageCount : job.labelCount,
     labelCount: job.labelCount,
+    labelDpi: job.labelDpi ?? null,
     outputBytes: job.outputBytes,
     documentUrl,
     documentUrlExpiresAt,

@@ -6,6 +6,7 @@ import { assertEnvironmentAllowed } from '../auth/keys.js'
 import type { AuthContext } from '../auth/keys.js'
 import { requireEnvironment } from '../services/environments.js'
 import type { ParameterCheckResult } from '../../engine/template/parameters.js'
+import { isDpi, type Dpi } from '../../engine/zpl/dpi.js'
 
 /** The environment asked for, when the workspace has it and the key may use it. */
 export function environmentFor<E extends { key: string, isProduction: boolean }> (auth: AuthContext, key: string,
@@ -34,4 +35,20 @@ export function checkParameters (
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   const detail = first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`
   throw problem('PARAMETER_INVALID', detail, { errors: checked.errors })
+}
+
+/**
+ * A label's printer resolution: the request's `context.labelDpi` (152, 203, 300 or 600; else
+ * 400 VALIDATION_FAILED), else the environment's default, else undefined (the template's own).
+ */
+export function labelDpiOf (context: Record<string, unknown>, env: { labelDpi?: number | null }): Dpi | undefined {
+  const asked = context.labelDpi
+  if (asked !== undefined) {
+    if (!isDpi(asked)) {
+      const message = 'must be 152, 203, 300 or 600'
+      throw problem('VALIDATION_FAILED', `context.labelDpi ${message}`, { errors: { '/context/labelDpi': [message] } })
+    }
+    return asked
+  }
+  return isDpi(env.labelDpi) ? env.labelDpi : undefined
 }

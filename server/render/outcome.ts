@@ -48,6 +48,8 @@ export interface Outcome {
   errorMessage: string | null
   /** The render's warnings (RenderSuccess.warnings), for the run history; absent when none. */
   warnings?: string[]
+  /** Labels: the printer resolution rendered at (RenderSuccess.labelDpi), for the run history. */
+  labelDpi?: number
 }
 
 const CONTENT_TYPES = { pdf: 'application/pdf', zpl: 'application/zpl' } as const
@@ -72,7 +74,8 @@ export function successOutcome (r: RenderSuccess,
     labelCount: r.format === 'zpl' ? r.labelCount : null,
     errorCode: null,
     errorMessage: null,
-    warnings: r.warnings
+    warnings: r.warnings,
+    labelDpi: r.labelDpi
   }
 }
 
@@ -113,6 +116,7 @@ export function runOf (p: RunSubject, mode: 'sync' | 'async', jobId: string | nu
     outputBytes: outcome.outputBytes,
     warningCount: outcome.warnings?.length ?? 0,
     warnings: outcome.warnings ?? [],
+    labelDpi: outcome.labelDpi ?? null,
     startedAt: new Date(startedAt),
     completedAt: new Date(completed)
   }

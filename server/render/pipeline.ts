@@ -12,7 +12,7 @@ import type { Environment, EnvironmentsRepo } from '../store/repos/environments.
 import type { NewJob } from '../store/repos/jobs.js'
 import type { DataSources, DatasetResult } from '../datasources/index.js'
 import type { Config } from '../config.js'
-import { checkFormat, checkParameters, environmentFor } from './checks.js'
+import { checkFormat, checkParameters, environmentFor, labelDpiOf } from './checks.js'
 import { engineProblem } from './outcome.js'
 import { readAndRender } from './row-input.js'
 import type { RowInputDeps } from './row-input.js'
@@ -127,6 +127,8 @@ export function createRenderPipeline (deps: PipelineDeps): RenderPipeline {
       const { resolved, environment } = await found()
       const env = environmentFor(auth, envKey, environment)
       checkFormat(resolved, body.format)
+      // A bad context.labelDpi is the request's fault: refused before a job is queued.
+      if (resolved.outputFormat === 'zpl') labelDpiOf(body.context ?? {}, env)
       return {
         auth,
         resolved,

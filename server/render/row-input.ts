@@ -16,6 +16,7 @@ import type { DataSources } from '../datasources/index.js'
 import type { ResolvedTemplate } from './resolution.js'
 import type { Environment } from '../store/repos/environments.js'
 import { engineProblem } from './outcome.js'
+import { labelDpiOf } from './checks.js'
 
 /** Rows per message to the worker. */
 const FEED_BATCH = 500
@@ -39,10 +40,12 @@ export async function readAndRender (
 ): Promise<RenderResult> {
   const { versionKey, definitionJson: definition } = resolved
   const { parameters, context } = values
+  // Labels: the request's context.labelDpi, else the environment's default, else as authored.
+  const labelDpi = resolved.outputFormat === 'zpl' ? labelDpiOf(context, env) : undefined
   let feed: { sender: RowFeedSender, rendering: Promise<RenderResult> } | undefined
   const start = (): { sender: RowFeedSender, rendering: Promise<RenderResult> } => {
     const sender = rowFeedSender()
-    const rendering = deps.pool.render({ versionKey, definition, parameters, context, datasets: {}, limits },
+    const rendering = deps.pool.render({ versionKey, definition, parameters, context, datasets: {}, limits, labelDpi },
       { ...task, rows: sender.port })
     // However it ended, the feed is over: a read still waiting on it stops (FeedClosed).
     void rendering.finally(() => { sender.abort() })
@@ -65,7 +68,7 @@ export async function readAndRender (
   }
   if (feed === undefined) {
     const datasets = read.datasets
-    return await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits }, task)
+    return await deps.pool.render({ versionKey, definition, parameters, context, datasets, limits, labelDpi }, task)
   }
   for (const [code, value] of Object.entries(read.datasets)) feed.sender.value(code, value)
   feed.sender.end()

@@ -8,6 +8,7 @@ import type { Keyring, SealedRef } from '../secrets/keyring.js'
 import type { EnvironmentsRepo, Environment, DataSourceRow } from '../store/repos/environments.js'
 import type { WorkspacesRepo } from '../store/repos/workspaces.js'
 import { AddressRefused } from '../net/address-guard.js'
+import { isDpi } from '../../engine/zpl/dpi.js'
 import type { DataSourceGuard } from '../datasources/destinations.js'
 import type { DataSourceConfig, DataSourceOpener } from '../datasources/source.js'
 
@@ -17,6 +18,8 @@ export interface EnvironmentView {
   key: string
   production: boolean
   dataSource: { host: string, port: number, user: string, database: string } | null
+  /** Default printer resolution of labels rendered here; null: each template's own. */
+  labelDpi: number | null
   createdAt: string
 }
 
@@ -39,6 +42,7 @@ function view (e: Environment): EnvironmentView {
     workspaceId: e.workspaceId,
     key: e.key,
     production: e.isProduction,
+    labelDpi: e.labelDpi ?? null,
     dataSource:
       e.dataSource === null
         ? null
@@ -90,6 +94,8 @@ export interface EnvironmentsService extends DataSourceOpener {
     production?: boolean
   }): Promise<EnvironmentView>
   setDataSource(workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView>
+  /** The default label resolution (152, 203, 300, 600; null: each template's own). */
+  setLabelDpi(workspaceId: string, key: string, dpi: number | null): Promise<EnvironmentView>
   list(workspaceId: string): Promise<EnvironmentView[]>
 }
 
@@ -134,6 +140,14 @@ export function createEnvironmentsService (envs: EnvironmentsRepo, workspaces: W
     async setDataSource (workspaceId: string, key: string, dataSourceUrl: string | null): Promise<EnvironmentView> {
       const env = requireEnvironment(key, await envs.get(workspaceId, key))
       await envs.setDataSource(env, seal(env.id, await checkedDataSource(dataSourceUrl, guard)))
+      return view((await envs.get(workspaceId, key)) as Environment)
+    },
+    async setLabelDpi (workspaceId: string, key: string, dpi: number | null): Promise<EnvironmentView> {
+      if (dpi !== null && !isDpi(dpi)) {
+        throw problem('VALIDATION_FAILED', 'labelDpi: must be 152, 203, 300 or 600', { errors: { labelDpi: ['must be 152, 203, 300 or 600'] } })
+      }
+      const env = requireEnvironment(key, await envs.get(workspaceId, key))
+      await envs.setLabelDpi(env, dpi)
       return view((await envs.get(workspaceId, key)) as Environment)
     },
     async list (workspaceId: string): Promise<EnvironmentView[]> {

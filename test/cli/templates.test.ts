@@ -298,3 +298,19 @@ test('preview refuses a wrong output kind, bad parameters and unknown datasets',
   assert.equal(unknown.code, 2)
   assert.match(unknown.stderr + unknown.stdout, /"extra" is not a dataset/)
 })
+
+test('preview --dpi renders a label at the printer resolution and draws it at that resolution', async () => {
+  const base = ['templates', 'preview', example('templates', 'shipping-label'), '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":7}']
+  const zplFile = join(home, 'labels-300.zpl')
+  const r = await svc([...base, '--dpi', '300', '-o', zplFile])
+  assert.equal(r.code, 0, r.stderr + r.stdout)
+  assert.match(await readFile(zplFile, 'utf8'), /^\^XA\^CI28\^PW1200\^LL1800\^FO59,59/)
+  const pngFile = join(home, 'label-600.png')
+  const p = await svc([...base, '--dpi', '600', '-o', pngFile])
+  assert.equal(p.code, 0, p.stderr + p.stdout)
+  // IHDR width: 4 in at 600 dpi, drawn at the renderer's whole 24 dots/mm ≈ 2439 px.
+  assert.ok(Math.abs((await readFile(pngFile)).readUInt32BE(16) - 2439) <= 2)
+  const bad = await svc([...base, '--dpi', '250', '-o', zplFile])
+  assert.notEqual(bad.code, 0)
+  assert.match(bad.stderr + bad.stdout, /--dpi: must be 152, 203, 300 or 600/)
+})

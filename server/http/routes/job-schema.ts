@@ -28,6 +28,7 @@ export const jobSchema = {
     completedAt: nullableString,
     pageCount: nullableInt,
     labelCount: nullableInt,
+    labelDpi: { ...nullableInt, description: 'labels: the printer resolution rendered at (an extension beyond spec 2.2)' },
     outputBytes: nullableInt,
     documentUrl: nullableString,
     documentUrlExpiresAt: nullableString,

@@ -19,6 +19,8 @@ export interface Environment {
   dataSource: DataSourceRow | null
   /** Bumped when the data source changes, so cached pools keyed by it go stale. */
   dsVersion: number
+  /** Default printer resolution of labels rendered here (018); null: each template's own. */
+  labelDpi?: number | null
   /** The workspace's webhook subscription version, read with the row (outbox.hasSubscriber). */
   webhooksVersion?: number
   createdAt: Date
@@ -47,12 +49,13 @@ export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
     isProduction: c('is_production') === 1,
     dataSource: c('ds_host') === null ? null : { host: c('ds_host'), port: c('ds_port'), user: c('ds_user'), passwordEnc: c('ds_password_enc'), database: c('ds_database') },
     dsVersion: c('ds_version'),
+    labelDpi: c('label_dpi') ?? null,
     webhooksVersion: Number(c('webhooks_version') ?? 0),
     createdAt: c('created_at')
   }
 }
 
-const COLUMN_NAMES = ['id', 'workspace_id', 'env_key', 'is_production', 'ds_host', 'ds_port', 'ds_user', 'ds_password_enc', 'ds_database', 'ds_version', 'created_at']
+const COLUMN_NAMES = ['id', 'workspace_id', 'env_key', 'is_production', 'ds_host', 'ds_port', 'ds_user', 'ds_password_enc', 'ds_database', 'ds_version', 'label_dpi', 'created_at']
 const COLUMNS = `${COLUMN_NAMES.join(', ')}, ${webhooksVersionOf('environments')} AS webhooks_version`
 
 export interface EnvironmentsRepo {
@@ -61,6 +64,8 @@ export interface EnvironmentsRepo {
     id?: string): Promise<Environment>
   /** A new data source (or none): ds_version and the workspace's render revision bumped with it. */
   setDataSource(env: Pick<Environment, 'id' | 'workspaceId'>, ds: DataSourceRow | null): Promise<void>
+  /** A new default label resolution (or none): the workspace's render revision bumped with it. */
+  setLabelDpi(env: Pick<Environment, 'id' | 'workspaceId'>, dpi: number | null): Promise<void>
   get(workspaceId: string, key: string): Promise<Environment | undefined>
   list(workspaceId: string): Promise<Environment[]>
 }
@@ -99,6 +104,12 @@ export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
           ds_version = ds_version + 1, updated_at = UTC_TIMESTAMP(3) WHERE id = ?`,
           [ds?.host ?? null, ds?.port ?? null, ds?.user ?? null, ds?.passwordEnc ?? null, ds?.database ?? null, env.id]
         )
+      })
+    },
+    async setLabelDpi (env: Pick<Environment, 'id' | 'workspaceId'>, dpi: number | null): Promise<void> {
+      await transaction(db, async (conn) => {
+        await bumpRenderRevision(conn, env.workspaceId)
+        await conn.execute('UPDATE environments SET label_dpi = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?', [dpi, env.id])
       })
     },
     async get (workspaceId: string, key: string): Promise<Environment | undefined> {

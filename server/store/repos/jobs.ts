@@ -32,6 +32,8 @@ export interface JobRow {
   documentExpiresAt: Date | null
   pageCount: number | null
   labelCount: number | null
+  /** Labels: the resolution of the job's run (read by `get` only, for the job view). */
+  labelDpi?: number | null
   outputBytes: number | null
   errorCode: string | null
   errorMessage: string | null
@@ -72,6 +74,7 @@ function toJob (r: RowDataPacket): JobRow {
     documentExpiresAt: r.document_expires_at ?? null,
     pageCount: r.page_count,
     labelCount: r.label_count,
+    labelDpi: r.label_dpi ?? null,
     outputBytes: r.output_bytes,
     errorCode: r.error_code,
     errorMessage: r.error_message,
@@ -241,7 +244,9 @@ export function createJobsRepo (db: Db): JobsRepo {
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(
-        `SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`,
+        // The run's resolution: one primary-key lookup, for the view only (not on the claim path).
+        `SELECT ${COLUMNS}, (SELECT r.label_dpi FROM runs r WHERE r.id = j.run_id) AS label_dpi
+        FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`,
         [id, workspaceId]
       )
       return rows.length === 0 ? undefined : toJob(rows[0])

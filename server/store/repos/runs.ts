@@ -28,11 +28,13 @@ export interface RunRecord {
   warnings: string[]
   startedAt: Date
   completedAt: Date
+  /** Labels: the printer resolution rendered at (018_label_dpi.sql); null otherwise. */
+  labelDpi?: number | null
 }
 
 const COLUMNS = ['id', 'workspace_id', 'api_key_id', 'api_key_prefix', 'api_key_name', 'correlation_id', 'mode', 'job_id', 'template_code',
   'version', 'environment', 'format', 'status', 'error_code', 'error_message', 'duration_ms', 'page_count', 'label_count', 'output_bytes',
-  'warning_count', 'warnings', 'started_at', 'completed_at']
+  'warning_count', 'warnings', 'started_at', 'completed_at', 'label_dpi']
 
 /** Size of the `warnings` column (011_run_warnings.sql) and what one stored text may take. */
 const WARNINGS_CHARS = 1000
@@ -82,7 +84,8 @@ function values (r: RunRecord): unknown[] {
     r.warningCount,
     storedWarnings(r.warnings),
     r.startedAt,
-    r.completedAt
+    r.completedAt,
+    r.labelDpi ?? null
   ]
 }
 
@@ -110,7 +113,8 @@ function toRun (r: RowDataPacket): RunRecord {
     warningCount: r.warning_count,
     warnings: parseWarnings(r.warnings),
     startedAt: r.started_at,
-    completedAt: r.completed_at
+    completedAt: r.completed_at,
+    labelDpi: r.label_dpi ?? null
   }
 }
 
