@@ -7,6 +7,7 @@ import type { CompiledTemplate } from './template/compile.js'
 import { createScope } from './expr/expressions.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 import { renderLabels } from './zpl/render.js'
+import { renderEinvoicePdf } from './einvoice/render-einvoice.js'
 
 /** With `out`, the output goes there (count first, then bytes) and the result's bytes are empty. */
 export function render (compiled: CompiledTemplate, input: RenderInput, out?: OutputSink): RenderSuccess {
@@ -23,6 +24,7 @@ export function render (compiled: CompiledTemplate, input: RenderInput, out?: Ou
     return { ok: true, format: 'zpl', bytes: new Uint8Array(0), pageCount: 0, labelCount: r.labelCount }
   }
   if (compiled.document === undefined) throw new RenderError('RENDER_FAILED', 'template has no document')
+  if (compiled.einvoice !== undefined) return renderEinvoicePdf(compiled.document, compiled.einvoice, input, out)
   return renderPdf(compiled.document, input, out)
 }
 

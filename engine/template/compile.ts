@@ -5,6 +5,7 @@ import { compileDocument } from '../pdf/compile.js'
 import type { OutputFormat, TemplateFormat } from '../types.js'
 import { compileLabel, type CompiledLabel } from '../zpl/compile.js'
 import type { TemplateDefinition } from './definition.js'
+import { compileEinvoiceOf, type CompiledEinvoice } from '../einvoice/of-template.js'
 
 export interface CompiledTemplate {
   def: TemplateDefinition
@@ -12,6 +13,8 @@ export interface CompiledTemplate {
   outputFormat: OutputFormat
   label?: CompiledLabel
   document?: ReturnType<typeof compileDocument>
+  /** `document.einvoice`, compiled (engine/einvoice/). */
+  einvoice?: CompiledEinvoice
 }
 
 /** Throws TemplateError (paths like `document.body[2].text` or `label.zpl`) when it cannot compile. */
@@ -21,7 +24,8 @@ export function compileTemplate (def: TemplateDefinition): CompiledTemplate {
     return { def, format: 'label', outputFormat: 'zpl', label: compileLabel(def.label, 'label') }
   }
   if (def.document === undefined) throw missing('document')
-  return { def, format: 'document', outputFormat: 'pdf', document: compileDocument(def.document, def) }
+  const document = compileDocument(def.document, def)
+  return { def, format: 'document', outputFormat: 'pdf', document, ...compileEinvoiceOf(def) }
 }
 
 function missing (member: string): Error {
