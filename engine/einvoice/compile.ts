@@ -23,14 +23,14 @@ interface Issue { path: string, message: string }
 
 const ROOT = 'document.einvoice'
 
-/** The code list a constant of this term must belong to, if any. */
-export function codeList (key: string): { name: string, codes: ReadonlySet<string> } | null {
-  if (key === 'currency') return { name: 'ISO 4217', codes: CURRENCIES }
-  if (key === 'typeCode') return { name: 'UNCL 1001 (380, 381, 384, 389)', codes: TYPE_CODES }
-  if (key.endsWith('.country')) return { name: 'ISO 3166-1', codes: COUNTRIES }
-  if (key === 'lines.unit') return { name: 'UN/ECE Rec. 20 (the subset in docs/einvoice.md)', codes: UNITS }
-  if (key === 'payment.means') return { name: 'UNCL 4461', codes: PAYMENT_MEANS }
-  if (key.endsWith('.category')) return { name: 'UNCL 5305 (S, Z, E, AE, K, G, O)', codes: VAT_CATEGORIES }
+/** The code list a value of this term must belong to, and the EN 16931 rule (BR-CL-nn) that says so. */
+export function codeList (key: string): { name: string, rule: string, codes: ReadonlySet<string> } | null {
+  if (key === 'currency') return { name: 'ISO 4217', rule: 'BR-CL-04', codes: CURRENCIES }
+  if (key === 'typeCode') return { name: 'UNCL 1001 (380, 381, 384, 389)', rule: 'BR-CL-01', codes: TYPE_CODES }
+  if (key.endsWith('.country')) return { name: 'ISO 3166-1', rule: 'BR-CL-14', codes: COUNTRIES }
+  if (key === 'lines.unit') return { name: 'UN/ECE Rec. 20 (the subset in docs/einvoice.md)', rule: 'BR-CL-23', codes: UNITS }
+  if (key === 'payment.means') return { name: 'UNCL 4461', rule: 'BR-CL-16', codes: PAYMENT_MEANS }
+  if (key.endsWith('.category')) return { name: 'UNCL 5305 (S, Z, E, AE, K, G, O)', rule: 'BR-CL-17', codes: VAT_CATEGORIES }
   return null
 }
 

@@ -28,7 +28,7 @@ export function checkInvoice (inv: Invoice): void {
     const list = codeList(key)
     if (value !== undefined && list !== null && !list.codes.has(value)) {
       v.push({
-        rule: 'CL',
+        rule: list.rule,
         key,
         detail: `${at}${JSON.stringify(value)} is not in ${list.name}`
       })
@@ -128,7 +128,7 @@ function lineRules (l: Line, v: Violation[]): void {
   const unit = codeList('lines.unit')
   if (l.unit !== undefined && unit !== null && !unit.codes.has(l.unit)) {
     v.push({
-      rule: 'CL',
+      rule: unit.rule,
       key: 'lines.unit',
       detail: `${at}${JSON.stringify(l.unit)} is not in ${unit.name}`
     })
@@ -179,7 +179,7 @@ function categoryRules (inv: Invoice, v: Violation[]): void {
     const prefix = CATEGORY_RULE.get(it.category)
     if (prefix === undefined) {
       const detail = `${it.at}${JSON.stringify(it.category)} is not in UNCL 5305 (S, Z, E, AE, K, G, O)`
-      v.push({ rule: 'CL', key: `${it.key}.category`, detail })
+      v.push({ rule: 'BR-CL-17', key: `${it.key}.category`, detail })
       continue
     }
     seen.add(it.category)
