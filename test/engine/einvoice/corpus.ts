@@ -56,8 +56,8 @@ export function corpusInvoice (i: number, seed = 33): InvoiceData & { scenario: 
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!
   const scenario = SCENARIOS[i % SCENARIOS.length]!
   const cats = categories(scenario)
-  // Mostly short invoices; one in 20 is long (100–300 lines).
-  const n = i % 20 === 3 ? 100 + Math.floor(r() * 201) : 1 + Math.floor(r() * 12)
+  // Mostly short invoices; one in 40 is long (100–300 lines).
+  const n = i % 40 === 3 ? 100 + Math.floor(r() * 201) : 1 + Math.floor(r() * 12)
   const lines: Obj[] = []
   for (let k = 1; k <= n; k++) {
     const [category, rate] = pick(cats)
