@@ -28,9 +28,11 @@ export function codeList (key: string): { name: string, rule: string, codes: Rea
   if (key === 'currency') return { name: 'ISO 4217', rule: 'BR-CL-04', codes: CURRENCIES }
   if (key === 'typeCode') return { name: 'UNCL 1001 (380, 381, 384, 389)', rule: 'BR-CL-01', codes: TYPE_CODES }
   if (key.endsWith('.country')) return { name: 'ISO 3166-1', rule: 'BR-CL-14', codes: COUNTRIES }
-  if (key === 'lines.unit') return { name: 'UN/ECE Rec. 20 (the subset in docs/einvoice.md)', rule: 'BR-CL-23', codes: UNITS }
+  const rec20 = 'UN/ECE Rec. 20 (the subset in docs/einvoice.md)'
+  if (key === 'lines.unit') return { name: rec20, rule: 'BR-CL-23', codes: UNITS }
   if (key === 'payment.means') return { name: 'UNCL 4461', rule: 'BR-CL-16', codes: PAYMENT_MEANS }
-  if (key.endsWith('.category')) return { name: 'UNCL 5305 (S, Z, E, AE, K, G, O)', rule: 'BR-CL-17', codes: VAT_CATEGORIES }
+  const uncl5305 = 'UNCL 5305 (S, Z, E, AE, K, G, O)'
+  if (key.endsWith('.category')) return { name: uncl5305, rule: 'BR-CL-17', codes: VAT_CATEGORIES }
   return null
 }
 

@@ -9,15 +9,11 @@ import { codeList } from './compile.js'
 import type { AllowanceCharge, Invoice, Line } from './model.js'
 import { vatKey } from './money.js'
 import { termLabel } from './terms.js'
+import { anyGiven, type Violation } from './violation.js'
+import { categoryRules } from './vat-category-rules.js'
+import { xrechnungRules } from './xrechnung-rules.js'
 
-interface Violation { rule: string, key: string, detail: string }
-
-const CATEGORY_RULE: ReadonlyMap<string, string> = new Map([
-  ['S', 'BR-S'], ['Z', 'BR-Z'], ['E', 'BR-E'], ['AE', 'BR-AE'], ['K', 'BR-IC'], ['G', 'BR-G'], ['O', 'BR-O']
-])
 const MAX_SHOWN = 5
-
-const anyGiven = (o: object): boolean => Object.values(o).some((x: unknown) => x !== undefined)
 
 export function checkInvoice (inv: Invoice): void {
   const v: Violation[] = []
@@ -160,125 +156,6 @@ function allowanceChargeRules (a: AllowanceCharge, v: Violation[]): void {
   }
 }
 
-/** Rate rules per category (lines -05, allowances -06, charges -07) and the parties each category needs (-02 …). */
-function categoryRules (inv: Invoice, v: Violation[]): void {
-  const items: Array<{ category: string | undefined, rate: Dec | null, key: string, suffix: string, at: string }> = [
-    ...inv.lines.map((l) => ({ category: l.category, rate: l.rate, key: 'lines', suffix: '05', at: `line ${l.id}: ` })),
-    ...inv.allowances.map((a) => ({
-      category: a.category,
-      rate: a.rate,
-      key: 'allowances',
-      suffix: '06',
-      at: 'allowance: '
-    })),
-    ...inv.charges.map((c) => ({ category: c.category, rate: c.rate, key: 'charges', suffix: '07', at: 'charge: ' }))
-  ]
-  const seen = new Set<string>()
-  for (const it of items) {
-    if (it.category === undefined) continue
-    const prefix = CATEGORY_RULE.get(it.category)
-    if (prefix === undefined) {
-      const detail = `${it.at}${JSON.stringify(it.category)} is not in UNCL 5305 (S, Z, E, AE, K, G, O)`
-      v.push({ rule: 'BR-CL-17', key: `${it.key}.category`, detail })
-      continue
-    }
-    seen.add(it.category)
-    const rule = `${prefix}-${it.suffix}`
-    const rateKey = `${it.key}.rate`
-    if (it.category === 'O') {
-      if (it.rate !== null) {
-        v.push({
-          rule,
-          key: rateKey,
-          detail: `${it.at}category O (outside the scope of VAT) has no VAT rate`
-        })
-      }
-    } else if (it.rate === null) {
-      v.push({
-        rule,
-        key: rateKey,
-        detail: `${it.at}category ${it.category} needs a VAT rate`
-      })
-    } else if (it.category === 'S' ? it.rate.sign() <= 0 : !it.rate.isZero()) {
-      v.push({
-        rule,
-        key: rateKey,
-        detail: `${it.at}category ${it.category} needs a rate ${it.category === 'S' ? 'above 0' : 'of 0'},` +
-          ` got ${it.rate.toString()}`
-      })
-    }
-  }
-  const s = inv.seller; const b = inv.buyer
-  for (const c of seen) {
-    const prefix = CATEGORY_RULE.get(c) ?? ''
-    if (['S', 'Z', 'E'].includes(c) && s.vatId === undefined && s.taxNumber === undefined) {
-      v.push({
-        rule: `${prefix}-02`,
-        key: 'seller.vatId',
-        detail: `category ${c} needs the seller VAT identifier (BT-31) or tax registration identifier (BT-32)`
-      })
-    }
-    if (['AE', 'K', 'G'].includes(c) && s.vatId === undefined) {
-      v.push({
-        rule: `${prefix}-02`,
-        key: 'seller.vatId',
-        detail: `category ${c} needs the seller VAT identifier`
-      })
-    }
-    if (c === 'AE' && b.vatId === undefined && b.legalId === undefined) {
-      v.push({
-        rule: 'BR-AE-02',
-        key: 'buyer.vatId',
-        detail: 'reverse charge needs the buyer VAT identifier (BT-48) or legal registration identifier (BT-47)'
-      })
-    }
-    if (c === 'K' && b.vatId === undefined) {
-      v.push({
-        rule: 'BR-IC-02',
-        key: 'buyer.vatId',
-        detail: 'an intra-community supply needs the buyer VAT identifier'
-      })
-    }
-    if (c === 'K' && inv.delivery.date === undefined) {
-      v.push({
-        rule: 'BR-IC-11',
-        key: 'delivery.date',
-        detail: 'an intra-community supply needs the actual delivery date'
-      })
-    }
-    if (c === 'K' && inv.delivery.address.country === undefined) {
-      v.push({
-        rule: 'BR-IC-12',
-        key: 'delivery.address.country',
-        detail: 'an intra-community supply needs the deliver-to country'
-      })
-    }
-    if (c === 'O') {
-      if (s.vatId !== undefined) {
-        v.push({
-          rule: 'BR-O-02',
-          key: 'seller.vatId',
-          detail: 'an invoice outside the scope of VAT (O) has no seller VAT identifier'
-        })
-      }
-      if (b.vatId !== undefined) {
-        v.push({
-          rule: 'BR-O-04',
-          key: 'buyer.vatId',
-          detail: 'an invoice outside the scope of VAT (O) has no buyer VAT identifier'
-        })
-      }
-      if (seen.size > 1) {
-        v.push({
-          rule: 'BR-O-11',
-          key: 'lines.category',
-          detail: 'category O cannot be mixed with other VAT categories'
-        })
-      }
-    }
-  }
-}
-
 /** The supplied amounts against the computed ones (money.ts). */
 function calculationRules (inv: Invoice, v: Violation[]): void {
   const checks: Array<[string, string, Dec]> = [
@@ -318,38 +195,5 @@ function calculationRules (inv: Invoice, v: Violation[]): void {
         ` taxable ${r.basis.toString(2)} × rate = ${r.amount.toString(2)}`
       })
     }
-  }
-}
-
-function xrechnungRules (inv: Invoice, v: Violation[]): void {
-  const need = (rule: string, key: string, value: unknown): void => {
-    if (value === undefined) v.push({ rule, key, detail: 'is required by XRechnung' })
-  }
-  need('BR-DE-15', 'buyerReference', inv.buyerReference)
-  need('PEPPOL-EN16931-R020', 'seller.electronicAddress', inv.seller.electronicAddress)
-  need('PEPPOL-EN16931-R010', 'buyer.electronicAddress', inv.buyer.electronicAddress)
-  need('BR-DE-3', 'seller.address.city', inv.seller.address.city)
-  need('BR-DE-4', 'seller.address.postcode', inv.seller.address.postcode)
-  need('BR-DE-5', 'seller.contact.name', inv.seller.contact.name)
-  need('BR-DE-6', 'seller.contact.phone', inv.seller.contact.phone)
-  need('BR-DE-7', 'seller.contact.email', inv.seller.contact.email)
-  need('BR-DE-8', 'buyer.address.city', inv.buyer.address.city)
-  need('BR-DE-9', 'buyer.address.postcode', inv.buyer.address.postcode)
-  need('BR-DE-1', 'payment.means', inv.payment.means)
-  const ship = inv.delivery.address
-  if (anyGiven(ship)) {
-    need('BR-DE-10', 'delivery.address.city', ship.city)
-    need('BR-DE-11', 'delivery.address.postcode', ship.postcode)
-  }
-  if (inv.payment.means === '59' && inv.payment.debitedIban === undefined) {
-    need('BR-DE-25-b', 'payment.debitedIban',
-      undefined)
-  }
-  if (inv.vat.some((r) => r.category !== 'O') && inv.seller.vatId === undefined && inv.seller.taxNumber === undefined) {
-    v.push({
-      rule: 'BR-DE-16',
-      key: 'seller.vatId',
-      detail: 'the seller VAT identifier or tax number is required by XRechnung'
-    })
   }
 }
