@@ -82,7 +82,8 @@ test('`invoice` is unknown in a template without an e-invoice', () => {
   const doc = t.document as Obj
   Reflect.deleteProperty(doc, 'einvoice')
   const errs = errors(t)
-  assert.deepEqual(errs, [{ path: '/document/body/3/table/rows', message: "'invoice.vat' is not a dataset of this template" }])
+  const message = "'invoice.vat' is not a dataset of this template"
+  assert.deepEqual(errs, [{ path: '/document/body/3/table/rows', message }])
   // Once the table is gone, the path check reports the other uses.
   const body = doc.body as Obj[]
   body.splice(3, 1)
