@@ -28,7 +28,7 @@ const SERVER_FLOORS = [
 const ENGINE_FLOORS = [
   ['engine/types.ts', 'engine/errors.ts', 'engine/limits.ts', 'engine/deadline.ts'],
   ['engine/expr/', 'engine/gs1/'],
-  ['engine/pdf/', 'engine/zpl/'],
+  ['engine/pdf/', 'engine/zpl/', 'engine/einvoice/'],
   ['engine/template/'],
   ['engine/render.ts']
 ]

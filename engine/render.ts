@@ -7,6 +7,7 @@ import { labelAt, type CompiledTemplate } from './template/compile.js'
 import { createScope } from './expr/expressions.js'
 import type { RenderFailure, RenderInput, RenderResult, RenderSuccess } from './types.js'
 import { renderLabels } from './zpl/render.js'
+import { einvoiceOf, renderEinvoicePdf } from './einvoice/render-einvoice.js'
 
 /** With `out`, the output goes there (count first, then bytes) and the result's bytes are empty. */
 export function render (compiled: CompiledTemplate, input: RenderInput, out?: OutputSink): RenderSuccess {
@@ -25,6 +26,7 @@ export function render (compiled: CompiledTemplate, input: RenderInput, out?: Ou
     return { ok: true, format: 'zpl', bytes: new Uint8Array(0), pageCount: 0, labelCount: r.labelCount, labelDpi }
   }
   if (compiled.document === undefined) throw new RenderError('RENDER_FAILED', 'template has no document')
+  if (compiled.einvoice !== undefined) return renderEinvoicePdf(compiled.document, compiled.einvoice, input, out)
   return renderPdf(compiled.document, input, out)
 }
 
@@ -44,4 +46,10 @@ export function toFailure (err: unknown): RenderFailure {
   if (err instanceof TemplateError) return { ok: false, code: 'RENDER_FAILED', message: err.message }
   // A bug, not a template problem: do not leak internals into the answer.
   return { ok: false, code: 'RENDER_FAILED', message: 'internal error while rendering' }
+}
+
+/** The e-invoice XML a template's render embeds; null without `document.einvoice` (`preview --xml`). */
+export function einvoiceXml (input: RenderInput): string | null {
+  const compiled = getCompiled(input.versionKey, input.definition)
+  return compiled.einvoice === undefined ? null : einvoiceOf(compiled.einvoice, input).xml
 }

@@ -4,17 +4,25 @@
 import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { extname } from 'node:path'
-import { renderResult } from '../../engine/render.js'
+import { einvoiceXml, renderResult } from '../../engine/render.js'
 import { compileParameterCheck } from '../../engine/template/parameters.js'
 import type { TemplateDefinition } from '../../engine/template/definition.js'
-import type { DatasetValues, RenderLimits, Row } from '../../engine/types.js'
+import type { DatasetValues, RenderInput, RenderLimits, Row } from '../../engine/types.js'
 import { checkFormat, checkParameters } from '../../server/render/checks.js'
 import { engineProblem } from '../../server/render/outcome.js'
 import { UsageError } from '../io.js'
 import { isDpi } from '../../engine/zpl/dpi.js'
 import { documentPngs, labelPngs, labelsPdf, numbered } from './templates-preview-pages.js'
 
-export interface PreviewOptions { data?: string, parameters?: string, context?: string, output: string, dpi?: string }
+export interface PreviewOptions {
+  data?: string
+  parameters?: string
+  context?: string
+  output: string
+  dpi?: string
+  /** Also write the e-invoice XML the PDF embeds here (templates with `document.einvoice`). */
+  xml?: string
+}
 /** `files`: every file written (several for `-o out-%d.png`); `warnings`: e.g. characters no font has. */
 export interface PreviewResult {
   output: string
@@ -80,7 +88,7 @@ export async function preview (
       throw new UsageError(`--data: ${(err as Error).message}`)
     }
   }
-  const result = renderResult({
+  const input: RenderInput = {
     // Content-addressed: an edited file never hits a stale compiled entry.
     versionKey: `preview:${createHash('sha256').update(text).digest('hex')}`,
     definition: text,
@@ -89,9 +97,17 @@ export async function preview (
     datasets: datasetsFromFile(def, data),
     limits,
     labelDpi: dpi
-  })
+  }
+  const result = renderResult(input)
   if (!result.ok) throw engineProblem(result)
   const files = await writePictures(def, result.bytes, options.output, ext, result.labelDpi)
+  if (options.xml !== undefined) {
+    // The same XML the PDF embeds: the invoice is built from the same input (rules already passed).
+    const xml = einvoiceXml(input)
+    if (xml === null) throw new UsageError('--xml: the template has no document.einvoice')
+    await writeFile(options.xml, xml)
+    files.push({ file: options.xml, bytes: Buffer.byteLength(xml) })
+  }
   const bytes = files.reduce((n, f) => n + f.bytes, 0)
   return {
     output: options.output,

@@ -60,6 +60,7 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     .requiredOption('-o, --output <file>', 'output: .pdf (documents; labels: one page per label), .zpl (labels) or .png (first page or label; out-%d.png: one file each)')
     .option('--dpi <dpi>', 'labels: render at this printer resolution (152, 203, 300, 600); pictures are drawn at it too')
     .option('--watch', 'render again on every save of the template or data file, until Ctrl-C')
+    .option('--xml <file>', 'also write the e-invoice XML (document.einvoice) embedded in the PDF to this file')
     .action(async (file: string, opts: PreviewOptions & { watch?: boolean }) => {
       // Loaded on use: the engine (pdfkit, fonts) would otherwise slow every svc command's start.
       const { preview } = await import('./templates-preview.js')

@@ -1,7 +1,8 @@
 // The XMP metadata stream of a PDF/A document: the pdfaid identification and the same title,
 // author, subject, producer, creator tool and dates as the Info dictionary (PDF/A requires
 // them to agree), plus dc:language from the render's `context.language`. Only schemas that
-// PDF/A predefines (pdfaid, dc, xmp, pdf) are used, so no pdfaExtension description is needed.
+// PDF/A predefines (pdfaid, dc, xmp, pdf) are used here, so no pdfaExtension description is
+// needed; `extra` elements (an associated file's, e.g. Factur-X's) bring their own declaration.
 // pdfkit writes the stream itself (uncompressed, wrapped in the xpacket) when the PDF version
 // is above 1.3; its own body (`_addInfo`) is replaced, because it does not escape XML and
 // leaves out ModifyDate and the language.
@@ -33,7 +34,7 @@ function xmpDate (d: Date): string {
 }
 
 /** The rdf:Description elements of the document's XMP packet. */
-export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null): string {
+export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null, extra = ''): string {
   const alt = (s: string): string => `<rdf:Alt><rdf:li xml:lang="x-default">${esc(s)}</rdf:li></rdf:Alt>`
   let dc = '<dc:format>application/pdf</dc:format>'
   if (info.Title !== undefined) dc += `<dc:title>${alt(info.Title)}</dc:title>`
@@ -44,16 +45,17 @@ export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null): st
     `<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${pdfa.part}</pdfaid:part><pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`,
     `<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate><xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate><xmp:CreatorTool>${esc(info.Creator)}</xmp:CreatorTool></rdf:Description>`,
     `<rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>`,
-    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`
+    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`,
+    ...(extra === '' ? [] : [extra])
   ].join('\n')
 }
 
 interface MetadataDoc { appendXML (xml: string): void, _addInfo (): void, _root: { data: Record<string, unknown> } }
 
 /** Makes doc.end() write this XMP body (and the catalog's /Lang, the same language). */
-export function useXmp (doc: PDFKit.PDFDocument, pdfa: PdfA, info: DocInfo, language: string | null): void {
+export function useXmp (doc: PDFKit.PDFDocument, pdfa: PdfA, info: DocInfo, language: string | null, extra = ''): void {
   const d = doc as unknown as MetadataDoc
-  d._addInfo = () => { d.appendXML(xmpBody(pdfa, info, language)) }
+  d._addInfo = () => { d.appendXML(xmpBody(pdfa, info, language, extra)) }
   // eslint-disable-next-line no-new-wrappers
   if (language !== null) d._root.data.Lang = new String(language)
 }

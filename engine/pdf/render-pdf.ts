@@ -12,6 +12,7 @@ import type { CompiledDocument } from './model.js'
 import { Pager } from './pager.js'
 import { addOutputIntent } from './output-intent.js'
 import { bcp47, useXmp, type DocInfo } from './pdfa-metadata.js'
+import { embedAssociatedFile, type PdfExtras } from './associated-file.js'
 
 const EMPTY = Object.freeze({})
 
@@ -63,20 +64,24 @@ interface Pass {
   total?: number
   holdLimit?: number
   out?: OutputSink
+  extras?: PdfExtras
 }
 
-export function renderPdf (cd: CompiledDocument, input: RenderInput, out?: OutputSink): RenderSuccess {
+/** `extras`: names for expressions and files to embed (an e-invoice's, engine/einvoice/render-einvoice.ts). */
+export function renderPdf (
+  cd: CompiledDocument, input: RenderInput, out?: OutputSink, extras?: PdfExtras
+): RenderSuccess {
   const { limits } = input
   const rows = countRows(input.datasets)
   if (rows > limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${limits.maxRows}) exceeded: ${rows} rows`)
   // The common path, unchanged: nothing waits for the page count.
-  if (out === undefined && !cd.needsPageCount) return pass(cd, input, {}) as RenderSuccess
+  if (out === undefined && !cd.needsPageCount) return pass(cd, input, { extras }) as RenderSuccess
   // Held pages (and a stream's held output) are bounded: a longer document is counted by the
   // same pass, then drawn again with the count known.
-  const first = pass(cd, input, { holdLimit: HOLD_PAGES, out })
+  const first = pass(cd, input, { holdLimit: HOLD_PAGES, out, extras })
   if (!('counted' in first)) return first
   out?.count(first.counted)
-  return pass(cd, input, { total: first.counted, out }) as RenderSuccess
+  return pass(cd, input, { total: first.counted, out, extras }) as RenderSuccess
 }
 
 /** A render, or (past plan.holdLimit) the page count of one with nothing written. */
@@ -148,7 +153,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       doc.addContent(Buffer.from(ops + '\n', 'latin1') as unknown as string) // as pdfkit would write it
     }
   }
-  const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
+  const names = plan.extras?.names
+  const datasets = names === undefined ? input.datasets : { ...input.datasets, ...names }
+  const scope = createScope({ datasets, parameters: input.parameters, context: input.context })
   const options = { maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit }
   const pager = new Pager(cd, scope, fonts, options)
   const pageCount = pager.run()
@@ -158,7 +165,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
     if (pdfa.part > 1 && fonts.missing.size > 0) throw new RenderError('RENDER_FAILED', `PDF/A-${pdfa.part}b cannot show characters no font has: ${missingList(fonts.missing)}`)
     addOutputIntent(doc)
-    useXmp(doc, pdfa, info, bcp47(input.context.language))
+    const files = plan.extras?.files ?? []
+    for (const f of files) embedAssociatedFile(doc, f, FIXED_DATE)
+    useXmp(doc, pdfa, info, bcp47(input.context.language), files.map((f) => f.xmp).join('\n'))
   }
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)

@@ -45,6 +45,8 @@ export const documentSchema = {
     info: { type: 'object', additionalProperties: false, properties: { title: text, author: text, subject: text } },
     // Document-level PDF options: the archival standard (PDF/A), font embedding (pdf-options.ts).
     pdf: pdfOptionsSchema,
+    // The e-invoice mapping (engine/einvoice/compile.ts checks it, naming each BT number).
+    einvoice: { type: 'object' },
     defaultStyle: { type: 'object', additionalProperties: false, properties: styleProps },
     styles: { type: 'object', propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' }, additionalProperties: { type: 'object', additionalProperties: false, properties: styleProps } },
     fallbackFont: { type: 'string', minLength: 1 },

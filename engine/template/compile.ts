@@ -6,6 +6,7 @@ import type { OutputFormat, TemplateFormat } from '../types.js'
 import { compileLabel, type CompiledLabel } from '../zpl/compile.js'
 import { DEFAULT_DPI, DPIS, type Dpi } from '../zpl/dpi.js'
 import type { TemplateDefinition } from './definition.js'
+import { compileEinvoiceOf, type CompiledEinvoice } from '../einvoice/of-template.js'
 
 export interface CompiledTemplate {
   def: TemplateDefinition
@@ -16,6 +17,8 @@ export interface CompiledTemplate {
   /** A label at other resolutions, compiled on first use: once per (version, dpi) per worker. */
   labelAt?: Map<Dpi, CompiledLabel>
   document?: ReturnType<typeof compileDocument>
+  /** `document.einvoice`, compiled (engine/einvoice/). */
+  einvoice?: CompiledEinvoice
 }
 
 /**
@@ -32,7 +35,8 @@ export function compileTemplate (def: TemplateDefinition,
     return compiled
   }
   if (def.document === undefined) throw missing('document')
-  return { def, format: 'document', outputFormat: 'pdf', document: compileDocument(def.document, def) }
+  const document = compileDocument(def.document, def)
+  return { def, format: 'document', outputFormat: 'pdf', document, ...compileEinvoiceOf(def) }
 }
 
 function missing (member: string): Error {

@@ -39,6 +39,8 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
   const names = new Map<string, Shape>()
   for (const p of params) names.set(p.name, paramShape(p.type))
   for (const [code, d] of datasets) names.set(code, d.cardinality === 'single' ? rowOf(code) : { k: 'list', what: `dataset '${code}'`, of: rowOf(code) })
+  // A document with an e-invoice has its computed figures as `invoice` (engine/einvoice/build.ts).
+  if ((def.document as { einvoice?: unknown } | undefined)?.einvoice !== undefined) names.set('invoice', ANY)
   const paramsRecord: Shape = { k: 'record', what: 'params', fields: new Set(params.map(p => p.name)) }
 
   /** Checks one expression (without braces) at the JSON pointer `at`; `shown` is how it is quoted. */
@@ -143,7 +145,9 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
       const p = `${at}/${esc(k)}`
       if (k === 'if') bare(v, p, ctx)
       else if (k === 'table' && v !== null && typeof v === 'object' && !Array.isArray(v)) table(v as Record<string, unknown>, p, ctx)
-      else visit(v, p, ctx)
+      else if (k === 'einvoice' && at === '/document' && v !== null && typeof v === 'object') {
+        einvoice(v as Record<string, unknown>, p)
+      } else visit(v, p, ctx)
     }
   }
 
@@ -165,6 +169,19 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
           visit(col.value, `${p}/${i}/value`, grouped ? inGroup : inRow)
         })
       } else visit(v, p, outer)
+    }
+  }
+
+  /** `document.einvoice`: its lists (lines, allowances, charges, vat) bind `row` like a table. */
+  function einvoice (e: Record<string, unknown>, at: string): void {
+    for (const [k, v] of Object.entries(e)) {
+      const p = `${at}/${esc(k)}`
+      if (v === null || typeof v !== 'object' || Array.isArray(v) || !('rows' in v)) { visit(v, p, top); continue }
+      const list = v as Record<string, unknown>
+      bare(list.rows, `${p}/rows`, top)
+      const code = typeof list.rows === 'string' ? list.rows.replace(/^\s*\{\{([\s\S]*)\}\}\s*$/, '$1').trim() : ''
+      const inRow: Ctx = { row: rowOf(code), group: false }
+      for (const [f, x] of Object.entries(list)) if (f !== 'rows') visit(x, `${p}/${esc(f)}`, inRow)
     }
   }
 

@@ -106,6 +106,7 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
     else if (c !== 'multiple') errors.push({ path, message: `dataset '${code}' must have cardinality 'multiple'` })
   }
   if (def.format === 'label' && def.label !== undefined) needMultiple(def.label.rows, '/label/rows')
+  const einvoice = (def.document as { einvoice?: unknown } | undefined)?.einvoice !== undefined
   walk(def.document, 'document', (value, path, parentKey, owner) => {
     if (typeof value === 'string' && value.includes('{{')) {
       try { compileText(value, path) } catch (err) {
@@ -113,7 +114,11 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
         errors.push({ path: toPointer(path), message: err.errors[0]?.message ?? err.message })
       }
     }
-    if (parentKey === 'rows' && typeof value === 'string' && owner === 'table') needMultiple(value.replace(/^\s*\{\{([\s\S]*)\}\}\s*$/, '$1').trim(), toPointer(path))
+    if (parentKey === 'rows' && typeof value === 'string' && owner === 'table') {
+      const rows = value.replace(/^\s*\{\{([\s\S]*)\}\}\s*$/, '$1').trim()
+      // An e-invoice's computed lists (invoice.vat, invoice.lines …) are rows too.
+      if (!(einvoice && rows.startsWith('invoice.'))) needMultiple(rows, toPointer(path))
+    }
   })
   return errors
 }

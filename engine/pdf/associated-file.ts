@@ -1,0 +1,68 @@
+// A file embedded in a PDF/A-3 document as an associated file (ISO 19005-3 6.8): the catalog's
+// /AF array and the EmbeddedFiles name tree point to its file specification (/F, /UF,
+// /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
+// The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is more
+// rdf:Description elements for the document's XMP packet (the Factur-X extension schema and its
+// properties).
+import { createHash } from 'node:crypto'
+import { deflateSync } from 'node:zlib'
+import { PdfRaw } from './pdf-raw.js'
+
+export interface AssociatedFile {
+  name: string
+  /** MIME type, written as the stream's /Subtype (`text/xml` → `/text#2Fxml`). */
+  mime: string
+  relationship: 'Alternative' | 'Data' | 'Source' | 'Supplement' | 'Unspecified'
+  description: string
+  data: Buffer
+  xmp: string
+}
+
+/** Extra input of a PDF render: more names for expressions, and files to embed. */
+export interface PdfExtras {
+  /** Added to the expression scope's names (e.g. `invoice`), beside the datasets. */
+  names?: Record<string, unknown>
+  files?: AssociatedFile[]
+}
+
+interface Ref { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
+interface Doc {
+  ref (data?: Record<string, unknown>): Ref
+  addNamedEmbeddedFile (name: string, ref: Ref): void
+  _root: { data: Record<string, unknown> }
+}
+
+/**
+ * The embedded file stream (deflated, with /Params /ModDate, /Size and /CheckSum), its file
+ * specification (/F, /UF, /EF for both, /AFRelationship, /Desc), the catalog's /AF and the
+ * EmbeddedFiles name tree entry. Written here rather than by pdfkit's doc.file(), which leaves
+ * the stream uncompressed and /EF without /UF.
+ */
+export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile, date: Date): void {
+  const d = doc as unknown as Doc
+  const params = { CreationDate: date, ModDate: date, Size: f.data.length, CheckSum: new PdfRaw(`<${md5(f.data)}>`) }
+  const subtype = new PdfRaw('/' + nameEscape(f.mime))
+  const stream = d.ref({ Type: 'EmbeddedFile', Subtype: subtype, Params: params, Filter: 'FlateDecode' })
+  stream.end(deflateSync(f.data))
+  // eslint-disable-next-line no-new-wrappers -- pdfkit writes String objects as PDF strings
+  const name = new String(f.name)
+  const spec = d.ref({
+    Type: 'Filespec',
+    F: name,
+    UF: name,
+    EF: { F: stream, UF: stream },
+    // eslint-disable-next-line no-new-wrappers
+    Desc: new String(f.description),
+    AFRelationship: f.relationship
+  })
+  spec.end()
+  d.addNamedEmbeddedFile(f.name, spec)
+  const af = d._root.data.AF
+  d._root.data.AF = Array.isArray(af) ? [...af, spec] : [spec]
+}
+
+const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex')
+
+/** A PDF name's delimiters and non-regular characters as #xx (`text/xml` → `text#2Fxml`). */
+const nameEscape = (s: string): string =>
+  s.replace(/[^!-~]|[#%/()<>[\]{}]/g, (c) => '#' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'))
