@@ -2,6 +2,7 @@
 // (ZPL) or the compiled document (PDF, built by the layout engine's compileDocument).
 import { TemplateError } from '../errors.js'
 import { compileDocument } from '../pdf/compile.js'
+import type { CompiledDocument } from '../pdf/model.js'
 import type { OutputFormat, TemplateFormat } from '../types.js'
 import { compileLabel, type CompiledLabel } from '../zpl/compile.js'
 import type { TemplateDefinition } from './definition.js'
@@ -11,7 +12,7 @@ export interface CompiledTemplate {
   format: TemplateFormat
   outputFormat: OutputFormat
   label?: CompiledLabel
-  document?: ReturnType<typeof compileDocument>
+  document?: CompiledDocument
 }
 
 /** Throws TemplateError (paths like `document.body[2].text` or `label.zpl`) when it cannot compile. */
@@ -25,5 +26,6 @@ export function compileTemplate (def: TemplateDefinition): CompiledTemplate {
 }
 
 function missing (member: string): Error {
-  return new TemplateError(`${member}: is required for this format`, [{ path: member, message: 'is required for this format' }])
+  const message = 'is required for this format'
+  return new TemplateError(`${member}: ${message}`, [{ path: member, message }])
 }
