@@ -3,8 +3,7 @@
 // wraps text and places boxes. Fields marked "scratch" hold per-render intermediate results;
 // a worker renders one document at a time, so one slot per element is enough and nothing is
 // allocated per element per render.
-import type { CompiledExpr, CompiledText } from '../expr/expressions.js'
-import type { Direction } from './bidi.js'
+import type { Elem } from './elements/index.js'
 import type { FontStack } from './font-stack.js'
 import type { FontSet } from './fonts.js'
 import type { PreparedImage } from './images.js'
@@ -31,102 +30,8 @@ export const ALIGN_RIGHT = 2
 /** No `align` given: left in a left-to-right paragraph, right in a right-to-left one. */
 export const ALIGN_START = 3
 
-interface Base {
-  /** JSON path of the element, used in error messages. */
-  path: string
-  /** Optional `if` condition; the element is skipped when it is falsy. */
-  when: CompiledExpr | null
-  /** Scratch: result of the last `when` evaluation. */
-  visible: boolean
-}
-
-export interface TextEl extends Base {
-  kind: 'text'
-  text: CompiledText
-  constant: boolean
-  style: Style
-  align: number
-  direction: Direction
-  maxLines: number
-  width: number
-  /** Scratch: wrapped lines, whether each is right-to-left, and the style they were measured with. */
-  lines: string[]
-  rtl: boolean[]
-  used: Style
-  /** For constant text: lines wrapped on first use, kept for later renders. */
-  cached: string[] | null
-  cachedRtl: boolean[]
-  cachedStyle: Style | null
-}
-
-export interface Column { width: number, items: Elem[] }
-export interface ColumnsEl extends Base { kind: 'columns', gap: number, cols: Column[], heights: number[] }
-
-export interface TableColumn {
-  header: CompiledText
-  value: CompiledText
-  width: number
-  align: number
-  direction: Direction
-  maxLines: number
-  /** Scratch: wrapped lines of the current row and their directions. */
-  lines: string[]
-  rtl: boolean[]
-  used: Style
-}
-
-export interface TableEl extends Base {
-  kind: 'table'
-  rows: CompiledExpr
-  columns: TableColumn[]
-  width: number
-  style: Style
-  headerStyle: Style
-  headerFill: string | null
-  zebra: string | null
-  lineColor: string | null
-  padding: number
-  repeatHeader: boolean
-  showHeader: boolean
-  groupBy: CompiledText | null
-  groupHeader: Elem[]
-  groupFooter: Elem[]
-  /** Scratch: header lines per column. */
-  headerLines: string[][]
-  headerRtl: boolean[][]
-  headerUsed: Style[]
-}
-
-export interface BarcodeEl extends Base {
-  kind: 'barcode'
-  bcid: string
-  value: CompiledText
-  height: number
-  moduleWidth: number
-  /** Fixed total width (linear) or side (2D); 0 = from moduleWidth. */
-  width: number
-  twoD: boolean
-  showText: boolean
-  textStyle: Style
-  color: string
-  align: number
-  containerWidth: number
-  /** Scratch: encoding of the current value. */
-  text: string
-  runs: number[]
-  cols: number
-  rows: number
-  w: number
-  h: number
-}
-
-export interface LineEl extends Base { kind: 'line', color: string, thickness: number, width: number }
-export interface RectEl extends Base { kind: 'rect', width: number, height: number, fill: string | null, stroke: string | null, thickness: number }
-export interface ImageEl extends Base { kind: 'image', image: PreparedImage, width: number, height: number, align: number, containerWidth: number }
-export interface BreakEl extends Base { kind: 'pageBreak' }
-export interface SpacerEl extends Base { kind: 'spacer', height: number }
-
-export type Elem = TextEl | ColumnsEl | TableEl | BarcodeEl | LineEl | RectEl | ImageEl | BreakEl | SpacerEl
+// The compiled elements are declared by their modules (elements/*.ts); barcode.ts reads this one here.
+export type { BarcodeEl } from './elements/barcode.js'
 
 export interface CompiledDocument {
   kind: 'pdf'

@@ -6,10 +6,11 @@
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
 import { Canvas, NullCanvas } from './canvas.js'
-import { draw, drawFlow, drawLines, isVisible, measure, measureFlow, measureText } from './elements.js'
+import { draw, drawFlow, isVisible, measure, measureFlow } from './boxes.js'
+import { moduleOf, type Elem } from './elements/index.js'
+import type { PageFlow } from './elements/types.js'
 import type { DocFonts } from './fonts.js'
-import type { CompiledDocument, Elem, TextEl } from './model.js'
-import { layoutTable } from './table.js'
+import type { CompiledDocument } from './model.js'
 
 export interface PageSink {
   /** Writes one finished page: header, body and footer canvases. */
@@ -25,7 +26,7 @@ export interface PagerOptions {
   holdLimit?: number
 }
 
-export class Pager {
+export class Pager implements PageFlow {
   readonly cd: CompiledDocument
   readonly scope: EvalScope
   readonly fonts: DocFonts
@@ -141,45 +142,26 @@ export class Pager {
 
   /** Places a flow of elements at the cursor, breaking pages as needed. */
   flow (items: Elem[], x: number): void {
-    for (let i = 0; i < items.length; i++) {
-      const el = items[i]
-      switch (el.kind) {
-        case 'pageBreak':
-          if (isVisible(el, this.scope) && this.y > this.top) this.newPage()
-          break
-        case 'table':
-          if (isVisible(el, this.scope)) layoutTable(this, el, x)
-          break
-        case 'text':
-          if (isVisible(el, this.scope)) this.flowText(el, x)
-          break
-        default: {
-          const h = measure(el, this.scope)
-          if (this.y + h > this.bottom && this.y > this.top) this.newPage()
-          draw(el, this.body, x, this.y)
-          this.y += h
-        }
+    const scope = this.scope
+    for (const el of items) {
+      const m = moduleOf(el)
+      if (m.flow !== undefined) {
+        if (isVisible(el, scope)) m.flow(el, this, x)
+        continue
       }
+      // Moved whole to the next page when it does not fit.
+      const h = measure(el, scope)
+      if (this.y + h > this.bottom && this.y > this.top) this.newPage()
+      draw(el, this.body, x, this.y)
+      this.y += h
     }
   }
 
-  /** Text may continue on the next page, line by line. */
-  private flowText (el: TextEl, x: number): void {
-    measureText(el, this.scope)
-    const n = el.lines.length
-    const lh = el.used.lineHeight
-    let i = 0
-    while (i < n) {
-      let fit = Math.floor((this.bottom - this.y + 0.001) / lh)
-      if (fit <= 0) {
-        if (this.y > this.top) { this.newPage(); continue }
-        fit = 1 // a line taller than the page: draw it anyway
-      }
-      const to = Math.min(n, i + fit)
-      drawLines(this.body, el.used, el.lines, el.rtl, i, to, x, this.y, el.width, el.align)
-      this.y += (to - i) * lh
-      i = to
-      if (i < n) this.newPage()
-    }
+  measureBand (items: Elem[]): number {
+    return measureFlow(items, this.scope)
+  }
+
+  drawBand (items: Elem[], x: number, y: number): number {
+    return drawFlow(items, this.scope, this.body, x, y)
   }
 }

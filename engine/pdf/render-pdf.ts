@@ -137,7 +137,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       // addPage() wrote out the previous page's objects; the page tree keeps its reference only
       // for `n 0 R`: drop the written dictionary (and its content and resource objects with
       // it) so a long document does not keep ~1 KB per page.
-      if (kids.length > 1) kids[kids.length - 2].data = EMPTY
+      const written = kids.at(-2)
+      if (written !== undefined) written.data = EMPTY
       // addPage() wrote out the previous page: stop as soon as the output is too big.
       if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
       const page = internals.page
@@ -173,7 +174,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   let out: Uint8Array
   if (plan.out === undefined) {
-    out = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bytes)
+    const only = chunks.length === 1 ? chunks.at(0) : undefined
+    out = only ?? Buffer.concat(chunks, bytes)
   } else {
     // Streamed: what was held (a short document) leaves now, after its count.
     if (direct === undefined) {

@@ -3,16 +3,16 @@
 // A row moves to the next page whole; only a row taller than a full page is split by lines.
 import { RenderError } from '../errors.js'
 import type { EvalScope } from '../expr/expressions.js'
-import { drawFlow, drawLines, measureFlow } from './elements.js'
-import type { TableEl } from './model.js'
-import type { Pager } from './pager.js'
+import { drawLines } from './draw-lines.js'
+import type { TableEl } from './elements/table.js'
+import type { PageFlow } from './elements/types.js'
 import { hyphenatorFor } from './hyphenate.js'
 import { wrap } from './text.js'
 
 const keys: string[] = []
 const starts: number[] = []
 
-export function layoutTable (p: Pager, t: TableEl, x: number): void {
+export function layoutTable (t: TableEl, p: PageFlow, x: number): void {
   const scope = p.scope
   const v = t.rows(scope)
   if (v === null || v === undefined) return
@@ -39,31 +39,31 @@ export function layoutTable (p: Pager, t: TableEl, x: number): void {
   scope.row = null
 }
 
-function placeGroup (p: Pager, t: TableEl, x: number, rows: unknown[], s: number, e: number, headerH: number): void {
+function placeGroup (p: PageFlow, t: TableEl, x: number, rows: unknown[], s: number, e: number, headerH: number): void {
   const scope = p.scope
   scope.group = rows.slice(s, e)
   scope.row = rows[s]
   scope.index = s
   if (t.groupHeader.length > 0) {
     // Keep the group header with the group's first row.
-    const gh = measureFlow(t.groupHeader, scope)
+    const gh = p.measureBand(t.groupHeader)
     const need = gh + rowHeight(t, scope, rows[s], s)
     if (p.y + need > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
     scope.row = rows[s]
     scope.index = s
-    p.y += drawFlow(t.groupHeader, scope, p.body, x, p.y)
+    p.y += p.drawBand(t.groupHeader, x, p.y)
   }
   for (let i = s; i < e; i++) placeRow(p, t, x, rows, i, headerH)
   if (t.groupFooter.length > 0) {
     scope.row = rows[e - 1]
     scope.index = e - 1
-    const gf = measureFlow(t.groupFooter, scope)
+    const gf = p.measureBand(t.groupFooter)
     if (p.y + gf > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
-    p.y += drawFlow(t.groupFooter, scope, p.body, x, p.y)
+    p.y += p.drawBand(t.groupFooter, x, p.y)
   }
 }
 
-function breakPage (p: Pager, t: TableEl, x: number, headerH: number): void {
+function breakPage (p: PageFlow, t: TableEl, x: number, headerH: number): void {
   p.newPage()
   if (t.showHeader && t.repeatHeader) drawHeader(p, t, x, headerH)
 }
@@ -88,14 +88,14 @@ function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): 
   return h + 2 * t.padding
 }
 
-function placeRow (p: Pager, t: TableEl, x: number, rows: unknown[], i: number, headerH: number): void {
+function placeRow (p: PageFlow, t: TableEl, x: number, rows: unknown[], i: number, headerH: number): void {
   const h = rowHeight(t, p.scope, rows[i], i)
   if (p.y + h > p.bottom && p.y > p.top + headerH) breakPage(p, t, x, headerH)
   if (p.y + h <= p.bottom) { drawRow(p, t, x, i, h); return }
   splitRow(p, t, x, headerH)
 }
 
-function drawRow (p: Pager, t: TableEl, x: number, i: number, h: number): void {
+function drawRow (p: PageFlow, t: TableEl, x: number, i: number, h: number): void {
   const c = p.body
   if (t.zebra !== null && (i & 1) === 1) c.rect(x, p.y, t.width, h, t.zebra)
   let cx = x
@@ -110,7 +110,7 @@ function drawRow (p: Pager, t: TableEl, x: number, i: number, h: number): void {
 }
 
 /** A row taller than a page: as many lines of every cell as fit, then the rest on the next pages. */
-function splitRow (p: Pager, t: TableEl, x: number, headerH: number): void {
+function splitRow (p: PageFlow, t: TableEl, x: number, headerH: number): void {
   const cols = t.columns
   const pad = t.padding
   starts.length = 0
@@ -165,7 +165,7 @@ function measureHeader (t: TableEl, scope: EvalScope): number {
   return h + 2 * t.padding
 }
 
-function drawHeader (p: Pager, t: TableEl, x: number, h: number): void {
+function drawHeader (p: PageFlow, t: TableEl, x: number, h: number): void {
   const c = p.body
   if (t.headerFill !== null) c.rect(x, p.y, t.width, h, t.headerFill)
   let cx = x

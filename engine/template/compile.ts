@@ -2,6 +2,7 @@
 // (ZPL) or the compiled document (PDF, built by the layout engine's compileDocument).
 import { RenderError, TemplateError } from '../errors.js'
 import { compileDocument } from '../pdf/compile.js'
+import type { CompiledDocument } from '../pdf/model.js'
 import type { OutputFormat, TemplateFormat } from '../types.js'
 import { compileLabel, type CompiledLabel } from '../zpl/compile.js'
 import { DEFAULT_DPI, DPIS, type Dpi } from '../zpl/dpi.js'
@@ -16,7 +17,7 @@ export interface CompiledTemplate {
   label?: CompiledLabel
   /** A label at other resolutions, compiled on first use: once per (version, dpi) per worker. */
   labelAt?: Map<Dpi, CompiledLabel>
-  document?: ReturnType<typeof compileDocument>
+  document?: CompiledDocument
   /** `document.einvoice`, compiled (engine/einvoice/). */
   einvoice?: CompiledEinvoice
 }
@@ -40,7 +41,8 @@ export function compileTemplate (def: TemplateDefinition,
 }
 
 function missing (member: string): Error {
-  return new TemplateError(`${member}: is required for this format`, [{ path: member, message: 'is required for this format' }])
+  const message = 'is required for this format'
+  return new TemplateError(`${member}: ${message}`, [{ path: member, message }])
 }
 
 function resolutionsOf (compiled: CompiledTemplate): readonly Dpi[] {

@@ -1,10 +1,13 @@
-// Shape of a template file after validation (schema.ts is the authority; these types mirror it).
+// Shape of a template file after validation (schema.ts is the authority; these types mirror it,
+// but for `document`, whose type is derived from its schema: engine/pdf/schema.ts, DocumentSpec).
+import type { DocumentSpec } from '../pdf/schema.js'
 import type { TemplateFormat } from '../types.js'
 import type { LabelDef } from '../zpl/schema.js'
 
 export type { LabelDef }
 
-export type ParameterType = 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'integer[]' | 'string[]'
+export type ParameterType =
+  'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'integer[]' | 'string[]'
 
 export interface ParameterDef {
   name: string
@@ -42,7 +45,7 @@ export interface TemplateDefinition {
   format: TemplateFormat
   parameters?: ParameterDef[]
   datasets?: DatasetDef[]
-  document?: unknown
+  document?: DocumentSpec
   label?: LabelDef
   assets?: { fonts?: Record<string, AssetDef>, images?: Record<string, AssetDef> }
 }
