@@ -113,13 +113,17 @@ export function compileText (text: string, where: string): CompiledText {
     if (typeof v === 'string') return v
     try { return toText(v) } catch (err) { throw runtimeError(err, where, src.trim()) }
   }
-  if (parts.length === 1) return wrap(parts[0].expr as CompiledExpr, parts[0].src)
+  const [only] = parts
+  if (parts.length === 1 && only !== undefined) return wrap(only.expr as CompiledExpr, only.src)
   const fns = parts.map(p => p.expr === null ? constant(p.text) : wrap(p.expr, p.src))
-  if (fns.length === 2) { const [a, b] = fns; return (s) => a(s) + b(s) }
-  if (fns.length === 3) { const [a, b, c] = fns; return (s) => a(s) + b(s) + c(s) }
+  const [a, b, c] = fns
+  if (a !== undefined && b !== undefined) {
+    if (fns.length === 2) return (s) => a(s) + b(s)
+    if (fns.length === 3 && c !== undefined) return (s) => a(s) + b(s) + c(s)
+  }
   return (s) => {
     let out = ''
-    for (let i = 0; i < fns.length; i++) out += fns[i](s)
+    for (let i = 0; i < fns.length; i++) out += fns[i]!(s) // i < fns.length
     return out
   }
 }
@@ -191,26 +195,27 @@ function buildCall (name: string, argNodes: Node[]): CompiledExpr {
   const args = argNodes.map(build)
   if (name === 'if') {
     const [c, a, b] = args
+    if (c === undefined || a === undefined || b === undefined) throw new ExprFault('if takes 3 arguments')
     return (s) => truthy(c(s)) ? a(s) : b(s)
   }
   if (name === 'coalesce') {
     return (s) => {
-      for (let i = 0; i < args.length; i++) { const v = args[i](s); if (v !== null && v !== undefined) return v }
+      for (let i = 0; i < args.length; i++) { const v = args[i]!(s); if (v !== null && v !== undefined) return v }
       return null
     }
   }
   if (name === 'concat') {
     return (s) => {
       let out = ''
-      for (let i = 0; i < args.length; i++) out += toText(args[i](s))
+      for (let i = 0; i < args.length; i++) out += toText(args[i]!(s)) // i < args.length
       return out
     }
   }
-  const fn = FUNCTIONS[name].fn
+  // Not a special form, so a function: spec is FUNCTIONS[name], which takes 1 to 3 arguments.
+  const fn = FUNCTIONS[name]?.fn
   const [a, b, c] = args
-  switch (args.length) {
-    case 1: return (s) => fn(s, a(s), undefined, undefined)
-    case 2: return (s) => fn(s, a(s), b(s), undefined)
-    default: return (s) => fn(s, a(s), b(s), c(s))
-  }
+  if (fn === undefined || a === undefined) throw new ExprFault(`unknown function '${name}'`)
+  if (b === undefined) return (s) => fn(s, a(s), undefined, undefined)
+  if (c === undefined) return (s) => fn(s, a(s), b(s), undefined)
+  return (s) => fn(s, a(s), b(s), c(s))
 }

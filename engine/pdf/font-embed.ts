@@ -182,7 +182,7 @@ export class EmbeddedFace {
   /** One bit per CID, most significant first: the glyphs of the subset (CID = subset glyph id). */
   private cidSetStream (): Ref {
     const bits = new Uint8Array(Math.ceil(this.widths.length / 8))
-    this.widths.forEach((_w, cid) => { bits[cid >> 3] |= 0x80 >> (cid & 7) })
+    this.widths.forEach((_w, cid) => { const k = cid >> 3; bits[k] = (bits[k] ?? 0) | (0x80 >> (cid & 7)) })
     const ref = this.ref()
     ref.end(bits)
     return ref
@@ -204,8 +204,9 @@ export function toUnicodeCmap (unicode: number[][]): Buffer {
     for (let g = start; g < end; g++) {
       ranges += g === start ? '<' : ' <'
       const cps = unicode[g]
+      if (cps === undefined) throw new Error(`ToUnicode: glyph ${g} has no text`)
       for (let i = 0; i < cps.length; i++) {
-        let v = cps[i]
+        let v = cps[i]! // i < cps.length
         if (i > 0) ranges += ' '
         if (v > 0xffff) {
           v -= 0x10000

@@ -4,7 +4,7 @@
 // costs nothing and embedded fonts are subset per document (ttf-subset.ts, cff-subset.ts).
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
-import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
+import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, winAnsiOf, type StandardMetrics } from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
 import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './font-embed.js'
@@ -71,7 +71,7 @@ export class FontFace {
 
   /** True when the font has a glyph for code point `cp`. */
   has (cp: number): boolean {
-    if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
+    if (this.std !== null) return winAnsiOf(cp) >= 0
     return this.fk!.hasGlyphForCodePoint(cp)
   }
 
@@ -105,10 +105,13 @@ export class FontFace {
       const { glyphs, positions, advanceWidth } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
       sh = { ids: [], codePoints: [], advances: [], adjust: [], width: advanceWidth * 1000 / fk.unitsPerEm }
       for (let i = 0; i < glyphs.length; i++) {
-        sh.ids.push(glyphs[i].id)
-        sh.codePoints.push(glyphs[i].codePoints)
-        sh.advances.push(glyphs[i].advanceWidth)
-        sh.adjust.push(positions[i].xAdvance - glyphs[i].advanceWidth)
+        const g = glyphs[i]! // i < glyphs.length
+        const pos = positions[i]
+        if (pos === undefined) throw new Error(`${this.name}: fontkit gave fewer positions than glyphs`)
+        sh.ids.push(g.id)
+        sh.codePoints.push(g.codePoints)
+        sh.advances.push(g.advanceWidth)
+        sh.adjust.push(pos.xAdvance - g.advanceWidth)
       }
       if (this.shapes.size > 20000) this.shapes.clear()
       this.shapes.set(key, sh)
@@ -292,7 +295,7 @@ export class DocFonts {
     let out = '['
     let last = 0
     for (let i = 0; i < sh.adjust.length; i++) {
-      const adj = sh.adjust[i] * ef.scale
+      const adj = sh.adjust[i]! * ef.scale // i < sh.adjust.length
       if (adj !== 0) {
         out += '<' + hex.slice(last, i + 1).join('') + '> ' + fmt(-adj) + ' '
         last = i + 1
@@ -313,7 +316,7 @@ export class DocFonts {
       hex += HEX4(gid)
       ef.widths[gid] ??= sub.advance(code) * ef.scale
       // The text the glyph stands for: the character (or '?'), as the unembedded font extracts.
-      ef.unicode[gid] ??= [WIN_ANSI[s.charCodeAt(i)] < 0 ? 63 : s.charCodeAt(i)]
+      ef.unicode[gid] ??= [winAnsiOf(s.charCodeAt(i)) < 0 ? 63 : s.charCodeAt(i)]
     }
     return hex + '> Tj'
   }
@@ -323,11 +326,12 @@ export class DocFonts {
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
   private encode (ef: EmbeddedFace, sh: Shaped): string[] {
     const hex: string[] = []
+    // ids, advances and codePoints are parallel arrays: one entry per glyph (shape()).
     for (let i = 0; i < sh.ids.length; i++) {
-      const gid = ef.subset.includeGlyph(sh.ids[i])
+      const gid = ef.subset.includeGlyph(sh.ids[i]!)
       hex.push(('0000' + gid.toString(16)).slice(-4))
-      ef.widths[gid] ??= sh.advances[i] * ef.scale
-      ef.unicode[gid] ??= sh.codePoints[i]
+      ef.widths[gid] ??= sh.advances[i]! * ef.scale
+      ef.unicode[gid] ??= sh.codePoints[i]!
     }
     return hex
   }

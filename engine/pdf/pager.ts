@@ -85,7 +85,7 @@ export class Pager {
     this.finishPage()
     if (this.holding) {
       scope.pages = this.pageNo
-      for (let i = 0; i < this.buffered.length; i++) this.writePage(this.buffered[i], i + 1)
+      this.buffered.forEach((page, i) => { this.writePage(page, i + 1) })
     }
     return this.pageNo
   }
@@ -142,7 +142,7 @@ export class Pager {
   /** Places a flow of elements at the cursor, breaking pages as needed. */
   flow (items: Elem[], x: number): void {
     for (let i = 0; i < items.length; i++) {
-      const el = items[i]
+      const el = items[i]! // i < items.length
       switch (el.kind) {
         case 'pageBreak':
           if (isVisible(el, this.scope) && this.y > this.top) this.newPage()

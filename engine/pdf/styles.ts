@@ -48,7 +48,7 @@ export function color (c: unknown, path: string): string {
   let hex = m?.[1]
   if (hex === undefined) {
     m = /^#([0-9a-f]{3})$/i.exec(s)
-    if (m !== null) hex = m[1].split('').map((d) => d + d).join('')
+    hex = m?.[1]?.split('').map((d) => d + d).join('')
   }
   if (hex === undefined) throw fail(path, `invalid colour ${JSON.stringify(c)}: use #rrggbb`)
   const n = parseInt(hex, 16)

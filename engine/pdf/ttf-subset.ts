@@ -64,7 +64,7 @@ export class TtfSubset {
     let size = 0
     // Compound glyphs add their components while we go: loop by index over a growing list.
     for (let i = 0; i < this.map.glyphs.length; i++) {
-      const gid = this.map.glyphs[i]
+      const gid = this.map.glyphs[i]! // i < length
       const start = longLoca ? b.readUInt32BE(loca + gid * 4) : b.readUInt16BE(loca + gid * 2) * 2
       const end = longLoca ? b.readUInt32BE(loca + gid * 4 + 4) : b.readUInt16BE(loca + gid * 2 + 2) * 2
       let g = b.subarray(glyfAt + start, glyfAt + end)
@@ -90,10 +90,8 @@ export class TtfSubset {
     const locaOut = Buffer.alloc((n + 1) * 4)
     offsets.forEach((o, i) => locaOut.writeUInt32BE(o, i * 4))
     const hmtxBuf = Buffer.alloc(n * 4)
-    for (let i = 0; i < n; i++) {
-      hmtxBuf.writeUInt16BE(hmtxOut[2 * i], i * 4)
-      hmtxBuf.writeInt16BE(hmtxOut[2 * i + 1], i * 4 + 2)
-    }
+    // Pairs of advance (unsigned) and left side bearing (signed), 2 bytes each.
+    hmtxOut.forEach((v, k) => { if ((k & 1) === 0) hmtxBuf.writeUInt16BE(v, k * 2); else hmtxBuf.writeInt16BE(v, k * 2) })
     const headOut = Buffer.from(b.subarray(head.offset, head.offset + head.length))
     headOut.writeUInt32BE(0, 8) // checkSumAdjustment: not needed inside a PDF
     headOut.writeInt16BE(1, 50) // long loca offsets

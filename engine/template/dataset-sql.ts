@@ -47,8 +47,8 @@ export function datasetSqlProblem (sql: string): string | undefined {
   const first = body.find((t) => !(t.kind === 'op' && t.value === '('))
   if (first?.kind !== 'word' || (first.value !== 'SELECT' && first.value !== 'WITH')) return 'must be one SELECT or WITH … SELECT statement'
   for (let i = 0; i < body.length; i++) {
-    const t = body[i]
-    const after = body[i + 1] as SqlToken | undefined
+    const t = body[i]! // i < body.length
+    const after = body[i + 1]
     if (t.kind === 'word' && KEYWORDS.has(t.value)) return `must only read: "${t.value}" is not allowed in a dataset query`
     if (t.kind === 'word' && after?.kind === 'word' && PAIRS.some(([a, b]) => a === t.value && b === after.value)) {
       return `must only read: "${t.value} ${after.value}" is not allowed in a dataset query`

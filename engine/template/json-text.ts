@@ -50,7 +50,7 @@ export function firstSyntaxError (s: string): Fault | null {
       } else continue
     } else if (c === '"') {
       const f = string(); if (f !== null) return f
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
+    } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(s.slice(i, i + 400))
       if (m === null) return at('expected a digit after "-"')
       i += m[0].length
@@ -58,14 +58,11 @@ export function firstSyntaxError (s: string): Fault | null {
     else if (s.startsWith('false', i)) i += 5
     else if (s.startsWith('null', i)) i += 4
     // The text may end here (index past the end).
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     else return at(c === undefined ? 'expected a value' : `expected a value, found ${JSON.stringify(c)}`)
     // After a value: close containers or continue with the next member.
     for (;;) {
       ws()
       const top = stack[stack.length - 1]
-      // The stack may be empty (index may miss).
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (top === undefined) return i < s.length ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`) : null
       const closer = top === '{' ? '}' : ']'
       if (s[i] === closer) { stack.pop(); i++; continue }
@@ -99,7 +96,6 @@ export function firstSyntaxError (s: string): Fault | null {
           i += 6; continue
         }
         // The text may end here (index past the end).
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (e === undefined || !'"\\/bfnrt'.includes(e)) return at(`invalid escape \\${e ?? ''} in a string`)
         i += 2; continue
       }

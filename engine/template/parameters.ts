@@ -7,7 +7,7 @@
 // for bounds and enums that must hold for numeric strings too (JSON Schema compares numbers only).
 import { Ajv2020, type ErrorObject, type KeywordDefinition } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import type { DatasetDef, ParameterDef, TemplateDefinition } from './definition.js'
+import type { DatasetDef, ParameterDef, ParameterType, TemplateDefinition } from './definition.js'
 
 /** Bounds an `IN (…)` list: every item becomes a bound placeholder. */
 export const MAX_LIST_ITEMS = 1000
@@ -129,7 +129,7 @@ export type ParameterCheckResult =
   | { ok: true, values: Record<string, unknown> }
   | { ok: false, errors: Record<string, string[]> }
 
-const TYPE_MESSAGE: Record<string, string> = {
+const TYPE_MESSAGE: Record<Exclude<ParameterType, `${string}[]`>, string> = {
   string: 'must be a string',
   integer: 'must be an integer',
   decimal: 'must be a decimal number (number or numeric string)',
@@ -140,7 +140,7 @@ const TYPE_MESSAGE: Record<string, string> = {
 
 /** Ajv's error for one value, in the words callers have always seen. */
 function messageOf (p: ParameterDef, e: ErrorObject, inItem: boolean): string {
-  const type = p.type.endsWith('[]') ? p.type.slice(0, -2) : p.type
+  const type = p.type === 'integer[]' ? 'integer' : p.type === 'string[]' ? 'string' : p.type
   const limit = e.params.limit as number
   switch (e.keyword) {
     case 'minItems': return 'must not be empty'
@@ -160,7 +160,8 @@ function messageOf (p: ParameterDef, e: ErrorObject, inItem: boolean): string {
 function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Record<string, string[]> {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const add = (name: string, message: string): void => {
-    const list = Object.hasOwn(errors, name) ? errors[name] : (errors[name] = [])
+    let list = errors[name]
+    if (list === undefined) errors[name] = list = []
     if (!list.includes(message)) list.push(message)
   }
   for (const e of raw) {
@@ -170,19 +171,16 @@ function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Recor
       else add('parameters', 'must be an object')
       continue
     }
-    const [, rawName, item] = e.instancePath.split('/')
+    // "/name" or "/name/item" (a top-level parameter's path has no item segment).
+    const [, rawName = '', item] = e.instancePath.split('/')
     const name = rawName.replace(/~1/g, '/').replace(/~0/g, '~')
     const p = params.get(name) as ParameterDef
-    // The instance path of a top-level parameter has no item segment
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const message = messageOf(p, e, item !== undefined)
-    // The instance path of a top-level parameter has no item segment
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     add(name, item === undefined ? message : `item ${item} ${message}`)
   }
   // A value of the wrong kind also fails its range or enum: report only the kind, as ever.
-  for (const name of Object.keys(errors)) {
-    const kinds = errors[name].filter((m) => Object.values(TYPE_MESSAGE).some((t) => m.endsWith(t)) || m === 'must be a list')
+  for (const [name, messages] of Object.entries(errors)) {
+    const kinds = messages.filter((m) => Object.values(TYPE_MESSAGE).some((t) => m.endsWith(t)) || m === 'must be a list')
     if (kinds.length > 0) errors[name] = kinds
   }
   return { ...errors }

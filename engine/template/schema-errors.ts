@@ -20,7 +20,7 @@ function kindsOf (union: ReadonlyArray<{ $ref?: string }>): string[] | null {
   for (const branch of union) {
     const name = branch.$ref?.replace(/^#\/\$defs\//, '')
     if (name === undefined || !Object.hasOwn(DEFS, name)) return null
-    const inner = DEFS[name].oneOf
+    const inner = DEFS[name]?.oneOf
     if (inner !== undefined) {
       const k = kindsOf(inner)
       if (k === null) return null
