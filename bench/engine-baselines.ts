@@ -9,6 +9,13 @@ export interface InvoiceData { header: Row, lines: Row[] }
 
 const money = (v: unknown, cur: unknown): string => new Intl.NumberFormat('en', { style: 'currency', currency: String(cur) }).format(Number(v))
 
+/** Bar and space widths of a Code 128 symbol, as bwip-js's raw encoder gives them. */
+function code128 (text: string): number[] {
+  const [symbol] = bwipjs.raw('code128', text, {}) as unknown as Array<{ sbs: number[] }>
+  if (symbol === undefined) throw new Error(`bwip-js made no Code 128 symbol of ${text}`)
+  return symbol.sbs
+}
+
 function collect (doc: PDFKit.PDFDocument): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
@@ -34,6 +41,7 @@ export async function plainPdfkit (d: InvoiceData): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(9).fillColor('#555555').text('Issued', 40, 180).text('Due', 210, 180).text('Amount due', 380, 180)
   doc.font('Helvetica').fontSize(10).fillColor('black').text(String(h.issued_on), 40, 192).text(String(h.due_on), 210, 192)
   doc.font('Helvetica-Bold').fontSize(11).text(money(h.total, h.currency), 380, 192)
+  // A width per column: heads and every row's cells have one entry per column (the '!' below).
   const cols = [24, 70, W - 24 - 70 - 40 - 75 - 80, 40, 75, 80]
   const heads = ['#', 'SKU', 'Description', 'Qty', 'Unit price', 'Amount']
   const right = [true, false, false, true, true, true]
@@ -42,7 +50,7 @@ export async function plainPdfkit (d: InvoiceData): Promise<Buffer> {
     doc.rect(40, y, W, 18).fill('#1f3a5f')
     let x = 40
     doc.font('Helvetica-Bold').fontSize(10).fillColor('white')
-    heads.forEach((t, i) => { doc.text(t, x + 3, y + 4, { width: cols[i] - 6, align: right[i] ? 'right' : 'left' }); x += cols[i] })
+    heads.forEach((t, i) => { doc.text(t, x + 3, y + 4, { width: cols[i]! - 6, align: right[i] ? 'right' : 'left' }); x += cols[i]! })
     y += 18
   }
   header()
@@ -56,12 +64,12 @@ export async function plainPdfkit (d: InvoiceData): Promise<Buffer> {
       money(r.amount, h.currency)
     ]
     doc.font('Helvetica').fontSize(10)
-    const rh = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i] - 6 }))) + 6
+    const rh = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i]! - 6 }))) + 6
     if (y + rh > 841.89 - 70) { doc.addPage(); y = 40; header() }
     if (n % 2 === 1) doc.rect(40, y, W, rh).fill('#f2f2f2')
     doc.fillColor('black')
     let x = 40
-    cells.forEach((c, i) => { doc.text(c, x + 3, y + 3, { width: cols[i] - 6, align: right[i] ? 'right' : 'left' }); x += cols[i] })
+    cells.forEach((c, i) => { doc.text(c, x + 3, y + 3, { width: cols[i]! - 6, align: right[i] ? 'right' : 'left' }); x += cols[i]! })
     y += rh
   })
   y += 10
@@ -70,9 +78,8 @@ export async function plainPdfkit (d: InvoiceData): Promise<Buffer> {
   doc.text('Tax', 325, y + 12, { width: 100, align: 'right' }).text(money(h.tax, h.currency), 425, y + 12, { width: 90, align: 'right' })
   doc.font('Helvetica-Bold').fontSize(11).text('Total', 325, y + 24, { width: 100, align: 'right' }).text(money(h.total, h.currency), 425, y + 24, { width: 90, align: 'right' })
   y += 60
-  const bars = bwipjs.raw('code128', String(h.number), {}) as unknown as Array<{ sbs: number[] }>
   let bx = 40
-  bars[0].sbs.forEach((w, i) => { if (i % 2 === 0) doc.rect(bx, y, w, 30); bx += w })
+  code128(String(h.number)).forEach((w, i) => { if (i % 2 === 0) doc.rect(bx, y, w, 30); bx += w })
   doc.fill('black')
   doc.font('Helvetica').fontSize(8).text(String(h.number), 40, y + 32)
   const range = doc.bufferedPageRange()
@@ -104,10 +111,9 @@ export async function viaPdfmake (d: InvoiceData): Promise<Buffer> {
     pdfmake.setFonts(require('pdfmake/standard-fonts/Helvetica'))
   }
   const h = d.header
-  const bars = bwipjs.raw('code128', String(h.number), {}) as unknown as Array<{ sbs: number[] }>
   const canvas: unknown[] = []
   let bx = 0
-  bars[0].sbs.forEach((w, i) => { if (i % 2 === 0) canvas.push({ type: 'rect', x: bx, y: 0, w, h: 30, color: 'black' }); bx += w })
+  code128(String(h.number)).forEach((w, i) => { if (i % 2 === 0) canvas.push({ type: 'rect', x: bx, y: 0, w, h: 30, color: 'black' }); bx += w })
   const body = [['#', 'SKU', 'Description', 'Qty', 'Unit price', 'Amount'].map((t) => ({ text: t, bold: true, color: 'white', fillColor: '#1f3a5f' }))]
   for (const r of d.lines) body.push([String(r.line_no), String(r.sku), String(r.description), String(Number(r.qty)), money(r.unit_price, h.currency), money(r.amount, h.currency)].map((t) => ({ text: t, bold: false, color: 'black', fillColor: '' })))
   const doc = {

@@ -4,7 +4,7 @@
 // `--report N` is the child mode used for the big report (fresh process: clean peak RSS).
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
-import { availableParallelism, cpus, loadavg } from 'node:os'
+import { availableParallelism, cpus } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createRenderPool, type RenderPool } from '../pool/render-pool.js'
 import type { OutputSink } from '../engine/pdf/render-pdf.js'
@@ -13,6 +13,7 @@ import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
+import { load1, median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 100_000, maxBytes: 1e9, maxRows: 10_000_000, maxLabels: 1_000_000 }
@@ -66,7 +67,6 @@ const NOTES = [
   '  are held (~4 KB each) and keep the one pass; per page, big reports are cheaper than small ones.'
 ]
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
 
 async function timeEach (n: number, fn: () => unknown): Promise<number[]> {
   const out: number[] = []
@@ -132,7 +132,7 @@ function child (rows: number, standard?: string): Report {
 
 /** The sales report lines of RESULTS.md (also `--reports`: these alone, a few fresh processes). */
 function reportSection (): string[] {
-  const load = loadavg()[0]
+  const load = load1()
   const sizes = [3000, 6000, 30000, 100000]
   // Three fresh processes per size, sizes interleaved, the median by CPU time: one run each
   // moved the per-page ratio between 0.84 and 1.10 on this VM (its speed drifts within minutes).
@@ -144,11 +144,11 @@ function reportSection (): string[] {
   // these shared cores far more than with the report.
   const perPage = (n: number): number => at(n).cpuMs / at(n).pages
   const ok = (v: boolean): string => v ? 'met' : '**missed**'
-  const rss = [at(30000).rssMB, at(100000).rssMB]
+  const [rss30k, rss100k] = [at(30000).rssMB, at(100000).rssMB]
   const out = [
     '## Sales report (examples/templates/sales-report.json, generated rows, fresh process each, streamed)',
     '',
-    `Load average ${load.toFixed(1)} before, ${loadavg()[0].toFixed(1)} after these runs. Each size renders in its own process, three times`,
+    `Load average ${load.toFixed(1)} before, ${load1().toFixed(1)} after these runs. Each size renders in its own process, three times`,
     '(`node dist/bench/engine.js --report ROWS`): a 200-row warm-up, then the report in stream mode (the bytes are',
     'counted and dropped as a socket would take them). Rows are compact (shared strings, see salesRows), ~7 MB at 100k.',
     'Each row is the median run by CPU time (the runs\' CPU ms alongside); sizes were interleaved.',
@@ -166,7 +166,7 @@ function reportSection (): string[] {
   out.push(`- 100,000 rows / ${at(100000).pages} pages: peak RSS ${at(100000).rssMB.toFixed(0)} MB (target ≤ 200: ${ok(at(100000).rssMB <= 200)}); CPU time per page ${(perPage(100000) / perPage(6000)).toFixed(2)}× the 6,000-row report's (target ≤ 1.05×: ${ok(perPage(100000) / perPage(6000) <= 1.05)}).`)
   const tenX = at(30000).cpuMs / at(3000).cpuMs
   out.push(`- 10× rows → ${tenX.toFixed(1)}× CPU time (target ≤ 10.5×: ${ok(tenX <= 10.5)}).`)
-  out.push(`- Peak RSS 30,000 vs 100,000 rows: ${rss[0].toFixed(0)} vs ${rss[1].toFixed(0)} MB, ${(100 * (rss[1] / rss[0] - 1)).toFixed(0)}% apart (target ≤ 15%: ${ok(Math.abs(rss[1] / rss[0] - 1) <= 0.15)}).`)
+  out.push(`- Peak RSS 30,000 vs 100,000 rows: ${rss30k.toFixed(0)} vs ${rss100k.toFixed(0)} MB, ${(100 * (rss100k / rss30k - 1)).toFixed(0)}% apart (target ≤ 15%: ${ok(Math.abs(rss100k / rss30k - 1) <= 0.15)}).`)
   return out
 }
 
@@ -183,18 +183,23 @@ if (process.argv[2] === '--reports') {
 }
 
 interface Loop { rate: number, elu: number, cpuMs: number }
-const medianLoop = (runs: Loop[]): Loop & { all: string } => ({ ...[...runs].sort((a, b) => a.rate - b.rate)[runs.length >> 1], all: runs.map(r => Math.round(r.rate)).join(', ') })
+function medianLoop (runs: Loop[]): Loop & { all: string } {
+  const mid = [...runs].sort((a, b) => a.rate - b.rate)[runs.length >> 1]
+  if (mid === undefined) throw new Error('medianLoop: no runs')
+  return { ...mid, all: runs.map(r => Math.round(r.rate)).join(', ') }
+}
 
 /**
  * Replaces the "# Engine benchmark" section (its heading up to the next top-level heading) and
  * leaves the sections other benchmarks write (service, webhooks) alone; appends if it is missing.
  */
 function writeSection (file: string, lines: string[]): void {
+  const [heading = ''] = lines
   const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
-  const start = text.indexOf(`${lines[0]}\n`)
+  const start = text.indexOf(`${heading}\n`)
   const section = lines.join('\n') + '\n'
   if (start === -1) { writeFileSync(file, section + (text === '' ? '' : '\n' + text)); return }
-  const next = text.indexOf('\n# ', start + lines[0].length)
+  const next = text.indexOf('\n# ', start + heading.length)
   writeFileSync(file, text.slice(0, start) + section + (next === -1 ? '' : '\n' + text.slice(next + 1)))
 }
 
@@ -217,7 +222,7 @@ async function closedLoop (pool: RenderPool, inp: RenderInput, clients: number, 
 }
 
 async function main (): Promise<void> {
-  const load = loadavg()[0]
+  const load = load1()
   const invoice = JSON.parse(read('examples/data/invoice.json')) as InvoiceData
   // The plain invoice (no standard, standard fonts not embedded): the baseline of these rows.
   const inv = inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, null)
@@ -285,7 +290,7 @@ async function main (): Promise<void> {
   const ok = (v: boolean): string => v ? 'met' : '**missed**'
   log('# Engine benchmark')
   log('')
-  log(`Machine: ${cpu.length} × ${cpu[0]?.model ?? '?'}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load average at the start ${load.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}. Generated by \`node dist/bench/engine.js\`.`)
+  log(`Machine: ${cpu.length} × ${cpu[0]?.model ?? '?'}; Node ${process.version}; ${new Date().toISOString().slice(0, 10)}; load average at the start ${load.toFixed(1)}, at the end ${load1().toFixed(1)}. Generated by \`node dist/bench/engine.js\`.`)
   log('')
   log('## Invoice (examples/templates/invoice.json + examples/data/invoice.json, 20 lines, 1 page)')
   log('')

@@ -41,7 +41,7 @@ async function main (): Promise<void> {
   const { values } = parseArgs({ options: { rates: { type: 'string', default: '450,900' }, seconds: { type: 'string', default: '8' } } })
   const durationMs = Number(values.seconds) * 1000
   const home = mkdtempSync(join(tmpdir(), 'svc-floor-'))
-  const server = await startChildServer(process.argv[1], [SERVE, home], { flags: process.execArgv })
+  const server = await startChildServer(new URL(import.meta.url).pathname, [SERVE, home], { flags: process.execArgv })
   try {
     const { url, pid } = server
     const base: BenchOptions = {
@@ -75,5 +75,8 @@ async function main (): Promise<void> {
   }
 }
 
-if (process.argv[2] === SERVE) await serve(process.argv[3])
-else await main()
+const [, , mode, serveHome] = process.argv
+if (mode === SERVE) {
+  if (serveHome === undefined) throw new Error(`${SERVE}: the home directory is missing`)
+  await serve(serveHome)
+} else await main()

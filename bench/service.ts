@@ -8,7 +8,6 @@
 // section of their own, also when run alone (--only neighbour,longneighbour,limiter,nodes); --neighbour-clients N
 // sets A's clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
 import { readFileSync, writeFileSync } from 'node:fs'
-import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RowDataPacket } from 'mysql2/promise'
@@ -30,6 +29,7 @@ import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './se
 import type { InvoiceData } from './engine-baselines.js'
 import { jsreportPeer } from './peer-jsreport.js'
 import { startStackFloor } from './stack-floor.js'
+import { load1 } from './stats.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -150,7 +150,9 @@ async function warmService (template: string, parameters: Array<Record<string, u
 /** MariaDB's statement counter (service database and demo data sources share the instance). */
 async function questions (): Promise<number> {
   const [rows] = await ctx.db.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'")
-  return Number(rows[0].Value)
+  const [row] = rows
+  if (row === undefined) throw new Error('SHOW GLOBAL STATUS LIKE \'Questions\' returned no row')
+  return Number(row.Value)
 }
 
 const rowOptions: RowOptions = { ca, template: 'invoice', parameters: invoiceParams, durationMs: DURATION, questions }
@@ -161,7 +163,7 @@ const header = {
 }
 const rows: RowsReport = {
   ...header,
-  loadBefore: loadavg()[0],
+  loadBefore: load1(),
   neighbour: [],
   longNeighbour: [],
   limiter: [],
@@ -208,7 +210,9 @@ const longTarget = { key: extra.neighbour.key, template: 'bench-long-report', pa
 if (want('longneighbour')) {
   const t = JSON.parse(readFileSync(join(examplesDir, 'templates', 'sales-report.json'), 'utf8')) as { code: string, datasets: Array<{ query: string }> }
   t.code = longTarget.template
-  t.datasets[0].query = 'SELECT s.region, s.sold_on, s.customer, s.product, s.qty, s.amount FROM sales s JOIN seq_1_to_8 k ' +
+  const [sales] = t.datasets
+  if (sales === undefined) throw new Error('sales-report.json has no dataset')
+  sales.query = 'SELECT s.region, s.sold_on, s.customer, s.product, s.qty, s.amount FROM sales s JOIN seq_1_to_8 k ' +
     'WHERE s.sold_on BETWEEN :from AND :to ORDER BY s.region, s.sold_on, s.id, k.seq'
   await ctx.services.templates.publish(extra.neighbour.workspaceId, t, { note: 'bench: long neighbour', publishedBy: 'bench' })
 }
@@ -285,7 +289,7 @@ for (let run = 1; run <= RUNS; run++) {
 await pool.close()
 floor?.close()
 // Read here, not when the sections are written: a section rebuilt from the JSON later says the same.
-report.loadAfter = loadavg()[0]
+report.loadAfter = load1()
 rows.loadAfter = report.loadAfter
 
 if (want('rss')) {

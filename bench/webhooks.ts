@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir, cpus, loadavg } from 'node:os'
+import { tmpdir, cpus } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -18,6 +18,7 @@ import { createContext } from '../server/context.js'
 import { createDb, transaction } from '../server/store/db.js'
 import { migrate } from '../server/store/migrate.js'
 import { webhookDispatcher } from '../server/webhooks/dispatcher.js'
+import { load1 } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const EVENTS = Number(process.argv[2] ?? 10_000)
@@ -109,6 +110,7 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
     const recordedMs = performance.now() - started
     const [[row]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, SUM(status = 'succeeded') AS ok, SUM(attempts) AS attempts,
       (SELECT COUNT(*) FROM webhook_attempts) AS attempt_rows FROM webhook_deliveries`)
+    if (row === undefined) throw new Error('an aggregate query over webhook_deliveries returned no row')
     s = await stats()
     const lost = EVENTS - s.received
     return {
@@ -164,7 +166,7 @@ function writeResults (results: Array<Record<string, number | string>>): void {
   writeFileSync(file, next)
 }
 
-const loadAtStart = loadavg()[0].toFixed(1)
+const loadAtStart = load1().toFixed(1)
 const base = serverUrl()
 const certDir = mkdtempSync(join(tmpdir(), 'svc-bench-cert-'))
 execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
