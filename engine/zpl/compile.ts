@@ -61,7 +61,15 @@ export function compileLabel (label: LabelDef, where = 'label'): CompiledLabel {
     if (m.index > 0) body.push(rest.slice(0, m.index))
     const k = Number(m[1])
     const indicator = indicators.get(k)
-    body.push({ value: compileText(`{{${sources[k]}}}`, zplWhere), mode: indicator === undefined ? 'param' : 'field', indicator: indicator ?? '', where: zplWhere, src: sources[k].trim() })
+    const src = sources[k]
+    if (src === undefined) throw new Error(`zpl: no source for placeholder ${k}`)
+    body.push({
+      value: compileText(`{{${src}}}`, zplWhere),
+      mode: indicator === undefined ? 'param' : 'field',
+      indicator: indicator ?? '',
+      where: zplWhere,
+      src: src.trim()
+    })
     rest = rest.slice(m.index + m[0].length)
   }
   if (rest !== '') body.push(rest)
@@ -86,8 +94,7 @@ function authorIndicator (text: string, fdAt: number): string | undefined {
   const fh = text.slice(fieldStart, fdAt).search(/\^FH/i)
   if (fh < 0) return undefined
   const c = text[fieldStart + fh + 3]
-  // The field may end the text; index access may miss at runtime (noUncheckedIndexedAccess is off)
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // The field may end the text.
   return c === '^' || c === '~' || c === undefined ? '_' : c
 }
 
@@ -121,8 +128,8 @@ function slotIndicators (text: string, where: string): Map<number, string> {
 function compileCopies (copies: LabelDef['copies'], where: string): CompiledExpr | number {
   if (copies === undefined) return 1
   if (typeof copies === 'number') return Number.isInteger(copies) && copies >= 0 ? copies : fail(where, 'must be a whole number >= 0')
-  const m = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(copies)
-  if (m !== null) return compileExpression(m[1], where)
+  const inner = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(copies)?.[1]
+  if (inner !== undefined) return compileExpression(inner, where)
   if (/^\s*\d+\s*$/.test(copies)) return Number(copies)
   return fail(where, 'must be a whole number or one {{ expression }}')
 }

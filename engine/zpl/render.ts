@@ -32,7 +32,7 @@ const LONGEST_END = 24 // `^PQ` + digits of maxLabels + 1 + `^XZ\n`, with room t
 function planOf (label: CompiledLabel): Plan {
   let plan = plans.get(label)
   if (plan !== undefined) return plan
-  plan = { lead: [], value: [], indicator: [], tail: ENDS[0].subarray(0, 0), literalBytes: 0, src: [], where: [] }
+  plan = { lead: [], value: [], indicator: [], tail: Buffer.alloc(0), literalBytes: 0, src: [], where: [] }
   let literal = ''
   for (const chunk of label.body) {
     if (typeof chunk === 'string') { literal += chunk; continue }
@@ -70,7 +70,7 @@ function unsafe (plan: Plan, k: number, text: string): never {
 function put (buf: Uint8Array, at: number, bytes: Uint8Array): number {
   const n = bytes.length
   if (n > 64) { buf.set(bytes, at); return at + n }
-  for (let i = 0; i < n; i++) buf[at + i] = bytes[i]
+  for (let i = 0; i < n; i++) buf[at + i] = bytes[i]! // i < bytes.length
   return at + n
 }
 
@@ -114,17 +114,20 @@ export function renderLabels (
     labelCount += copies
     if (labelCount > limits.maxLabels) throw new RenderError('RENDER_LIMIT_EXCEEDED', `labels exceed maxLabels (${limits.maxLabels})`)
     if (at + plan.literalBytes + LONGEST_END > buf.length) buf = grown(buf, at, at + plan.literalBytes + LONGEST_END)
+    // lead, value and indicator hold one entry per slot (planOf).
     for (let k = 0; k < slots; k++) {
-      at = put(buf, at, lead[k])
-      const v = value[k](scope)
+      at = put(buf, at, lead[k]!)
+      const v = value[k]!(scope)
       const room = at + MAX_ESCAPED_PER_UNIT * v.length + plan.literalBytes + LONGEST_END
       if (room > buf.length) buf = grown(buf, at, room)
-      if (indicator[k] !== 0) at = writeFieldData(buf, at, v, indicator[k])
+      const ind = indicator[k]!
+      if (ind !== 0) at = writeFieldData(buf, at, v, ind)
       else if (isSafeParameter(v)) at = putAscii(buf, at, v)
       else unsafe(plan, k, v)
     }
     at = put(buf, at, tail)
-    at = copies < ENDS.length ? put(buf, at, ENDS[copies]) : at + buf.write(`^PQ${copies}^XZ\n`, at, 'latin1')
+    const end = ENDS[copies]
+    at = end !== undefined ? put(buf, at, end) : at + buf.write(`^PQ${copies}^XZ\n`, at, 'latin1')
     if (at > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `output exceeds maxBytes (${limits.maxBytes})`)
     if (!estimated) {
       // Labels of one template are alike in size: room for all of them plus a tenth.
