@@ -153,8 +153,14 @@ function build (node: Node): CompiledExpr {
       if (node.op === 'not') return (s) => !truthy(arg(s))
       return (s) => { const n = toNumber(arg(s), "'-'"); return n === null ? null : -n }
     }
-    case 'and': { const l = build(node.left); const r = build(node.right); return (s) => { const v = l(s); return truthy(v) ? r(s) : v } }
-    case 'or': { const l = build(node.left); const r = build(node.right); return (s) => { const v = l(s); return truthy(v) ? v : r(s) } }
+    case 'and': {
+      const l = build(node.left); const r = build(node.right)
+      return (s) => { const v = l(s); return truthy(v) ? r(s) : v }
+    }
+    case 'or': {
+      const l = build(node.left); const r = build(node.right)
+      return (s) => { const v = l(s); return truthy(v) ? v : r(s) }
+    }
     case 'cond': {
       const test = build(node.test); const a = build(node.then); const b = build(node.else)
       return (s) => truthy(test(s)) ? a(s) : b(s)
@@ -189,7 +195,11 @@ function buildCall (name: string, argNodes: Node[]): CompiledExpr {
       : undefined
   if (spec === undefined) throw new ExprFault(`unknown function '${name}'`)
   if (argNodes.length < spec.min || argNodes.length > spec.max) {
-    const want = spec.min === spec.max ? `${spec.min}` : spec.max >= 64 ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`
+    const want = spec.min === spec.max
+      ? `${spec.min}`
+      : spec.max >= 64
+        ? `at least ${spec.min}`
+        : `${spec.min} to ${spec.max}`
     throw new ExprFault(`${name} takes ${want} argument${want === '1' ? '' : 's'}, got ${argNodes.length}`)
   }
   const args = argNodes.map(build)

@@ -22,7 +22,9 @@ export class SyntaxFault extends Error {
 }
 
 // Longest first so `<=` wins over `<`.
-const OPERATORS = ['==', '!=', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', ',', '(', ')', '[', ']']
+const OPERATORS = [
+  '==', '!=', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', ',', '(', ')', '[', ']'
+]
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9'
 const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_'

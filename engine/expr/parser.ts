@@ -43,7 +43,9 @@ class Parser {
 
   private expect (text: string): void {
     const tok = this.next()
-    if (tok.kind !== 'op' || tok.text !== text) throw new SyntaxFault(`expected '${text}' but found ${describe(tok)}`, tok.pos)
+    if (tok.kind !== 'op' || tok.text !== text) {
+      throw new SyntaxFault(`expected '${text}' but found ${describe(tok)}`, tok.pos)
+    }
   }
 
   parseAll (): Node {
@@ -55,7 +57,10 @@ class Parser {
 
   /** Every recursion passes through ternary() or unary(): the depth is counted there. */
   private enter (): void {
-    if (++this.depth > MAX_NESTING) throw new SyntaxFault(`nested too deeply (more than ${MAX_NESTING} levels of brackets, operators and conditionals)`, this.peek().pos)
+    if (++this.depth > MAX_NESTING) {
+      throw new SyntaxFault(`nested too deeply (more than ${MAX_NESTING} levels of ` +
+      'brackets, operators and conditionals)', this.peek().pos)
+    }
   }
 
   private ternary (): Node {
@@ -127,7 +132,10 @@ class Parser {
       if (op === '.') {
         this.next()
         const tok = this.next()
-        if (tok.kind !== 'ident') throw new SyntaxFault(`expected a field name after '.' but found ${describe(tok)}`, tok.pos)
+        if (tok.kind !== 'ident') {
+          throw new SyntaxFault('expected a field name after \'.\' but ' +
+          `found ${describe(tok)}`, tok.pos)
+        }
         node = { t: 'member', obj: node, key: tok.text }
       } else if (op === '[') {
         this.next()

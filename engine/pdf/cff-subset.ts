@@ -13,7 +13,7 @@ import { bias, CallGraph, GLOBAL, type Code } from './cff-charstrings.js'
 import { CffSource, find, OP } from './cff-read.js'
 import { charstringInt, entry, fdSelect, identityCharset, index, privateDict, startOf, Strings } from './cff-write.js'
 import { GlyphMap } from './glyph-map.js'
-import type { RawFont } from './ttf-subset.js'
+import type { UntrustedFont } from './ttf-subset.js'
 
 /** The part of fontkit's Subset this stands in for (and falls back to). */
 export interface FontSubset { includeGlyph (gid: number): number, encode (): Uint8Array }
@@ -44,7 +44,9 @@ export class CffFont {
     const strings = new Strings(src)
     const ros = find(src.top, OP.ROS)
     this.top = Buffer.concat([
-      ...(ros === undefined ? [entry(OP.ROS, strings.add('Adobe'), strings.add('Identity'), 0)] : strings.entries([ros], NONE)),
+      ...(ros === undefined
+        ? [entry(OP.ROS, strings.add('Adobe'), strings.add('Identity'), 0)]
+        : strings.entries([ros], NONE)),
       ...strings.entries(src.top, TOP_DROP)
     ])
     this.fdDicts = src.fds.map((fd) => Buffer.concat(strings.entries(fd.dict, FD_DROP)))
@@ -191,9 +193,7 @@ export function withSubrs (priv: Buffer): Buffer {
 
 /** The CFF table of a fontkit font (inside a collection, the face's own), or null: not a CFF font. */
 export function cffFont (fk: unknown): CffFont | null {
-  const f = fk as Partial<RawFont>
-  // The font object comes from fontkit over an input file; parts may be absent
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  const f = fk as UntrustedFont
   const t = f.directory?.tables?.['CFF ']
   const buf = f.stream?.buffer
   if (t === undefined || !(buf instanceof Uint8Array)) return null

@@ -7,6 +7,7 @@
 // (FaceInfo). Same objects and keys as pdfkit writes; the .notdef width is scaled to 1/1000 em
 // like every other width (pdfkit wrote it in font units).
 import { type CffFont, CffSubset, type FontSubset } from './cff-subset.js'
+import { pdfString } from './pdf-raw.js'
 import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 /** The parts of a fontkit font read here (fontkit ships no types). */
@@ -156,9 +157,7 @@ export class EmbeddedFace {
       Type: 'Font',
       Subtype: this.cff ? 'CIDFontType0' : 'CIDFontType2',
       BaseFont: name,
-      // pdfkit writes a String object as a PDF string, a primitive string as a name.
-      // eslint-disable-next-line no-new-wrappers
-      CIDSystemInfo: { Registry: new String('Adobe'), Ordering: new String('Identity'), Supplement: 0 },
+      CIDSystemInfo: { Registry: pdfString('Adobe'), Ordering: pdfString('Identity'), Supplement: 0 },
       FontDescriptor: descriptor,
       W: [0, this.widths],
       ...(this.cff ? {} : { CIDToGIDMap: 'Identity' })

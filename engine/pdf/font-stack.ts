@@ -143,8 +143,7 @@ export class FontStack {
 
 function push (out: Run[], face: FontFace | null, start: number, end: number): void {
   const last = out[out.length - 1]
-  // Out may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // out may be empty.
   if (last !== undefined && last.face === face && last.end === start) last.end = end
   else out.push({ face, start, end })
 }

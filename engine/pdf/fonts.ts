@@ -4,7 +4,9 @@
 // costs nothing and embedded fonts are subset per document (ttf-subset.ts, cff-subset.ts).
 import PDFDocument from 'pdfkit'
 import { TemplateError } from '../errors.js'
-import { literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, winAnsiOf, type StandardMetrics } from './metrics.js'
+import {
+  literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, winAnsiOf, type StandardMetrics
+} from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
 import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './font-embed.js'
@@ -201,7 +203,9 @@ export function ownCodePoints (fk: FontkitFont): FontkitFont {
 
 function parseAssetFont (asset: unknown, where: string): FontkitFont {
   const data = (asset as { data?: unknown } | null)?.data
-  if (typeof data !== 'string') throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
+  if (typeof data !== 'string') {
+    throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
+  }
   try {
     // pdfkit hands a Uint8Array to fontkit.create; reading the parsed font back from the
     // throwaway document keeps fontkit an implementation detail of pdfkit.
@@ -211,7 +215,8 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
     if (typeof fk.layout !== 'function') throw new Error('not a font')
     return ownCodePoints(fk)
   } catch (err) {
-    throw new TemplateError(`${where}: not a TrueType/OpenType font (${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
+    throw new TemplateError(`${where}: not a TrueType/OpenType font ` +
+      `(${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
   }
 }
 
@@ -235,7 +240,7 @@ export class DocFonts {
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
   constructor (doc: PDFKit.PDFDocument, cidSet = false) {
-    this.doc = doc as unknown as RefMaker
+    this.doc = doc
     this.cidSet = cidSet
     this.names = []
     this.refs = []
@@ -246,9 +251,8 @@ export class DocFonts {
     const n = this.names[face.index]
     if (n !== undefined) return n
     if (face.std !== null && face.substitute === null) {
-      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
-        end (): void
-      }
+      const dict = { Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }
+      const ref = this.doc.ref(dict) as { end (): void }
       ref.end()
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)

@@ -92,7 +92,9 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
   const data = Buffer.concat(idat)
   const colors = type === 2 || type === 6 ? 3 : 1
   const colorSpace = colors === 3 ? 'DeviceRGB' : 'DeviceGray'
-  const dict: Record<string, unknown> = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'FlateDecode' }
+  const dict: Record<string, unknown> = {
+    Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'FlateDecode'
+  }
   const base = { index, width, height, dict, palette: null as Uint8Array | null, smask: null as Uint8Array | null }
   if (type === 4 || type === 6 || (type === 3 && trns !== null)) {
     if (depth !== 8) throw bad(where, 'PNG with transparency must have 8-bit channels')
@@ -210,7 +212,16 @@ export function embedImage (doc: PDFKit.PDFDocument, img: PreparedImage): unknow
     dict.ColorSpace = ['Indexed', 'DeviceRGB', img.palette.length / 3 - 1, pal]
   }
   if (img.smask !== null) {
-    const sm = d.ref({ Type: 'XObject', Subtype: 'Image', Width: img.width, Height: img.height, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] })
+    const sm = d.ref({
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: img.width,
+      Height: img.height,
+      BitsPerComponent: 8,
+      Filter: 'FlateDecode',
+      ColorSpace: 'DeviceGray',
+      Decode: [0, 1]
+    })
     sm.end(img.smask)
     dict.SMask = sm
   }

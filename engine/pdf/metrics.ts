@@ -55,7 +55,7 @@ export function standardMetrics (name: string): StandardMetrics {
   let m = cache.get(name)
   if (m === undefined) {
     // One throwaway document per font per worker: the only place pdfkit parses AFM for us.
-    const doc = new PDFDocument({ font: name, autoFirstPage: false } as PDFKit.PDFDocumentOptions)
+    const doc = new PDFDocument({ font: name, autoFirstPage: false })
     const afm = (doc as unknown as { _font: { font: AfmLike } })._font.font
     const widths = new Float64Array(256)
     const glyphNames: string[] = []
@@ -87,8 +87,8 @@ export function winAnsiOnly (s: string): boolean {
   return true
 }
 
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[()\\\x00-\x1f\x7f-\uffff]/
+// Anything but printable ASCII other than ( ) and \ (control characters, DEL and above, and those three).
+const NEEDS_ESCAPE = /[^\x20-\x27\x2a-\x5b\x5d-\x7e]/
 
 /** A PDF literal string operand in WinAnsi encoding: `(text)`. */
 export function literalWinAnsi (s: string): string {

@@ -88,7 +88,9 @@ export class StandardSubstitute {
     if (id === undefined) throw notWinAnsi(code)
     if (id < 0) {
       const fk = this.fk as unknown as GlyphLookup
-      const g = this.symbolic ? fk.glyphForCodePoint(code) : fk.getGlyph(this.glyphByName(this.names[code] ?? '.notdef'))
+      const g = this.symbolic
+        ? fk.glyphForCodePoint(code)
+        : fk.getGlyph(this.glyphByName(this.names[code] ?? '.notdef'))
       id = this.ids[code] = g.id
       this.advances[code] = g.advanceWidth
     }

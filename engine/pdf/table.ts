@@ -16,7 +16,9 @@ export function layoutTable (p: Pager, t: TableEl, x: number): void {
   const scope = p.scope
   const v = t.rows(scope)
   if (v === null || v === undefined) return
-  if (!Array.isArray(v)) throw new RenderError('RENDER_FAILED', `${t.path}.rows: expected a list of rows, got ${typeof v}`)
+  if (!Array.isArray(v)) {
+    throw new RenderError('RENDER_FAILED', `${t.path}.rows: expected a list of rows, got ${typeof v}`)
+  }
   const rows = v as unknown[]
   const headerH = t.showHeader ? measureHeader(t, scope) : 0
   const firstH = rows.length > 0 ? rowHeight(t, scope, rows[0], 0) : 0

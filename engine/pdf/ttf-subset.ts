@@ -18,6 +18,12 @@ export interface RawFont {
   directory: { tables: Record<string, TableRecord | undefined> }
 }
 
+/** A fontkit font object as this code may meet it: made from an input file, any part may be absent. */
+export interface UntrustedFont {
+  stream?: { buffer?: unknown }
+  directory?: { tables?: Record<string, TableRecord | undefined> }
+}
+
 const ARG_1_AND_2_ARE_WORDS = 0x0001
 const WE_HAVE_A_SCALE = 0x0008
 const MORE_COMPONENTS = 0x0020
@@ -26,10 +32,8 @@ const WE_HAVE_A_TWO_BY_TWO = 0x0080
 const WE_HAVE_INSTRUCTIONS = 0x0100
 
 export function isGlyfFont (fk: unknown): boolean {
-  const f = fk as Partial<RawFont>
+  const f = fk as UntrustedFont
   return (
-    // The font object comes from fontkit over an input file; parts may be absent
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     f.directory?.tables?.glyf !== undefined &&
     f.directory.tables.loca !== undefined &&
     f.stream?.buffer instanceof Uint8Array
@@ -91,7 +95,10 @@ export class TtfSubset {
     offsets.forEach((o, i) => locaOut.writeUInt32BE(o, i * 4))
     const hmtxBuf = Buffer.alloc(n * 4)
     // Pairs of advance (unsigned) and left side bearing (signed), 2 bytes each.
-    hmtxOut.forEach((v, k) => { if ((k & 1) === 0) hmtxBuf.writeUInt16BE(v, k * 2); else hmtxBuf.writeInt16BE(v, k * 2) })
+    hmtxOut.forEach((v, k) => {
+      if ((k & 1) === 0) hmtxBuf.writeUInt16BE(v, k * 2)
+      else hmtxBuf.writeInt16BE(v, k * 2)
+    })
     const headOut = Buffer.from(b.subarray(head.offset, head.offset + head.length))
     headOut.writeUInt32BE(0, 8) // checkSumAdjustment: not needed inside a PDF
     headOut.writeInt16BE(1, 50) // long loca offsets
@@ -101,7 +108,8 @@ export class TtfSubset {
     const maxpOut = Buffer.from(b.subarray(maxp.offset, maxp.offset + maxp.length))
     maxpOut.writeUInt16BE(n, 4)
     const out: Array<[string, Buffer]> = [
-      ['glyf', Buffer.concat(parts, size)], ['head', headOut], ['hhea', hheaOut], ['hmtx', hmtxBuf], ['loca', locaOut], ['maxp', maxpOut]
+      ['glyf', Buffer.concat(parts, size)], ['head', headOut], ['hhea', hheaOut], ['hmtx', hmtxBuf], ['loca', locaOut],
+      ['maxp', maxpOut]
     ]
     return directory(out)
   }

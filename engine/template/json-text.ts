@@ -25,7 +25,8 @@ export function describeAt (text: string, pos: number, what: string): string {
   // Cut to 80 characters around the column so a minified file still gives a readable excerpt.
   const from = Math.max(lineStart, pos - 60)
   const to = Math.min(lineEnd, from + 80)
-  const excerpt = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '').replace(/\t/g, ' ') + (to < lineEnd ? '…' : '')
+  const excerpt = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '').replace(/\t/g, ' ') +
+    (to < lineEnd ? '…' : '')
   const caret = ' '.repeat(pos - from + (from > lineStart ? 1 : 0)) + '^'
   return `is not valid JSON: line ${line}, column ${column}: ${what}\n  ${excerpt}\n  ${caret}`
 }
@@ -35,8 +36,13 @@ interface Fault { pos: number, what: string }
 /** The first syntax error of `s` (RFC 8259), or null when it is valid JSON. Iterative: no recursion. */
 export function firstSyntaxError (s: string): Fault | null {
   let i = 0
-  const ws = (): void => { while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++ }
-  const at = (what: string): Fault => ({ pos: Math.min(i, s.length), what: i >= s.length ? `unexpected end of file (${what})` : what })
+  const ws = (): void => { while (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r') i++ }
+  const at = (what: string): Fault => ({
+    pos: Math.min(i, s.length),
+    what: i >= s.length
+      ? `unexpected end of file (${what})`
+      : what
+  })
   const stack: string[] = []
   // `value` expects a value next; after a value we expect `,` or the closer of the open container.
   for (;;) {
@@ -63,7 +69,11 @@ export function firstSyntaxError (s: string): Fault | null {
     for (;;) {
       ws()
       const top = stack[stack.length - 1]
-      if (top === undefined) return i < s.length ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`) : null
+      if (top === undefined) {
+        return i < s.length
+          ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`)
+          : null
+      }
       const closer = top === '{' ? '}' : ']'
       if (s[i] === closer) { stack.pop(); i++; continue }
       if (s[i] !== ',') return at(`expected ',' or '${closer}'${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
@@ -76,10 +86,15 @@ export function firstSyntaxError (s: string): Fault | null {
 
   function key (): Fault | null {
     ws()
-    if (s[i] !== '"') return at(`expected a double-quoted property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    if (s[i] !== '"') {
+      return at(`expected a double-quoted property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    }
     const f = string(); if (f !== null) return f
     ws()
-    if (s[i] !== ':') return at(`expected ':' after the property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    if (s[i] !== ':') {
+      return at('expected \':\' after the property ' +
+      `name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    }
     i++
     return null
   }

@@ -27,18 +27,29 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
   const datasets = new Map<string, DatasetDef>()
   ;(def.datasets ?? []).forEach((d, i) => {
     datasets.set(d.code, d)
-    if (d.fields.length === 0) warnings.push({ path: `/datasets/${i}/fields`, message: `dataset '${d.code}' declares no fields: paths into its rows are not checked` })
+    if (d.fields.length === 0) {
+      warnings.push({
+        path: `/datasets/${i}/fields`,
+        message: `dataset '${d.code}' declares no fields: paths into its rows are not checked`
+      })
+    }
   })
   const rowOf = (code: string): Shape => {
     const d = datasets.get(code)
     if (d === undefined) return ANY
-    return { k: 'record', what: `dataset '${code}'`, fields: d.fields.length === 0 ? null : new Set(d.fields.map(f => f.name)) }
+    const fields = d.fields.length === 0 ? null : new Set(d.fields.map(f => f.name))
+    return { k: 'record', what: `dataset '${code}'`, fields }
   }
   const params = def.parameters ?? []
-  const paramShape = (type: string): Shape => type.endsWith('[]') ? { k: 'list', what: 'a list parameter', of: SCALAR } : SCALAR
+  const paramShape = (type: string): Shape =>
+    type.endsWith('[]') ? { k: 'list', what: 'a list parameter', of: SCALAR } : SCALAR
   const names = new Map<string, Shape>()
   for (const p of params) names.set(p.name, paramShape(p.type))
-  for (const [code, d] of datasets) names.set(code, d.cardinality === 'single' ? rowOf(code) : { k: 'list', what: `dataset '${code}'`, of: rowOf(code) })
+  for (const [code, d] of datasets) {
+    const row = rowOf(code)
+    const shape: Shape = d.cardinality === 'single' ? row : { k: 'list', what: `dataset '${code}'`, of: row }
+    names.set(code, shape)
+  }
   const paramsRecord: Shape = { k: 'record', what: 'params', fields: new Set(params.map(p => p.name)) }
 
   /** Checks one expression (without braces) at the JSON pointer `at`; `shown` is how it is quoted. */
@@ -46,7 +57,8 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
     let tree: Node
     try { tree = parse(src) } catch { return } // compile already reported syntax errors
     const fail = (message: string): void => { errors.push({ path: at, message: `${message} (in ${shown})` }) }
-    const visible = (): string[] => [...(ctx.row === null ? [] : ['row']), ...(ctx.group ? ['group'] : []), ...ALWAYS, ...names.keys()]
+    const visible = (): string[] =>
+      [...(ctx.row === null ? [] : ['row']), ...(ctx.group ? ['group'] : []), ...ALWAYS, ...names.keys()]
 
     function resolve (n: Node): Shape {
       switch (n.t) {
@@ -100,13 +112,15 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
       if (obj.k === 'list') {
         if (/^\d+$/.test(key)) return obj.of
         if (key === 'length') return SCALAR
-        fail(`${text(n)}: ${text(n.obj)} is a list (${obj.what}): use ${text(n.obj)}[0].${key}, count(${text(n.obj)}) or sum(${text(n.obj)}, "${key}")`)
+        fail(`${text(n)}: ${text(n.obj)} is a list (${obj.what}): use ${text(n.obj)}[0].${key}, ` +
+          `count(${text(n.obj)}) or sum(${text(n.obj)}, "${key}")`)
         return ANY
       }
       if (obj.k !== 'record' || obj.fields === null) return ANY
       if (obj.fields.has(key)) return obj === paramsRecord ? (names.get(key) ?? ANY) : ANY
       const base = text(n.obj)
-      fail(`${text(n)}: '${key}' is not a field of ${obj.what === 'params' ? 'the parameters' : obj.what}${suggest(key, obj.fields, (s) => `${base}.${s}`)}`)
+      fail(`${text(n)}: '${key}' is not a field ` +
+        `of ${obj.what === 'params' ? 'the parameters' : obj.what}${suggest(key, obj.fields, (s) => `${base}.${s}`)}`)
       return ANY
     }
 
@@ -140,8 +154,9 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
     for (const [k, v] of Object.entries(obj)) {
       const p = `${at}/${esc(k)}`
       if (k === 'if') bare(v, p, ctx)
-      else if (k === 'table' && v !== null && typeof v === 'object' && !Array.isArray(v)) table(v as Record<string, unknown>, p, ctx)
-      else visit(v, p, ctx)
+      else if (k === 'table' && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+        table(v as Record<string, unknown>, p, ctx)
+      } else visit(v, p, ctx)
     }
   }
 
