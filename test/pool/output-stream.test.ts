@@ -12,6 +12,7 @@ import { createRenderPool, type RenderPool, type RenderStream } from '../../pool
 import type { RenderTaskInput } from '../../worker/task-protocol.js'
 import type { RenderInput, RenderResult } from '../../engine/types.js'
 import { input, invoiceDefinition, invoiceDocument, invoiceHeader, invoiceLines, pdfText } from '../engine/pdf/fixtures.js'
+import { itemAt } from '../helpers/item-at.js'
 
 const datasets = [
   { code: 'header', cardinality: 'single', query: 'SELECT 1', fields: [] },
@@ -68,11 +69,12 @@ test('streamed bytes equal the returned bytes, the count comes first, pieces are
     assert.deepEqual(s.events, [`count ${whole.pageCount}`, ...s.chunks.map(() => 'chunk')], name)
     assert.equal(s.chunks.length, Math.ceil(whole.bytes.length / CHUNK_BYTES), name)
     for (const c of s.chunks.slice(0, -1)) assert.equal(c.length, CHUNK_BYTES, name)
-    assert.ok(s.chunks[s.chunks.length - 1].length > 0, name)
+    assert.ok(itemAt(s.chunks, -1).length > 0, name)
   }
 })
 
-test('output within holdBytes comes whole after its count; past it, in pieces; the task goes without its template once compiled', async () => {
+test('output within holdBytes comes whole after its count; past it, in pieces; the task goes without its template ' +
+  'once compiled', async () => {
   const pool = newPool()
   const small = invoice(43 * 3)
   const big = invoice(43 * 60)
@@ -90,7 +92,7 @@ test('output within holdBytes comes whole after its count; past it, in pieces; t
   })
   assert.ok(held.ok && held.bytes.byteLength === 0)
   assert.deepEqual(events, [`count ${a.pageCount}`, 'chunk'])
-  assert.ok(chunks[0].equals(a.bytes), 'the held output is the document')
+  assert.ok(itemAt(chunks, 0).equals(a.bytes), 'the held output is the document')
   assert.equal(reads, 0, 'a version the worker compiled goes without its template, streamed or not')
   const past = await streamed(pool, big, undefined, hold.holdBytes)
   assert.ok(past.result.ok)
@@ -238,7 +240,8 @@ test('a render within holdBytes posts no output message: its result carries the 
   }
 })
 
-test('heap kept by a streamed render does not grow with its pages (1,200 pages, measured in the render process)', () => {
+test('heap kept by a streamed render does not grow with its pages (1,200 pages, measured in the render ' +
+  'process)', () => {
   const probe = fileURLToPath(new URL('./heap-probe.js', import.meta.url))
   const { pages, bytes, samples } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', probe, String(43 * 1200)],
     { encoding: 'utf8' })) as { pages: number, bytes: number, samples: Array<[number, number]> }
@@ -257,12 +260,15 @@ test('heap kept by a streamed render does not grow with its pages (1,200 pages, 
   const mb = mean((s) => s[0])
   const mh = mean((s) => s[1])
   const slope = mean((s) => (s[0] - mb) * (s[1] - mh)) / mean((s) => (s[0] - mb) ** 2)
-  const first = settled[0]
-  const last = settled[settled.length - 1]
-  const trace = `${(first[1] / 1048576).toFixed(2)} MB at ${first[0]} bytes, ${(last[1] / 1048576).toFixed(2)} MB at ${last[0]} of ${bytes}`
+  const first = itemAt(settled, 0)
+  const last = itemAt(settled, -1)
+  const trace = `${(first[1] / 1048576).toFixed(2)} MB at ${first[0]} bytes, ${(last[1] / 1048576).toFixed(2)} MB ` +
+    `at ${last[0]} of ${bytes}`
   assert.ok(kb(slope * bytes, bytes) < 0.6, `kept ${kb(slope * bytes, bytes).toFixed(2)} KB per page: ${trace}`)
   // And from the page count on (samples[0]: the drawing pass's fixed state, ~0.3 MB, included):
   // holding the written output, ~2 KB per page, would show here whatever the slope.
-  const grown = kb(last[1] - samples[0][1], last[0])
-  assert.ok(grown < 1.5, `grew ${grown.toFixed(2)} KB per page drawn: ${(samples[0][1] / 1048576).toFixed(2)} MB at the count, ${trace}`)
+  const atCount = itemAt(samples, 0)[1]
+  const grown = kb(last[1] - atCount, last[0])
+  assert.ok(grown < 1.5, `grew ${grown.toFixed(2)} KB per page drawn: ${(atCount / 1048576).toFixed(2)} MB at the ` +
+    `count, ${trace}`)
 })

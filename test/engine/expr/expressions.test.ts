@@ -119,7 +119,7 @@ test('syntax errors are TemplateErrors naming where, the expression and the colu
       assert.ok(err instanceof TemplateError, src)
       assert.match(err.message, /^body\[3\]\.text: /)
       assert.ok(err.message.includes(src.trim()), err.message)
-      assert.equal(err.errors[0].path, 'body[3].text')
+      assert.equal(err.errors[0]?.path, 'body[3].text')
       return true
     })
   }

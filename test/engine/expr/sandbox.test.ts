@@ -5,7 +5,7 @@ import { RenderError, TemplateError } from '../../../engine/errors.js'
 
 function scope (): EvalScope {
   // JSON.parse makes `__proto__` an own property: the engine must still refuse it.
-  const row = JSON.parse('{ "name": "x", "__proto__": { "polluted": true }, "constructor": "own" }')
+  const row: unknown = JSON.parse('{ "name": "x", "__proto__": { "polluted": true }, "constructor": "own" }')
   const s = createScope({ datasets: { header: { fn: () => 'called' } }, parameters: { p: 1 }, context: { language: 'en' } })
   s.row = row
   return s

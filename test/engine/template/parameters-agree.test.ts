@@ -27,7 +27,7 @@ function dateTime (s: string): boolean {
     rest = rest.slice(3)
     if (rest.startsWith('.')) {
       let n = 1
-      while (n < rest.length && rest[n] >= '0' && rest[n] <= '9') n++
+      while (isDigits(rest.charAt(n))) n++
       if (n === 1 || n > 10) return false
       rest = rest.slice(n)
     }
@@ -36,12 +36,8 @@ function dateTime (s: string): boolean {
 }
 const decimalText = (s: string): boolean => {
   const body = s.startsWith('-') ? s.slice(1) : s
-  const [whole, frac, more] = body.split('.')
-  return (
-    // Split() yields fewer parts than destructured.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    s.length <= MAX_DECIMAL_LENGTH && more === undefined && isDigits(whole) && (frac === undefined || isDigits(frac))
-  )
+  const [whole = '', frac, more] = body.split('.') // split() may yield fewer parts than destructured
+  return s.length <= MAX_DECIMAL_LENGTH && more === undefined && isDigits(whole) && (frac === undefined || isDigits(frac))
 }
 
 /** The documented rules for one non-null value. */
@@ -119,7 +115,8 @@ const valueFor = (p: ParameterDef): fc.Arbitrary<unknown> => {
 }
 const paramAndValue = param.chain((p) => valueFor(p).map((v) => [p, v] as const))
 
-test('the server accepts a parameter exactly when the published schema does, and both follow the documented rules', () => {
+test('the server accepts a parameter exactly when the published schema does, and both follow the documented ' +
+  'rules', () => {
   const ajv = parameterAjv()
   fc.assert(fc.property(paramAndValue, ([p, v]) => {
     const def = { parameters: [p] }
