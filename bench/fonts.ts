@@ -49,7 +49,8 @@ for (const [label, name, address] of customers) {
   }
   const ms = median(cpu)
   if (base.ms === 0) base = { ms, bytes }
-  console.log(`| ${label} | ${ms.toFixed(3)} ms | ${(ms / base.ms).toFixed(2)}× | ${bytes} B | +${((bytes - base.bytes) / 1024).toFixed(1)} KB |`)
+  console.log(`| ${label} | ${ms.toFixed(3)} ms | ${(ms / base.ms).toFixed(2)}× | ${bytes} B | ` +
+    `+${((bytes - base.bytes) / 1024).toFixed(1)} KB |`)
 }
 const { loads, hits } = fontCacheStats
 console.log(`parsed-font cache: ${loads} loads, ${hits} hits (hit rate ${(100 * hits / (loads + hits)).toFixed(2)}%)`)

@@ -88,9 +88,11 @@ export function rawEngine (pool: RenderPool, inputs: RenderInput[]) {
 }
 
 export function peerPool (threads: number) {
-  const pool = new Piscina<PeerTask, number>({ filename: new URL('./peer-task.js', import.meta.url).href, minThreads: threads, maxThreads: threads })
+  const filename = new URL('./peer-task.js', import.meta.url).href
+  const pool = new Piscina<PeerTask, number>({ filename, minThreads: threads, maxThreads: threads })
   return {
-    call: (peer: PeerTask['peer'], data: InvoiceData[]) => async (i: number): Promise<boolean> => (await pool.run({ peer, data: nth(data, i) })) > 0,
+    call: (peer: PeerTask['peer'], data: InvoiceData[]) =>
+      async (i: number): Promise<boolean> => (await pool.run({ peer, data: nth(data, i) })) > 0,
     close: async () => { await pool.destroy() }
   }
 }

@@ -82,6 +82,8 @@ export async function startStackFloor (workspaceId: string, templateCode: string
 
 const [, , mode, workspaceId, templateCode] = process.argv
 if (mode === SERVE) {
-  if (workspaceId === undefined || templateCode === undefined) throw new Error(`${SERVE}: workspace id and template code expected`)
+  if (workspaceId === undefined || templateCode === undefined) {
+    throw new Error(`${SERVE}: workspace id and template code expected`)
+  }
   await serve(workspaceId, templateCode)
 }
