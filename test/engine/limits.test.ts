@@ -26,7 +26,8 @@ function png (width: number, height: number, colorType: number, idat: Buffer): s
   ihdr[8] = 8
   ihdr[9] = colorType
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))])
+    .toString('base64')
 }
 
 /** A JPEG of nothing but a start-of-frame header claiming width × height. */
@@ -107,7 +108,8 @@ test('a template over the size limit: TEMPLATE_INVALID at /, RENDER_LIMIT_EXCEED
   assert.ok(validateAndCompile(def).ok, 'measured from the value when no size is given')
   const text = JSON.stringify(def).replace('{', '{' + ' '.repeat(MAX_TEMPLATE_BYTES))
   clearCompiled()
-  assert.throws(() => getCompiled('limits:size', text), (e: unknown) => e instanceof TemplateLimitError && e.errors[0]?.path === '/')
+  assert.throws(() => getCompiled('limits:size', text),
+    (e: unknown) => e instanceof TemplateLimitError && e.errors[0]?.path === '/')
   const out = renderResult({ ...input(def, {}), versionKey: 'limits:size2', definition: text })
   assert.deepEqual({ ok: out.ok, code: !out.ok ? out.code : '' }, { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
 })

@@ -11,7 +11,9 @@ import { HOLD_PAGES } from '../../engine/pdf/render-pdf.js'
 import { createRenderPool, type RenderPool, type RenderStream } from '../../pool/render-pool.js'
 import type { RenderTaskInput } from '../../worker/task-protocol.js'
 import type { RenderInput, RenderResult } from '../../engine/types.js'
-import { input, invoiceDefinition, invoiceDocument, invoiceHeader, invoiceLines, pdfText } from '../engine/pdf/fixtures.js'
+import {
+  input, invoiceDefinition, invoiceDocument, invoiceHeader, invoiceLines, pdfText
+} from '../engine/pdf/fixtures.js'
 import { itemAt } from '../helpers/item-at.js'
 
 const datasets = [
@@ -21,7 +23,8 @@ const datasets = [
 const def = { ...invoiceDefinition(), datasets }
 // About 43 lines per page; the footer shows `Page X of Y`.
 const invoice = (lines: number, limits: Partial<RenderInput['limits']> = {}): RenderInput =>
-  input(def, { header: invoiceHeader, lines: invoiceLines(lines) }, { maxRows: 1e6, maxPages: 1e5, ...limits }, 'stream:1')
+  input(def, { header: invoiceHeader, lines: invoiceLines(lines) }, { maxRows: 1e6, maxPages: 1e5, ...limits },
+    'stream:1')
 // The same without a page count in its footer: pages are written as they are laid out.
 const noCount = { ...def, document: { ...invoiceDocument, pageFooter: [{ text: 'Page {{ page }}' }] } }
 const plain = (lines: number): RenderInput =>
@@ -88,7 +91,11 @@ test('output within holdBytes comes whole after its count; past it, in pieces; t
   const events: string[] = []
   const chunks: Buffer[] = []
   const held = await pool.render(counted(small), {
-    stream: { ...hold, onPageCount: (n) => { events.push(`count ${n}`) }, onChunk: (c) => { events.push('chunk'); chunks.push(c) } }
+    stream: {
+      ...hold,
+      onPageCount: (n) => { events.push(`count ${n}`) },
+      onChunk: (c) => { events.push('chunk'); chunks.push(c) }
+    }
   })
   assert.ok(held.ok && held.bytes.byteLength === 0)
   assert.deepEqual(events, [`count ${a.pageCount}`, 'chunk'])
@@ -105,9 +112,17 @@ test('labels stream too: the label count first, then the same ZPL bytes', async 
   const pool = newPool()
   const examples = new URL('../../../examples/', import.meta.url)
   const definition = readFileSync(new URL('templates/shipping-label.json', examples), 'utf8')
-  const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', examples), 'utf8')) as { parcels: Array<Record<string, unknown>> }
+  const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', examples), 'utf8')) as
+    { parcels: Array<Record<string, unknown>> }
   const many = Array.from({ length: 1000 }, (_, i) => ({ ...parcels[i % parcels.length], qty: 1 }))
-  const task: RenderInput = { versionKey: 'stream:labels', definition, parameters: { batchId: 1 }, context: { language: 'de' }, datasets: { parcels: many }, limits: { maxPages: 10, maxBytes: 1e8, maxRows: 1e6, maxLabels: 1e6 } }
+  const task: RenderInput = {
+    versionKey: 'stream:labels',
+    definition,
+    parameters: { batchId: 1 },
+    context: { language: 'de' },
+    datasets: { parcels: many },
+    limits: { maxPages: 10, maxBytes: 1e8, maxRows: 1e6, maxLabels: 1e6 }
+  }
   const whole = await pool.render(task)
   assert.ok(whole.ok)
   const s = await streamed(pool, task)
@@ -129,7 +144,8 @@ test('page X of Y is right on every page of a streamed document counted first', 
 test('a failure mid-stream is the result: maxBytes after some pieces were delivered', async () => {
   const pool = newPool()
   const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100), { maxBytes: 5 * CHUNK_BYTES }))
-  assert.deepEqual({ ok: s.result.ok, code: s.result.ok ? '' : s.result.code }, { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
+  assert.deepEqual({ ok: s.result.ok, code: s.result.ok ? '' : s.result.code },
+    { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
   assert.ok(s.chunks.length >= 1, 'pieces had been delivered before the failure')
   // maxPages is found by the counting pass: no byte leaves before it.
   const t = await streamed(pool, invoice(43 * (HOLD_PAGES + 100), { maxPages: HOLD_PAGES + 20 }))
@@ -141,7 +157,9 @@ test('a failure mid-stream is the result: maxBytes after some pieces were delive
 test('a consumer that fails stops the render: RENDER_FAILED, and the pool goes on', async () => {
   const pool = newPool()
   let calls = 0
-  const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100)), () => { if (++calls === 2) throw new Error('socket closed') })
+  const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100)), () => {
+    if (++calls === 2) throw new Error('socket closed')
+  })
   assert.ok(!s.result.ok && s.result.code === 'RENDER_FAILED', JSON.stringify(s.result))
   assert.equal(calls, 2, 'no piece is handed over after the consumer failed')
   assert.ok((await pool.render(invoice(10))).ok)

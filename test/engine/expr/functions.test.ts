@@ -11,7 +11,9 @@ const rows = [
 
 function scope (language?: string): EvalScope {
   const s = createScope({
-    datasets: { sales: rows, header: { total: '1234567.891', issued: '2024-03-05', at: new Date('2024-03-05T23:30:00Z') } },
+    datasets: {
+      sales: rows, header: { total: '1234567.891', issued: '2024-03-05', at: new Date('2024-03-05T23:30:00Z') }
+    },
     parameters: {},
     context: language === undefined ? {} : { language }
   })

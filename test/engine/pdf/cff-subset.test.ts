@@ -19,7 +19,8 @@ import { itemAt } from '../../helpers/item-at.js'
 
 const REFERENCES = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'engine', 'pdf', 'references')
 const CJK = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
-const INCONSOLATA = join(import.meta.dirname, '..', '..', '..', '..', 'node_modules', 'bwip-js', 'fonts', 'Inconsolata.otf')
+const INCONSOLATA = join(import.meta.dirname, '..', '..', '..', '..', 'node_modules', 'bwip-js', 'fonts',
+  'Inconsolata.otf')
 const page = { size: [300, 70], orientation: 'landscape', margins: 10 }
 
 function render (document: unknown, assets: Record<string, unknown> = {}): RenderSuccess {
@@ -28,7 +29,8 @@ function render (document: unknown, assets: Record<string, unknown> = {}): Rende
 }
 
 const fontsOf = (bytes: Uint8Array): string[] =>
-  withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' })).split('\n').slice(2).filter((l) => l !== '')
+  withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }))
+    .split('\n').slice(2).filter((l) => l !== '')
 const lines = (bytes: Uint8Array): string[] => pdfText(bytes).split('\n').map((l) => l.trim()).filter((l) => l !== '')
 
 /** The FontFile3 (/CIDFontType0C) programs of a PDF, by the font name of their descriptor. */
@@ -61,12 +63,17 @@ function assertLooksLike (bytes: Uint8Array, name: string): void {
 test('Chinese in regular and bold: one embedded CFF subset per font, the text back, the page as the reference', () => {
   const regular = '上海贸易有限公司，南京路100号'
   const bold = '发票总额：人民币'
-  const r = render({ page, styles: { b: { font: 'Helvetica-Bold', size: 14 } }, body: [{ text: regular, size: 12 }, { text: bold, style: 'b' }] })
+  const r = render({
+    page,
+    styles: { b: { font: 'Helvetica-Bold', size: 14 } },
+    body: [{ text: regular, size: 12 }, { text: bold, style: 'b' }]
+  })
   assert.equal(r.warnings, undefined)
   assert.deepEqual(lines(r.bytes), [regular, bold])
   const cjk = fontsOf(r.bytes).filter((l) => l.includes('NotoSansCJK'))
   assert.equal(cjk.length, 2, cjk.join('\n'))
-  for (const [font, l] of [['NotoSansCJKsc-Regular', itemAt(cjk, 0)], ['NotoSansCJKsc-Bold', itemAt(cjk, 1)]] as const) {
+  const faces = [['NotoSansCJKsc-Regular', itemAt(cjk, 0)], ['NotoSansCJKsc-Bold', itemAt(cjk, 1)]] as const
+  for (const [font, l] of faces) {
     assert.match(l, new RegExp(`^[A-Z]{6}\\+${font}\\s+CID Type 0C\\s+Identity-H\\s+yes yes yes`))
   }
   assertLooksLike(r.bytes, 'cjk-regular-bold')
@@ -94,7 +101,8 @@ test('a CJK subset holds the used glyphs plus .notdef, and only the subroutines 
 
 test('Japanese from the JP face of the collection: its own glyph forms, embedded, the text back', () => {
   const text = '直通の骨董店、東京都千代田区'
-  const doc = (font: string): unknown => ({ page, styles: { s: { font: [font] } }, body: [{ text, size: 12, style: 's' }] })
+  const doc = (font: string): unknown =>
+    ({ page, styles: { s: { font: [font] } }, body: [{ text, size: 12, style: 's' }] })
   const jp = render(doc('Noto Sans CJK JP'))
   assert.equal(jp.warnings, undefined)
   assert.deepEqual(lines(jp.bytes), [text])
@@ -110,7 +118,8 @@ test('Japanese from the JP face of the collection: its own glyph forms, embedded
 test('a name-keyed OpenType CFF font asset is subset too (CID-keyed, with its glyphs only)', () => {
   const asset = { data: readFileSync(INCONSOLATA).toString('base64') }
   const text = 'Invoice 2026-0042: 1,234.50'
-  const r = render({ page, styles: { m: { font: 'Mono' } }, body: [{ text, size: 12, style: 'm' }] }, { fonts: { Mono: asset } })
+  const r = render({ page, styles: { m: { font: 'Mono' } }, body: [{ text, size: 12, style: 'm' }] },
+    { fonts: { Mono: asset } })
   assert.deepEqual(lines(r.bytes), [text])
   assert.match(fontsOf(r.bytes).join('\n'), /\+Inconsolata\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
   const cff = itemAt([...cffPrograms(r.bytes).values()], 0)
@@ -177,7 +186,9 @@ function fontTable (file: string | Buffer, tag: string): Buffer {
   const n = b.readUInt16BE(dir + 4)
   for (let i = 0; i < n; i++) {
     const r = dir + 12 + i * 16
-    if (b.toString('latin1', r, r + 4) === tag) return b.subarray(b.readUInt32BE(r + 8), b.readUInt32BE(r + 8) + b.readUInt32BE(r + 12))
+    if (b.toString('latin1', r, r + 4) === tag) {
+      return b.subarray(b.readUInt32BE(r + 8), b.readUInt32BE(r + 8) + b.readUInt32BE(r + 12))
+    }
   }
   throw new Error(`no ${tag} table`)
 }

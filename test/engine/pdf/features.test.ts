@@ -5,7 +5,9 @@ import { test } from 'node:test'
 import PDFDocument from 'pdfkit'
 import { compileDocument } from '../../../engine/pdf/compile.js'
 import { renderPdf } from '../../../engine/pdf/render-pdf.js'
-import { decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf } from './fixtures.js'
+import {
+  decodeBarcodes, decodeDataMatrix, input, invoiceDefinition, normalisedLines, pdfInfo, pdfText, withPdf
+} from './fixtures.js'
 import { png2x1 } from '../../helpers/png.js'
 import { itemAt } from '../../helpers/item-at.js'
 
@@ -22,7 +24,8 @@ test('groups: consecutive equal keys form a group with header, footer and correc
   const sales = [
     { region: 'East', amount: '10.50', qty: 1 }, { region: 'East', amount: '4.25', qty: 2 },
     { region: 'North', amount: '100.00', qty: 3 },
-    { region: 'West', amount: '1.10', qty: 1 }, { region: 'West', amount: '2.20', qty: 1 }, { region: 'West', amount: '3.30', qty: 1 },
+    { region: 'West', amount: '1.10', qty: 1 }, { region: 'West', amount: '2.20', qty: 1 },
+    { region: 'West', amount: '3.30', qty: 1 },
     { region: 'East', amount: '7.00', qty: 9 } // not adjacent to the first East rows: a new group
   ]
   const doc = {
@@ -110,7 +113,8 @@ test('every barcode kind decodes back to its value', () => {
   const found = decodeBarcodes(r.bytes).sort()
   assert.deepEqual(found, [v.c128, 'CODE39-OK', v.ean, v.qr].sort())
   assert.ok(normalisedLines(pdfText(r.bytes)).includes(v.c128), 'human-readable text under Code128')
-  const dm = render({ page: { margins: 60 }, body: [{ barcode: { type: 'datamatrix', value: '{{ v.dm }}', size: 90 } }] }, { v: { dm: 'DM-12345-ABC' } })
+  const dmDoc = { page: { margins: 60 }, body: [{ barcode: { type: 'datamatrix', value: '{{ v.dm }}', size: 90 } }] }
+  const dm = render(dmDoc, { v: { dm: 'DM-12345-ABC' } })
   assert.deepEqual(decodeDataMatrix(dm.bytes), ['DM-12345-ABC'])
 })
 
@@ -161,7 +165,13 @@ test('PNG (opaque and with alpha) and JPEG image assets are embedded with their 
   // RGBA PNG with transparency, built by hand: 2×1 pixels, filter 0.
   const rgba = pngRgba()
   const assets = { images: { page: { data: raster('png') }, photo: { data: raster('jpeg') }, alpha: { data: rgba } } }
-  const doc = { body: [{ image: { asset: 'page', width: 100 } }, { image: { asset: 'photo', height: 50, align: 'right' } }, { image: { asset: 'alpha', width: 20 } }] }
+  const doc = {
+    body: [
+      { image: { asset: 'page', width: 100 } },
+      { image: { asset: 'photo', height: 50, align: 'right' } },
+      { image: { asset: 'alpha', width: 20 } }
+    ]
+  }
   const r = render(doc, {}, assets)
   const list = withPdf(r.bytes, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }))
   const rows = list.split('\n').slice(2).filter((l) => l.trim().length > 0).map((l) => l.trim().split(/\s+/))
@@ -169,7 +179,11 @@ test('PNG (opaque and with alpha) and JPEG image assets are embedded with their 
   const summary = rows.map((c) => `${c[2]} ${c[3]}x${c[4]} ${c[5]} ${c[8]}`)
   assert.deepEqual(summary, ['image 83x117 rgb ' +
     'image', 'image 83x117 rgb jpeg', 'image 2x1 rgb image', 'smask 2x1 gray image'])
-  assert.equal(withPdf(r.bytes, (file) => { execFileSync('qpdf', ['--check', file], { stdio: 'ignore' }); return 'ok' }), 'ok')
+  const checked = withPdf(r.bytes, (file) => {
+    execFileSync('qpdf', ['--check', file], { stdio: 'ignore' })
+    return 'ok'
+  })
+  assert.equal(checked, 'ok')
 })
 
 /** Opaque red, then blue at half alpha. */
@@ -187,7 +201,10 @@ function wordTops (bytes: Uint8Array): Map<string, number> {
 
 test('lines are as far apart as pdfkit sets them (ascender + descender + the font\'s line gap)', () => {
   for (const [font, size] of [['Helvetica', 10], ['Times-Roman', 20], ['Courier-Bold', 12]] as const) {
-    const r = render({ body: [{ text: 'Alpha\nBravo\nCharlie', font, size }, { text: 'Delta', font, size, lineGap: 5 }, { text: 'Echo', font, size }] }, {})
+    const body = [
+      { text: 'Alpha\nBravo\nCharlie', font, size }, { text: 'Delta', font, size, lineGap: 5 }, { text: 'Echo', font, size }
+    ]
+    const r = render({ body }, {})
     const top = wordTops(r.bytes)
     // Independent reference: pdfkit's own line height for the font, gap included.
     const doc = new PDFDocument({ autoFirstPage: false })

@@ -94,7 +94,9 @@ export const invoiceHeader = {
   currency: 'EUR'
 }
 
-export function input (definition: unknown, datasets: Record<string, unknown>, limits: Partial<RenderLimits> = {}, versionKey = 'test:1'): RenderInput {
+export function input (
+  definition: unknown, datasets: Record<string, unknown>, limits: Partial<RenderLimits> = {}, versionKey = 'test:1'
+): RenderInput {
   return {
     versionKey,
     definition: JSON.stringify(definition),
@@ -155,7 +157,8 @@ export function decodeDataMatrix (bytes: Uint8Array): string[] {
   return withPdf(bytes, (file, dir) => {
     execFileSync('pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', file, join(dir, 'p')])
     const png = execFileSync('sh', ['-c', `ls ${dir}/p*.png`], { encoding: 'utf8' }).trim()
-    const out = execFileSync('dmtxread', ['-n', '-m', '20000', png], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const out = execFileSync('dmtxread', ['-n', '-m', '20000', png],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     return out.split('\n').filter((l) => l.length > 0)
   })
 }

@@ -27,7 +27,8 @@ function fontFileDicts (bytes: Uint8Array): string[] {
 
 test('.notdef advances like every glyph, in 1/1000 em, also in a font of 2048 units per em', () => {
   const asset = { data: readFileSync(DEJAVU).toString('base64') }
-  const r = render({ styles: { d: { font: 'DejaVu' } }, body: [{ text: 'A\u{1FAE8}B', style: 'd' }] }, { fonts: { DejaVu: asset } })
+  const r = render({ styles: { d: { font: 'DejaVu' } }, body: [{ text: 'A\u{1FAE8}B', style: 'd' }] },
+    { fonts: { DejaVu: asset } })
   assert.deepEqual(r.warnings, ['1 character(s) no font has, drawn as boxes: U+1FAE8'])
   const w = /\/W \[0 \[([\d. ]+)\]/.exec(Buffer.from(r.bytes).toString('latin1'))
   assert.ok(w !== null)

@@ -11,7 +11,8 @@ export interface Gray { width: number, height: number, pixels: Uint8Array }
 /** Page 1 of the PDF as a grey PNG file's bytes, `dpi` dots per inch. */
 export function pagePng (bytes: Uint8Array, dpi: number): Buffer {
   return withPdf(bytes, (file, dir) => {
-    execFileSync('pdftoppm', ['-r', String(dpi), '-gray', '-png', '-singlefile', '-f', '1', '-l', '1', file, join(dir, 'page')])
+    execFileSync('pdftoppm',
+      ['-r', String(dpi), '-gray', '-png', '-singlefile', '-f', '1', '-l', '1', file, join(dir, 'page')])
     return readFileSync(join(dir, 'page.png'))
   })
 }

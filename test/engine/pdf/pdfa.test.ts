@@ -91,7 +91,19 @@ function kitchenSink (standard?: string): Record<string, unknown> {
       { rect: { height: 8, fill: '#ff8800', stroke: '#000000' } },
       { barcode: { type: 'code128', value: 'INV-42', height: 25, text: true } },
       { barcode: { type: 'qr', value: 'https://example.com/inv/42', size: 60 } },
-      { table: { rows: 'lines', zebra: '#f2f2f2', headerFill: '#dddddd', repeatHeader: true, columns: [{ header: 'SKU', value: '{{ row.sku }}', width: 60 }, { header: 'Item', value: '{{ row.description }}' }, { header: 'Amount', value: '{{ row.amount }}', width: 50, align: 'right' }] } }
+      {
+        table: {
+          rows: 'lines',
+          zebra: '#f2f2f2',
+          headerFill: '#dddddd',
+          repeatHeader: true,
+          columns: [
+            { header: 'SKU', value: '{{ row.sku }}', width: 60 },
+            { header: 'Item', value: '{{ row.description }}' },
+            { header: 'Amount', value: '{{ row.amount }}', width: 50, align: 'right' }
+          ]
+        }
+      }
     ],
     pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center' }]
   }
@@ -219,7 +231,10 @@ test('every font is embedded and subset, and the text extracts whole', () => {
   // Embedded and subset; the standard fonts are WinAnsi simple fonts (text by glyph name, no ToUnicode).
   for (const row of rows) assert.match(row, /(Type 1C\s+(WinAnsi|Custom)\s+yes\s+yes\s+no|Identity-H\s+yes\s+yes\s+yes)\s+\d+\s+0$/, row)
   const names = rows.map((row) => itemAt(row.split(/\s+/), 0).replace(/^[A-Z]{6}\+/, ''))
-  for (const face of ['NimbusSans-Bold', 'NimbusSans-Regular', 'NimbusSans-Italic', 'NimbusRoman-Regular', 'NimbusRoman-BoldItalic', 'NimbusMonoPS-Regular', 'StandardSymbolsPS', 'D050000L', 'NotoSansArabic-Regular', 'NotoSansCJKsc-Regular']) {
+  for (const face of [
+    'NimbusSans-Bold', 'NimbusSans-Regular', 'NimbusSans-Italic', 'NimbusRoman-Regular', 'NimbusRoman-BoldItalic',
+    'NimbusMonoPS-Regular', 'StandardSymbolsPS', 'D050000L', 'NotoSansArabic-Regular', 'NotoSansCJKsc-Regular'
+  ]) {
     assert.ok(names.includes(face), `${face} in ${names.join(', ')}`)
   }
   const text = pdfText(r.bytes, 1).replace(/[\u202a-\u202e]/g, '')
@@ -259,9 +274,13 @@ test('XMP metadata agrees with the Info dictionary; version header, output inten
   const b = render(kitchenSink('PDF/A-2b'))
   assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), 'byte-deterministic')
   const meta = withPdf(a.bytes, (file) => execFileSync('pdfinfo', ['-meta', file], { encoding: 'utf8' }))
-  for (const s of ['<pdfaid:part>2</pdfaid:part>', '<pdfaid:conformance>B</pdfaid:conformance>', '<rdf:li xml:lang="x-default">Invoice &lt;42&gt; &amp; co</rdf:li>',
+  for (const s of [
+    '<pdfaid:part>2</pdfaid:part>', '<pdfaid:conformance>B</pdfaid:conformance>',
+    '<rdf:li xml:lang="x-default">Invoice &lt;42&gt; &amp; co</rdf:li>',
     '<dc:creator><rdf:Seq><rdf:li>ACME Supplies Ltd</rdf:li></rdf:Seq></dc:creator>', '<rdf:li>en-GB</rdf:li>',
-    '<xmp:CreateDate>2000-01-01T00:00:00Z</xmp:CreateDate>', '<xmp:ModifyDate>2000-01-01T00:00:00Z</xmp:ModifyDate>', '<pdf:Producer>svc</pdf:Producer>']) {
+    '<xmp:CreateDate>2000-01-01T00:00:00Z</xmp:CreateDate>', '<xmp:ModifyDate>2000-01-01T00:00:00Z</xmp:ModifyDate>',
+    '<pdf:Producer>svc</pdf:Producer>'
+  ]) {
     assert.ok(meta.includes(s), `${s} in ${meta}`)
   }
   const info = withPdf(a.bytes, (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' }))
