@@ -269,7 +269,8 @@ async function main (): Promise<void> {
   const pool = createRenderPool({ threads, maxQueue: 10_000, timeoutMs: 30_000 })
   // The same with the template carrying a 1 MB embedded font: what the pool clones per task.
   const dejaVu = readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf').toString('base64')
-  const heavyDef = JSON.stringify({ ...JSON.parse(inv.definition) as object, assets: { fonts: { DejaVu: { data: dejaVu } } } })
+  const assets = { fonts: { DejaVu: { data: dejaVu } } }
+  const heavyDef = JSON.stringify({ ...JSON.parse(inv.definition) as object, assets })
   const heavy = { ...inv, versionKey: 'bench:invoice-heavy', definition: heavyDef }
   await closedLoop(pool, inv, threads * 8, 2000)
   await closedLoop(pool, heavy, threads * 8, 1000)
@@ -286,7 +287,8 @@ async function main (): Promise<void> {
   await pool.close()
 
   // 6. 10,000 labels through the ZPL renderer.
-  const { parcels } = JSON.parse(read('examples/data/shipping-label.json')) as { parcels: Array<Record<string, unknown>> }
+  const { parcels } = JSON.parse(read('examples/data/shipping-label.json')) as
+    { parcels: Array<Record<string, unknown>> }
   const many = Array.from({ length: 10_000 }, (_, i) => ({ ...parcels[i % parcels.length], qty: 1 }))
   const lab = inputFor('shipping-label', { parcels: many }, { batchId: 'B-1' })
   for (let i = 0; i < 10; i++) run(lab)
