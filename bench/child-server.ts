@@ -20,7 +20,9 @@ export async function startChildServer (script: string, args: string[],
   // SIGCONT first: a stopped process keeps a SIGTERM pending until it runs again.
   const close = (): void => { child.kill('SIGCONT'); child.kill() }
   process.once('exit', close) // a bench that dies leaves no server behind
-  const exited = once(child, 'exit').then(([code]) => { throw new Error(`${script} exited (${String(code)}) before it served`) })
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`${script} exited (${String(code)}) before it served`)
+  })
   const [line] = await Promise.race([once(child.stdout, 'data'), exited]) as [Buffer]
   exited.catch(() => {}) // after it started, its exit is close()'s doing
   return {

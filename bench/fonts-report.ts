@@ -73,8 +73,11 @@ if (process.argv[2] === '--child') {
 const n = Number(process.argv[2] ?? 6000)
 const load = loadavg().map((l) => l.toFixed(1)).join(' ')
 interface Result { pages: number, ms: number, cpuMs: number, bytes: number, rssMB: number, loads: number, hits: number }
-const child = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(n)], { encoding: 'utf8' })
+const child = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--child', String(n)],
+  { encoding: 'utf8' })
 const r = JSON.parse(child) as Result
 console.log(`mixed Latin/Arabic/CJK sales report, ${n} rows: ${r.pages} pages, ${r.ms.toFixed(0)} ms wall, ` +
-  `${r.cpuMs.toFixed(0)} ms CPU, ${(r.bytes / 1024).toFixed(0)} KB, peak RSS ${r.rssMB.toFixed(0)} MB (load average ${load})`)
-console.log(`parsed-font cache: ${r.loads} loads, ${r.hits} hits (hit rate ${(100 * r.hits / (r.loads + r.hits)).toFixed(1)}%)`)
+  `${r.cpuMs.toFixed(0)} ms CPU, ${(r.bytes / 1024).toFixed(0)} KB, peak RSS ${r.rssMB.toFixed(0)} MB (load ` +
+    `average ${load})`)
+console.log(`parsed-font cache: ${r.loads} loads, ${r.hits} hits (hit ` +
+  `rate ${(100 * r.hits / (r.loads + r.hits)).toFixed(1)}%)`)

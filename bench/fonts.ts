@@ -10,6 +10,7 @@ import { render } from '../engine/render.js'
 import { fontCacheStats } from '../engine/pdf/system-fonts.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput, Row } from '../engine/types.js'
+import { median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const LIMITS = { maxPages: 1000, maxBytes: 1e9, maxRows: 1e6, maxLabels: 1e6 }
@@ -25,7 +26,6 @@ const customers: Array<[string, string, string]> = [
   ['Chinese', '上海贸易有限公司', '南京路100号\n上海 200001\n中国']
 ]
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
 let base = { ms: 0, bytes: 0 }
 for (const [label, name, address] of customers) {
   const input: RenderInput = {
@@ -49,7 +49,8 @@ for (const [label, name, address] of customers) {
   }
   const ms = median(cpu)
   if (base.ms === 0) base = { ms, bytes }
-  console.log(`| ${label} | ${ms.toFixed(3)} ms | ${(ms / base.ms).toFixed(2)}× | ${bytes} B | +${((bytes - base.bytes) / 1024).toFixed(1)} KB |`)
+  console.log(`| ${label} | ${ms.toFixed(3)} ms | ${(ms / base.ms).toFixed(2)}× | ${bytes} B | ` +
+    `+${((bytes - base.bytes) / 1024).toFixed(1)} KB |`)
 }
 const { loads, hits } = fontCacheStats
 console.log(`parsed-font cache: ${loads} loads, ${hits} hits (hit rate ${(100 * hits / (loads + hits)).toFixed(2)}%)`)

@@ -21,7 +21,9 @@ async function serve (home: string): Promise<void> {
   const tls = await loadTls({ home, tlsCert: undefined, tlsKey: undefined }) // a self-signed pair in `home`
   const app = Fastify({ https: { key: tls.key, cert: tls.cert }, logger: false })
   const doc = Buffer.alloc(3400, 0x41)
-  const body = { type: 'object', required: ['template'], properties: { template: { type: 'string' }, parameters: { type: 'object' } } }
+  const body = {
+    type: 'object', required: ['template'], properties: { template: { type: 'string' }, parameters: { type: 'object' } }
+  }
   app.post('/api/v1/render', { schema: { body } }, async (_req, reply) => {
     void reply.header('content-type', 'application/pdf').header('x-page-count', '1')
     return doc
@@ -38,10 +40,12 @@ function cpuMs (pid: number): number {
 }
 
 async function main (): Promise<void> {
-  const { values } = parseArgs({ options: { rates: { type: 'string', default: '450,900' }, seconds: { type: 'string', default: '8' } } })
+  const { values } = parseArgs({
+    options: { rates: { type: 'string', default: '450,900' }, seconds: { type: 'string', default: '8' } }
+  })
   const durationMs = Number(values.seconds) * 1000
   const home = mkdtempSync(join(tmpdir(), 'svc-floor-'))
-  const server = await startChildServer(process.argv[1], [SERVE, home], { flags: process.execArgv })
+  const server = await startChildServer(new URL(import.meta.url).pathname, [SERVE, home], { flags: process.execArgv })
   try {
     const { url, pid } = server
     const base: BenchOptions = {
@@ -67,7 +71,9 @@ async function main (): Promise<void> {
       const before = cpuMs(pid)
       const r = await runBench({ ...base, rate: loop.rate, connections: loop.rate === undefined ? 16 : 32 })
       const perRequest = (cpuMs(pid) - before) / r.total
-      if (loop.name !== 'warm-up') console.log(`| ${loop.name} | ${r.requestsPerSec.toFixed(0)} | ${perRequest.toFixed(3)} |`)
+      if (loop.name !== 'warm-up') {
+        console.log(`| ${loop.name} | ${r.requestsPerSec.toFixed(0)} | ${perRequest.toFixed(3)} |`)
+      }
     }
   } finally {
     server.close()
@@ -75,5 +81,8 @@ async function main (): Promise<void> {
   }
 }
 
-if (process.argv[2] === SERVE) await serve(process.argv[3])
-else await main()
+const [, , mode, serveHome] = process.argv
+if (mode === SERVE) {
+  if (serveHome === undefined) throw new Error(`${SERVE}: the home directory is missing`)
+  await serve(serveHome)
+} else await main()

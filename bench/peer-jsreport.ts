@@ -44,7 +44,8 @@ const HELPERS = `function money (v, cur) {
   return new Intl.NumberFormat('en', { style: 'currency', currency: String(cur) }).format(Number(v))
 }`
 // Page numbers in Chromium's footer, as our invoice has them.
-const FOOTER = '<div style="font-size:8pt;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>'
+const FOOTER = '<div style="font-size:8pt;width:100%;text-align:center">Page <span class="pageNumber"></span> of ' +
+  '<span class="totalPages"></span></div>'
 
 /** The peer, or undefined when `make bench-peers` has not installed it under `dir`. */
 export async function jsreportPeer (dir: string, workers: number): Promise<JsReportPeer | undefined> {
@@ -67,15 +68,26 @@ export async function jsreportPeer (dir: string, workers: number): Promise<JsRep
       launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', MARKER] }
     }
   })
-  jsreport.use(require('@jsreport/jsreport-chrome-pdf')())
-  jsreport.use(require('@jsreport/jsreport-handlebars')())
+  // CommonJS extensions: each module is a factory of the extension jsreport.use() takes.
+  const extension = (name: string): unknown => (require(name) as () => unknown)()
+  jsreport.use(extension('@jsreport/jsreport-chrome-pdf'))
+  jsreport.use(extension('@jsreport/jsreport-handlebars'))
   await jsreport.init()
   const template = {
     content: HTML,
     helpers: HELPERS,
     engine: 'handlebars',
     recipe: 'chrome-pdf',
-    chrome: { format: 'A4', displayHeaderFooter: true, footerTemplate: FOOTER, headerTemplate: '<div></div>', marginTop: '40px', marginBottom: '50px', marginLeft: '40px', marginRight: '40px' }
+    chrome: {
+      format: 'A4',
+      displayHeaderFooter: true,
+      footerTemplate: FOOTER,
+      headerTemplate: '<div></div>',
+      marginTop: '40px',
+      marginBottom: '50px',
+      marginLeft: '40px',
+      marginRight: '40px'
+    }
   }
   return {
     version,
@@ -96,7 +108,8 @@ const MARKER = `--svc-bench-peer=${process.pid}`
 function killMarked (): void {
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').includes(MARKER)) process.kill(Number(pid), 'SIGKILL')
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0')
+      if (args.includes(MARKER)) process.kill(Number(pid), 'SIGKILL')
     } catch { /* gone already, or not ours to read */ }
   }
 }

@@ -23,10 +23,12 @@ export interface CpuSplit {
 /** Busy and idle ticks of all cores together, from the first line of /proc/stat. */
 function machine (): { busy: number, idle: number } {
   try {
-    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number)
-    // user nice system idle iowait irq softirq steal (guest time is already inside user/nice)
-    const idle = f[3] + f[4]
-    return { busy: f[0] + f[1] + f[2] + f[5] + f[6] + f[7], idle }
+    const [first = ''] = readFileSync('/proc/stat', 'utf8').split('\n', 1)
+    // user nice system idle iowait irq softirq steal (guest time is already inside user/nice);
+    // a missing field (an old kernel) makes the figure NaN, as an unreadable file does.
+    const [user = NaN, nice = NaN, system = NaN, idle = NaN, iowait = NaN, irq = NaN, softirq = NaN, steal = NaN] =
+      first.trim().split(/\s+/).slice(1).map(Number)
+    return { busy: user + nice + system + irq + softirq + steal, idle: idle + iowait }
   } catch { return { busy: NaN, idle: NaN } }
 }
 

@@ -39,8 +39,11 @@ export interface DrainResult {
   serverCpuMsPerJob?: number
 }
 
+const noRow = (): Error => new Error('an aggregate query over render_jobs returned no row')
+
 export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult> {
   const [[before]] = await db.query<RowDataPacket[]>('SELECT COALESCE(MAX(seq), 0) AS seq FROM render_jobs')
+  if (before === undefined) throw noRow()
   const fromSeq = Number(before.seq)
   const client = createClient({
     url: o.url,
@@ -70,16 +73,19 @@ export async function asyncDrain (db: Db, o: DrainOptions): Promise<DrainResult>
   const submitSeconds = (performance.now() - t0) / 1000
   const deadline = Date.now() + o.timeoutMs
   for (;;) {
-    const [[row]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, SUM(status = 'succeeded') AS ok, SUM(status = 'failed') AS bad,
-      TIMESTAMPDIFF(MICROSECOND, MIN(created_at), MAX(completed_at)) AS us FROM render_jobs WHERE seq > ?`, [fromSeq])
+    const [[row]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, SUM(status = 'succeeded') AS ok,
+      SUM(status = 'failed') AS bad, TIMESTAMPDIFF(MICROSECOND, MIN(created_at), MAX(completed_at)) AS us FROM render_jobs WHERE seq > ?`, [fromSeq])
+    if (row === undefined) throw noRow()
     const done = Number(row.ok ?? 0) + Number(row.bad ?? 0)
     if (done >= Number(row.n) || Date.now() > deadline) {
       const seconds = Number(row.us ?? 0) / 1e6
       // The queue alone: from the last job created (submission over, the queue at its fullest)
       // to the last completed, the job loop is the only work; jobs finished in that window ÷ its length.
-      const [[tail]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, TIMESTAMPDIFF(MICROSECOND, MAX(t.last), MAX(j.completed_at)) AS us
+      const [[tail]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n,
+        TIMESTAMPDIFF(MICROSECOND, MAX(t.last), MAX(j.completed_at)) AS us
         FROM render_jobs j JOIN (SELECT MAX(created_at) AS last FROM render_jobs WHERE seq > ?) t
         WHERE j.seq > ? AND j.status = 'succeeded' AND j.completed_at > t.last`, [fromSeq, fromSeq])
+      if (tail === undefined) throw noRow()
       const queueSeconds = Number(tail.us ?? 0) / 1e6
       return {
         jobs: o.jobs,

@@ -2,8 +2,10 @@
 // "Service benchmark" section of bench/RESULTS.md. Kept with the code that measures, so a
 // regenerated section keeps them (see also the commit messages of each optimisation).
 export const NOTES: string[] = [
-  '- **Why service ÷ raw stays far below 0.90 here.** The engine renders this invoice in ~1.0-1.4 ms of CPU. The service',
-  '  adds HTTPS, auth, 3 SQL statements (key + template + environment in one, 2 datasets), run history and logging, and',
+  '- **Why service ÷ raw stays far below 0.90 here.** The engine renders this invoice in ~1.0-1.4 ms of CPU. The ' +
+    'service',
+  '  adds HTTPS, auth, 3 SQL statements (key + template + environment in one, 2 datasets), run history and logging, ' +
+    'and',
   '  on this machine MariaDB (service database and data sources) and the load generator share the same 2 cores as the',
   '  server. Their CPU per request alone (the upper-bound line under Targets: ~0.4 ms MariaDB + ~0.15 ms generator)',
   '  caps the ratio near 0.65 even for a server with zero overhead of its own; 0.90 would need all of HTTPS, auth,',
@@ -16,10 +18,13 @@ export const NOTES: string[] = [
   '  CPU (/proc stime), so most of those samples are the thread preempted after waking MariaDB or a render thread on',
   '  a loopback socket: the price of every round trip on 2 shared cores. Real main-thread work: mysql2 ~7%, pino +',
   '  redaction ~5%, GC ~4%, Piscina ~3%, Fastify + Ajv ~3%.',
-  '- **Changed** (each its own commit, before/after in the message): (1) mysql2 `trace: false` on the service pool: 37.7-47.2',
-  '  → 33.8-34.6 µs node CPU per query; (2) template and environment read in one query; (3) READ COMMITTED set once per',
+  '- **Changed** (each its own commit, before/after in the message): (1) mysql2 `trace: false` on the service pool: ' +
+    '37.7-47.2',
+  '  → 33.8-34.6 µs node CPU per query; (2) template and environment read in one query; (3) READ COMMITTED set once ' +
+    'per',
   '  connection, the job claim reads whole rows in its locking SELECT, the 202 answers the job as inserted (no',
-  '  read-backs); (4) the render pool keeps its own waiting room (the time limit counts rendering, not waiting); (5) job',
+  '  read-backs); (4) the render pool keeps its own waiting room (the time limit counts rendering, not waiting); (5) ' +
+    'job',
   '  claims in batches, events only when an endpoint subscribes; (6) the API key\'s row read in the same query as',
   '  template and environment (onRequest checks only the key\'s form; an error before the handler checks the key in',
   '  full first, so 401/429/403 keep their order): SQL statements per sync render 4.0 → 3.0; (7) job inserts and',
@@ -37,29 +42,39 @@ export const NOTES: string[] = [
   '  and a reused data-source connection is still read-only with its time limit (set once per connection); the service',
   '  pool\'s statement cache is bounded at 256 per connection (mysql2\'s default 16,000 × 20 connections could exceed',
   '  MariaDB\'s server-wide max_prepared_stmt_count). A/B of (9) and (10), main-thread CPU per request at 40 req/s',
-  '  (load average 12-22 from other engineers\' work, figures inflated ~3×): 2.89, 2.86, 2.36 → 2.73, 2.48, 2.36 ms and',
+  '  (load average 12-22 from other engineers\' work, figures inflated ~3×): 2.89, 2.86, 2.36 → 2.73, 2.48, 2.36 ms ' +
+    'and',
   '  2.78, 2.76, 2.65 → 2.73, 2.52, 2.37 ms. What the main thread still does per sync render is mostly wake-ups of',
   '  other threads and processes: 3 MariaDB round trips, 1 Piscina postMessage (structured clone of the rows: 40-46 µs',
   '  for a 40-line invoice; rows as columns instead of objects measured no gain, 40 vs 46 µs), 1 TLS writev.',
-  '- **Whole-process A/B of this round (2026-11-22 18:19-18:22, load average 5-11, other processes 48-68% of the cores).**',
-  '  `BENCH_AB="<build before> ." bash scripts/bench.sh --only raw,sync --runs 1 --duration 10s`, 3 rounds each, closed',
+  '- **Whole-process A/B of this round (2026-11-22 18:19-18:22, load average 5-11, other processes 48-68% of the ' +
+    'cores).**',
+  '  `BENCH_AB="<build before> ." bash scripts/bench.sh --only raw,sync --runs 1 --duration 10s`, 3 rounds each, ' +
+    'closed',
   '  loop of 16: server CPU per sync invoice before 4.66, 5.02, 5.23 ms (main thread 1.40, 1.50, 1.56), after 5.30,',
   '  5.70, 4.44 ms (main thread 1.52, 1.66, 1.27); raw 2.12-2.53 ms per render. The logging changes save ~55 µs per',
-  '  request by micro-measure, 1-3% of a request: below what whole-process runs resolve when others take half the cores',
+  '  request by micro-measure, 1-3% of a request: below what whole-process runs resolve when others take half the ' +
+    'cores',
   '  (the figures follow the other processes\' share, 4.4-4.7 ms at ~50%, 5.0-5.7 ms at ~60%).',
   '- **Server RSS under load** (issue 15). Before this round: 316-393 MB after 60 s of 16 clients, with a sawtooth of',
   '  ±40 MB. Where it was (smaps of the server under load, V8 heap space statistics per thread): each render thread\'s',
-  '  young generation filled to V8\'s default maximum (2 × 16 MB semi-spaces), and so did the HTTP thread\'s; the render',
-  '  threads\' glibc malloc arenas settled at 15-52 MB each of mostly free memory (the same 35 MB in one thread rendering',
-  '  alone, with or without compression, so not zlib); and the HTTP thread\'s old generation grew to twice what the last',
-  '  full GC kept (39 → 86 MB) before the next. Now: render threads with a 12 MB young generation (pool/render-pool.ts;',
-  '  CPU per render unchanged in an in-process A/B), and bin/svc\'s first line starts the process with MALLOC_ARENA_MAX=2,',
+  '  young generation filled to V8\'s default maximum (2 × 16 MB semi-spaces), and so did the HTTP thread\'s; the ' +
+    'render',
+  '  threads\' glibc malloc arenas settled at 15-52 MB each of mostly free memory (the same 35 MB in one thread ' +
+    'rendering',
+  '  alone, with or without compression, so not zlib); and the HTTP thread\'s old generation grew to twice what the ' +
+    'last',
+  '  full GC kept (39 → 86 MB) before the next. Now: render threads with a 12 MB young generation ' +
+    '(pool/render-pool.ts;',
+  '  CPU per render unchanged in an in-process A/B), and bin/svc\'s first line starts the process with ' +
+    'MALLOC_ARENA_MAX=2,',
   '  --max-semi-space-size=4 and --heap-growing-percent=30 (none can change once the process runs; docs/deploy.md):',
   '  232-242 MB, flat. Measured on this machine, quiet: 316 → 232 MB after 60 s (same load, the RSS curve above).',
   '- **Stream mode for every render** (issue 15 part 1) had made every sync render create a MessageChannel, transfer a',
   '  port, clone the template text and copy its output into a 64 KiB piece: +5-38% CPU per render against the plain',
   '  pool in an in-process A/B. Now the worker holds the output up to SVC_RENDER_STREAM_ABOVE and a document within it',
-  '  comes back with the result; past it, pieces go on the worker\'s parentPort to one hub per pool (equal CPU to plain).',
+  '  comes back with the result; past it, pieces go on the worker\'s parentPort to one hub per pool (equal CPU to ' +
+    'plain).',
   '  The engine itself: pdfkit\'s per-byte string conversion (fromBinaryString, ~7% of a render) replaced by Buffer\'s',
   '  latin1 encoding, same bytes. The render resolve (key + template + environment) is shared by the requests that',
   '  arrive while one is in flight (one UNION ALL statement of up to 8 arms): 3.0 → 2.7 statements per sync render.',
@@ -71,7 +86,8 @@ export const NOTES: string[] = [
   '  use (the two pino children per request were ~10% of the HTTP thread\'s allocations): HTTP-thread CPU per request',
   '  ÷ render-thread CPU per request 0.595 → 0.578. Per-thread CPU (/proc, 16 clients): the server\'s render threads',
   '  ~1.47 ms per request against ~1.40 in the raw pool\'s workers (the same renders on busier cores), its HTTP thread',
-  '  0.8-0.9 ms against the raw pool\'s main thread 0.15, V8\'s helper threads ~0.15 in both. The HTTP thread\'s on-CPU',
+  '  0.8-0.9 ms against the raw pool\'s main thread 0.15, V8\'s helper threads ~0.15 in both. The HTTP thread\'s ' +
+    'on-CPU',
   '  time (perf) is ~17% kernel, most of it context switches and wake-ups; its scavenges take ~46 ms/s (~0.1 ms per',
   '  request). In MariaDB the key + template + environment statement costs 100-150 µs of CPU for one arm (a dataset',
   '  statement ~43 µs, the key row alone ~25 µs): the joins and its ~30 columns; the workspaces table joined instead',
@@ -79,33 +95,42 @@ export const NOTES: string[] = [
   '  thread pool (~4% less MariaDB CPU per request; with the default stall limit a long query holds its thread group',
   '  for 500 ms; adopted later with a 20 ms limit, see "MariaDB\'s thread pool" below),',
   '  an 8 MB semi-space for the HTTP thread (scavenges halve, RSS +25 MB: over the 250 MB target). The raw pool runs',
-  '  with Node\'s defaults, the server with bin/svc\'s memory settings: in a 2-thread pool (--trace-gc, 6 s of invoices)',
+  '  with Node\'s defaults, the server with bin/svc\'s memory settings: in a 2-thread pool (--trace-gc, 6 s of ' +
+    'invoices)',
   '  --heap-growing-percent=30 took 28 mark-compacts (161 ms of pauses) where the default took 10 (53 ms), ~2-3% of a',
   '  render\'s CPU with the concurrent marking, for 170 instead of 235 MB of RSS: part of the render threads\' excess.',
   '- **Which run to believe (2026-11-22/23).** Two full runs of the same code an hour apart: at 23:33 (raw 1.69 ms per',
-  '  render) the CPU ratio was 1.46×, service ÷ raw 0.50; at 00:15 and 00:25, with the machine ~40% slower (raw 2.47 and',
+  '  render) the CPU ratio was 1.46×, service ÷ raw 0.50; at 00:15 and 00:25, with the machine ~40% slower (raw 2.47 ' +
+    'and',
   '  2.42 ms per render, other processes 1%: the host, not this VM), 1.34× and 1.35×, 0.54 and 0.55. The tables then',
-  '  were from the last of these. A slower machine flatters the ratios (the raw pool loses more than the server), so the',
+  '  were from the last of these. A slower machine flatters the ratios (the raw pool loses more than the server), so ' +
+    'the',
   '  CPU targets count as met only when a run at the fast speed (raw ≤ ~1.8 ms per render) meets them too. The drain',
   '  ÷ sync figures of the slow runs (0.89, 1.02) include the job completions\' 5 ms linger (statements per job 6.0 →',
   '  4.9); the fast run before it (0.90) did not.',
-  '- **The run of 2026-11-23 04:00 (before parallel scavenge was turned off), after the client\'s calls moved to undici\'s dispatch** (load generator',
-  '  0.36 → 0.30 ms CPU per request here; 0.51 → 0.41 in the client\'s own A/B). The raw pool\'s speed moved within the',
+  '- **The run of 2026-11-23 04:00 (before parallel scavenge was turned off), after the client\'s calls moved to ' +
+    'undici\'s dispatch** (load generator',
+  '  0.36 → 0.30 ms CPU per request here; 0.51 → 0.41 in the client\'s own A/B). The raw pool\'s speed moved within ' +
+    'the',
   '  run (765, 827, 941 renders/s; 2.37, 2.27, 1.99 ms CPU per render), so the medians pair different runs: taken run',
   '  by run the CPU ratio reads 1.63×, 1.43×, 1.65× and service ÷ raw 0.48, 0.51, 0.45. Both targets are missed by',
   '  this run, as by the fast run of 2026-11-22 23:33; the server\'s overhead, not the generator, is what is left.',
   '- **The HTTP floor** (`node dist/bench/http-floor.js`, 2026-11-23 04:30, nothing else running): Fastify over HTTPS',
-  '  alone (body schema, a 3.4 KB answer; no auth, SQL, render pool or log) in a child process, driven by `svc bench`\'s',
+  '  alone (body schema, a 3.4 KB answer; no auth, SQL, render pool or log) in a child process, driven by `svc ' +
+    'bench`\'s',
   '  runner. Server CPU per request: 0.050 ms in a closed loop of 16 (14,300 req/s), 0.200 ms at 450 req/s and 0.191',
   '  ms at 900 req/s in open loops. The same code costs 4× as much per request when requests come one per wake-up',
   '  instead of many: at the service\'s rates the thread sleeps between events and pays the wake-up, the syscalls and',
-  '  cold caches each time. So of the ~1.1 ms the service\'s HTTP thread spends per sync invoice at ~420 req/s, ~0.2 ms',
-  '  is this floor, and the rest (3 SQL round trips through mysql2, the render pool\'s two messages, auth, run history,',
+  '  cold caches each time. So of the ~1.1 ms the service\'s HTTP thread spends per sync invoice at ~420 req/s, ~0.2 ' +
+    'ms',
+  '  is this floor, and the rest (3 SQL round trips through mysql2, the render pool\'s two messages, auth, run ' +
+    'history,',
   '  the log line) is also paid per wake-up: the perf profile of that thread (perf record -e cpu-clock, 2,000 Hz,',
   '  --perf-basic-prof) is flat, ~16% kernel (context switches), the largest JS share mysql2, no single hot spot. The',
   '  load generator shows the same: the client costs 0.06 ms per request against this floor server at saturation,',
   '  0.30–0.41 ms in `make bench`.',
-  '- **Parallel scavenge off (`--no-parallel-scavenge`, bin/svc\'s first line, 2026-11-23).** V8 hands each young-generation',
+  '- **Parallel scavenge off (`--no-parallel-scavenge`, bin/svc\'s first line, 2026-11-23).** V8 hands each ' +
+    'young-generation',
   '  collection to its helper threads as well; with render threads on every core that only adds hand-offs. A 2-thread',
   '  render pool (in-process, 16 in flight, 4 alternating rounds): 1.90, 1.77, 1.79, 1.73 ms CPU per render with the',
   '  default, 1.55, 1.60, 1.65, 1.61 without parallel scavenge (-11%). The server, two lab servers side by side on one',
@@ -113,7 +138,8 @@ export const NOTES: string[] = [
   '  1.051 (about -4%). RSS of a lab server after 60 s of 16 clients 232 → 236 MB. The bench\'s raw pool gets the same',
   '  flag (scripts/bench.sh), so the baseline gains what the server gains.',
   '- **The stack\'s floor (row 2b, 2026-11-23).** What the parts alone cost: a second server process serving the same',
-  '  invoice with Fastify over HTTPS, the key\'s row, the two datasets and the render pool, and none of svc\'s own logic',
+  '  invoice with Fastify over HTTPS, the key\'s row, the two datasets and the render pool, and none of svc\'s own ' +
+    'logic',
   '  (bench/stack-floor.ts). Three full `make bench` runs of the same server code (06:13, 06:27, 06:41), nine runs in',
   '  all: server CPU per sync invoice ÷ raw 1.32, 1.28, 1.38 | 1.30, 1.26, 1.34 | 1.45, 1.21, 1.44 (medians 1.28×,',
   '  1.27×, 1.33×: the target met in each), service ÷ raw 0.55, 0.55, 0.53 | 0.56, 0.56, 0.54 | 0.50, 0.58, 0.51',
@@ -128,25 +154,32 @@ export const NOTES: string[] = [
   '  logic above it reads low; it now runs without it. On the server the same flag',
   '  is what holds RSS under the target (lab, 60 s of 16 clients: 230-242 MB with it, 292-308 MB without), at a CPU',
   '  cost the lab A/B could not resolve (2.68 vs 2.45, then 2.47 vs 2.75 ms per request).',
-  '- **The run in the tables above (2026-11-23 17:53, 2515a11: the private MariaDB\'s threads under SCHED_BATCH).** 1.40×',
-  '  (1.45, 1.40, 1.35) and 0.57 (0.53, 0.57, 0.59): both met, the CPU ratio at its limit; raw 1.66-1.69 ms per render.',
+  '- **The run in the tables above (2026-11-23 17:53, 2515a11: the private MariaDB\'s threads under SCHED_BATCH).** ' +
+    '1.40×',
+  '  (1.45, 1.40, 1.35) and 0.57 (0.53, 0.57, 0.59): both met, the CPU ratio at its limit; raw 1.66-1.69 ms per ' +
+    'render.',
   '  Floor 0.56 (0.56, 0.56, 0.49); drain ÷ sync 0.93; RSS 236 MB; noisy neighbour 1.86×. Limiter on ÷ off 0.93 (0.93,',
   '  0.98, 0.93, the same statements per render with and without it) where 16:52 and 17:04 read 1.00 and 1.03: its two',
   '  windows follow each other, unbracketed, so it moves with the machine\'s speed.',
   '- **SCHED_BATCH for MariaDB (2515a11).** perf sched over 3 s of 16 clients: each render thread ran ~47% of the time',
   '  and slept ~53%, ~once per render in epoll, waiting for its next task; the HTTP thread was preempted ~880 times a',
-  '  second, ~530 of them in write() by the MariaDB thread its statement had just woken, and waited for a core meanwhile.',
-  '  Two tasks per render thread (Piscina concurrentTasksPerWorker 2) did not change the render threads\' sleeping (the',
+  '  second, ~530 of them in write() by the MariaDB thread its statement had just woken, and waited for a core ' +
+    'meanwhile.',
+  '  Two tasks per render thread (Piscina concurrentTasksPerWorker 2) did not change the render threads\' sleeping ' +
+    '(the',
   '  hand-off lag is longer than a render) and was not kept. Under SCHED_BATCH (chrt, no privilege) a woken MariaDB',
-  '  thread waits for a free core or the next tick: preemptions of the HTTP thread in 2 s 1,758 → 1,043, by MariaDB 1,064 → 408. A/B, policy',
+  '  thread waits for a free core or the next tick: preemptions of the HTTP thread in 2 s 1,758 → 1,043, by MariaDB ' +
+    '1,064 → 408. A/B, policy',
   '  switched per server start on the same build: 600 → 670 req/s (medians of 6 runs each), idle 8-9% → 6-7%; with raw',
   '  and floor, service ÷ raw 0.43, 0.53 → 0.57, 0.56 and the drain 574, 596 → 626, 622 jobs/s. The full run above',
   '  reads like the two before it: the gain is within what separates full runs. The cores are ~93% busy either way;',
   '  what is left to win is CPU per request.',
   '- **The runs of 2026-11-23 16:52 and 17:04 (2c620e1: each raw run in halves around the service and the floor; a new',
-  '  VM, 2 × AMD EPYC, where the runs below were on an Intel Xeon).** The tables then were the 17:04 run. Paired ratios',
+  '  VM, 2 × AMD EPYC, where the runs below were on an Intel Xeon).** The tables then were the 17:04 run. Paired ' +
+    'ratios',
   '  (targets): 16:52 1.31× (1.31, 1.31, 1.43) and 0.57 (0.57, 0.58, 0.53); 17:04 1.34× (1.28, 1.34, 1.38) and 0.56',
-  '  (0.58, 0.56, 0.55): both met in both runs; of the six paired runs, five met the CPU target and four the throughput',
+  '  (0.58, 0.56, 0.55): both met in both runs; of the six paired runs, five met the CPU target and four the ' +
+    'throughput',
   '  target (the last 0.55 is 0.548); the ratios of the series\' medians',
   '  read the same (1.31× and 0.57, 1.35× and 0.56). The margin over 0.55 (0.01-0.02) is inside the spread of single',
   '  runs (0.53-0.58). Raw 1.63-1.81 ms CPU per render, the fast end of what these VMs showed. The service passed the',
@@ -154,15 +187,19 @@ export const NOTES: string[] = [
   '  resolution costs one light statement per 8 requests where the floor reads the key row per request. Drain ÷ sync',
   '  0.98 then 0.93; RSS after 60 s 239 and 241 MB; limiter on ÷ off 1.00 and 1.03; noisy neighbour 2.19× and 2.16×.',
   '- **The run of 13:16 (cbce853: MariaDB thread pool, claims without re-reads).** 1.45×',
-  '  (1.73, 1.24, 1.30) and 0.52 (0.44, 0.59, 0.58): both missed as ratios of each series\' medians; the medians of the',
+  '  (1.73, 1.24, 1.30) and 0.52 (0.44, 0.59, 0.58): both missed as ratios of each series\' medians; the medians of ' +
+    'the',
   '  per-run ratios read 1.30× and 0.58. Run 1 came at the machine\'s fast speed (raw 1.63 ms per render, 1155',
-  '  renders/s): the service read 0.44 and the floor 0.33 (measured in a slow spell, 3.87 ms per request). In runs 2 and',
+  '  renders/s): the service read 0.44 and the floor 0.33 (measured in a slow spell, 3.87 ms per request). In runs 2 ' +
+    'and',
   '  3 the service met both targets and matched or passed the floor (511 vs 511, 573 vs 524 req/s); svc\'s own',
   '  main-thread logic read 0.00, 0.20, 0.12 ms per request. Noisy neighbour 1.77× (2.09 at 11:04, 2.50 at 13:00) and',
   '  limiter on ÷ off 1.06: met. Drain ÷ sync 0.88 (491, 452, 438 jobs/s against 510, 511, 573 req/s).',
-  '- **MariaDB\'s thread pool (14bc3b2).** The private MariaDB ran a thread per connection: svc\'s pools keep dozens of',
+  '- **MariaDB\'s thread pool (14bc3b2).** The private MariaDB ran a thread per connection: svc\'s pools keep dozens ' +
+    'of',
   '  connections open, each waking its own thread for a sub-millisecond statement on 2 shared cores. With',
-  '  `--thread-handling=pool-of-threads` (one group per core, stall limit 20 ms instead of 500) a lab A/B of 16 clients,',
+  '  `--thread-handling=pool-of-threads` (one group per core, stall limit 20 ms instead of 500) a lab A/B of 16 ' +
+    'clients,',
   '  alternated, read 668, 629, 643 → 688, 682, 627 req/s and MariaDB 0.35-0.42 → 0.31-0.34 ms CPU per request.',
   '- **Job claims (ee82e49).** performance_schema over a lab async load showed the claim\'s list of workspaces with',
   '  queued jobs read 4.7 times per claim, 19% of the service database\'s statement time: after a round that had seen',
@@ -177,11 +214,14 @@ export const NOTES: string[] = [
   '  missed. The floor read 0.52, 0.60, 0.54 of raw. Drain ÷ sync 0.95 (486, 482, 506 jobs/s against 514, 555, 419',
   '  req/s; 0.946 before rounding): missed. Limiter on ÷ off 0.94 (1.06, 0.94, 0.91).',
   '- **The run of 11:04 (30992b9: held render resolutions and callback hooks).** 1.35× (1.61,',
-  '  1.35, 1.26): met; 0.547 (0.46, 0.55, 0.61): missed by 0.003. The floor read 0.46, 0.57, 0.47 of raw in the same runs',
+  '  1.35, 1.26): met; 0.547 (0.46, 0.55, 0.61): missed by 0.003. The floor read 0.46, 0.57, 0.47 of raw in the same ' +
+    'runs',
   '  (a third run slowed by the machine: 3.84 ms per request), so the service now matches the stack alone: 556 and 533',
   '  req/s against the floor\'s 556 and 552 in runs 1 and 2, and svc\'s own main-thread logic read 0.19, 0.20, 0.01 ms',
-  '  per request (0.28-0.37 at 08:18). In the fast first run (raw 1.57 ms per render) service and floor both read 0.46:',
-  '  at that speed the shared parts (HTTPS, the data-source reads, Piscina, MariaDB, the load generator) cap both below',
+  '  per request (0.28-0.37 at 08:18). In the fast first run (raw 1.57 ms per render) service and floor both read ' +
+    '0.46:',
+  '  at that speed the shared parts (HTTPS, the data-source reads, Piscina, MariaDB, the load generator) cap both ' +
+    'below',
   '  0.55. Drain ÷ sync fell to 0.89: sync got the held resolutions, the job path (resolveStored, per claim batch) did',
   '  not. Limiter on ÷ off 0.93 (1.00, 0.93, 0.90): run 3 slowed between its two halves.',
   '- **Held render resolutions (13a7108).** The render\'s first read joined key, template, version and environment',
@@ -192,29 +232,37 @@ export const NOTES: string[] = [
   '  0.84-0.93 → 0.78-0.85 ms per request.',
   '- **Allocation per request (sampling heap profiler on the HTTP thread, 200 req/s, 10 s).** Service 108 KB, floor',
   '  66 KB. mysql2 ~23 KB in both (a Prepare and an Execute command per statement even when the statement is cached,',
-  '  column definitions with every result). svc\'s extra: the sync render ~4 KB, the log line ~3.4 KB, the run history\'s',
+  '  column definitions with every result). svc\'s extra: the sync render ~4 KB, the log line ~3.4 KB, the run ' +
+    'history\'s',
   '  text-protocol INSERT ~3.2 KB, the auth hooks ~3 KB, Fastify hooks ~2.5 KB. On the shared path the data-source',
-  '  reads are the HTTP thread\'s largest piece (0.43 of 2.18 profiled ms per request, most of it the socket write that',
+  '  reads are the HTTP thread\'s largest piece (0.43 of 2.18 profiled ms per request, most of it the socket write ' +
+    'that',
   '  wakes MariaDB), then Piscina\'s postMessage and wake-up (0.25): the floor pays both. A unix socket instead of',
-  '  loopback TCP to MariaDB measured within noise (33-37 µs node and 40-51 µs MariaDB CPU per dataset statement either way).',
+  '  loopback TCP to MariaDB measured within noise (33-37 µs node and 40-51 µs MariaDB CPU per dataset statement ' +
+    'either way).',
   '- **The run of 08:18 (same server code as 07:02, before the held resolutions).** 1.41× (1.44, 1.38, 1.53) and 0.49',
   '  (0.51, 0.51, 0.47): both missed, at a middling speed (raw 2.21, 2.03, 1.87 ms per render). The floor read 0.57,',
-  '  0.61, 0.48 of raw in req/s, so in runs 1 and 2 the stack alone met 0.55 where the service did not: svc\'s own logic',
+  '  0.61, 0.48 of raw in req/s, so in runs 1 and 2 the stack alone met 0.55 where the service did not: svc\'s own ' +
+    'logic',
   '  (0.36, 0.37, 0.28 ms of main-thread CPU per request here) is what separates them. The floor\'s CPU ratio (1.40,',
   '  1.23, 1.67) swings as much as the service\'s. A first lab reading had the floor\'s render threads at 1.67-1.76 ms',
   '  per request against the service\'s 1.40-1.57; measured alternately within minutes they read',
   '  1.46-1.49 against 1.39-1.48: the machine\'s speed of the moment, not the floor. Drain ÷ sync 1.02: met.',
-  '- **Where the threads wait (lab, /proc/<pid>/task/*/schedstat, 16 clients).** Per second of load the main thread ran',
+  '- **Where the threads wait (lab, /proc/<pid>/task/*/schedstat, 16 clients).** Per second of load the main thread ' +
+    'ran',
   '  490 ms and waited 531 ms in the run queue: it is runnable nearly all the time and gets half a core; each render',
   '  thread ran ~415 ms and waited ~380 ms; 10% of the CPU stayed idle (/proc/stat) while threads waited, most likely',
   '  the two KVM vCPUs\' wake-up and balancing latency (inferred, not measured): work was there. So every',
-  '  CPU-millisecond saved anywhere (server, MariaDB, generator) raises req/s about equally. Tried, not kept: two tasks',
+  '  CPU-millisecond saved anywhere (server, MariaDB, generator) raises req/s about equally. Tried, not kept: two ' +
+    'tasks',
   '  per render thread so a thread never waits for the main thread to hand it the next (Piscina',
   '  concurrentTasksPerWorker 2: 528, 535, 486 against 530, 538, 551 req/s); render threads at nice 2 and 5 (no steady',
-  '  change: 516, 420 and 463, 510 against 474, 510 req/s); --heap-growing-percent 45 or 60 instead of 30 (V8\'s helper',
+  '  change: 516, 420 and 463, 510 against 474, 510 req/s); --heap-growing-percent 45 or 60 instead of 30 (V8\'s ' +
+    'helper',
   '  threads 0.09-0.15 against 0.13-0.20 ms per request, RSS after 60 s 247-255 MB: at or over the 250 MB target).',
   '- **The run of 07:02 (the floor without that flag).** 1.19× (1.52, 1.10, 1.14) and 0.61 (0.49,',
-  '  0.65, 0.63), met, but the machine slowed within the run (raw 1.88, 2.39, 2.64 ms per render), which flatters both;',
+  '  0.65, 0.63), met, but the machine slowed within the run (raw 1.88, 2.39, 2.64 ms per render), which flatters ' +
+    'both;',
   '  in its fast first run the service read 1.52× and 0.49. The floor: 1.25× (1.29, 1.25, 1.22) and 0.62 (0.60,',
   '  0.62, 0.66); svc\'s own logic 0.29 ms on the main thread (0.38, 0.20, 0.29). Drain ÷ sync 0.92 (1.12, 0.86,',
   '  0.86): the sync and drain runs of runs 2 and 3 fell on either side of the slow-down.',
@@ -222,8 +270,10 @@ export const NOTES: string[] = [
   '  row alone read 1.00 and the runs before the floor 11 of 12 at or above 1.0. An idle floor used 10 ms of CPU in',
   '  10 s; it is now stopped (SIGSTOP) between its measurements all the same, and the 06:41 run read 1.11.',
   '- **Memory leak found and fixed.** Sampling the bench server\'s RSS showed it growing ~25 MB/s under load (1.7 GB',
-  '  after 40 s) with a ~32 MB main-thread heap: the render workers kept every finished PDFDocument. Piscina\'s default',
-  '  `atomics: \'sync\'` parks a worker in Atomics.wait between tasks, so the nextTick callbacks each render queues never',
+  '  after 40 s) with a ~32 MB main-thread heap: the render workers kept every finished PDFDocument. Piscina\'s ' +
+    'default',
+  '  `atomics: \'sync\'` parks a worker in Atomics.wait between tasks, so the nextTick callbacks each render queues ' +
+    'never',
   '  ran and held their documents (~50 KB per render). `atomics: \'async\'` keeps RSS flat (30,000 pool renders: 1,781',
   '  → 352 MB); a pool test now fails if RSS grows by 100 MB over 5,000 renders.',
   '- **Async drain.** A job does durable work a sync render skips: its submission is an HTTPS request of its own with',
@@ -234,7 +284,8 @@ export const NOTES: string[] = [
   '  per job than one (A/B on a fresh database, drain of the queue: 787, 780 jobs/s with two, 757, 727 with one).',
   '  Tried and not kept: 8 instead of 4 jobs per thread reading at once (591, 442 vs 655, 576 jobs/s), four',
   '  completion writers (smaller batches, 7 statements per job, no gain).',
-  '- **The bench\'s own database had grown.** `make bench` reused .svc/bench/db across runs: after a day of runs it held',
+  '- **The bench\'s own database had grown.** `make bench` reused .svc/bench/db across runs: after a day of runs it ' +
+    'held',
   '  3.3 GB (2.2 GB of stored documents) against a 256 MB buffer pool, and drains in a full run measured disk waits',
   '  (50-62% idle CPU, 182-467 jobs/s). Each run now starts from a fresh database; the same code then drained',
   '  672-802 jobs/s. Earlier figures in this file\'s history were taken on the growing database.',

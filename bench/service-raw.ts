@@ -6,6 +6,7 @@ import type { RenderPool } from '../pool/render-pool.js'
 import type { RenderInput } from '../engine/types.js'
 import type { PeerTask } from './peer-task.js'
 import type { InvoiceData } from './engine-baselines.js'
+import { nth } from './stats.js'
 
 export interface LoopResult {
   rate: number
@@ -17,7 +18,7 @@ export interface LoopResult {
 }
 
 const pct = (sorted: number[], p: number): number =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN
 
 /** Calls, latencies and CPU of one stretch of a closed loop. */
 interface Stretch { lat: number[], errors: number, calls: number, cpuUs: number, seconds: number }
@@ -69,7 +70,7 @@ export async function closedLoop (
   const parts = [await stretch(call, clients, warmMs, midway === undefined ? ms : ms / 2, 0)]
   if (midway !== undefined) {
     await midway()
-    parts.push(await stretch(call, clients, warmMs, ms / 2, parts[0].calls))
+    parts.push(await stretch(call, clients, warmMs, ms / 2, nth(parts, 0).calls))
   }
   const lat = parts.flatMap((p) => p.lat).sort((a, b) => a - b)
   const sum = (f: (p: Stretch) => number): number => parts.reduce((n, p) => n + f(p), 0)
@@ -83,13 +84,15 @@ export async function closedLoop (
 }
 
 export function rawEngine (pool: RenderPool, inputs: RenderInput[]) {
-  return async (i: number): Promise<boolean> => (await pool.render(inputs[i % inputs.length])).ok
+  return async (i: number): Promise<boolean> => (await pool.render(nth(inputs, i))).ok
 }
 
 export function peerPool (threads: number) {
-  const pool = new Piscina<PeerTask, number>({ filename: new URL('./peer-task.js', import.meta.url).href, minThreads: threads, maxThreads: threads })
+  const filename = new URL('./peer-task.js', import.meta.url).href
+  const pool = new Piscina<PeerTask, number>({ filename, minThreads: threads, maxThreads: threads })
   return {
-    call: (peer: PeerTask['peer'], data: InvoiceData[]) => async (i: number): Promise<boolean> => (await pool.run({ peer, data: data[i % data.length] })) > 0,
+    call: (peer: PeerTask['peer'], data: InvoiceData[]) =>
+      async (i: number): Promise<boolean> => (await pool.run({ peer, data: nth(data, i) })) > 0,
     close: async () => { await pool.destroy() }
   }
 }

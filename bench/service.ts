@@ -8,7 +8,6 @@
 // section of their own, also when run alone (--only neighbour,longneighbour,limiter,nodes); --neighbour-clients N
 // sets A's clients in the noisy-neighbour row (default c ÷ 2; B gets 8×).
 import { readFileSync, writeFileSync } from 'node:fs'
-import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { RowDataPacket } from 'mysql2/promise'
@@ -25,11 +24,14 @@ import { asyncDrain, type DrainResult } from './service-drain.js'
 import { cpuSampler } from './service-cpu.js'
 import { rssCurve } from './service-rss.js'
 import { writeSection, type Report, type ServiceRun } from './service-report.js'
-import { limiterOnOff, longNeighbour, noisyNeighbour, twoNodes, warm, type RowOptions, type Target } from './service-rows.js'
+import {
+  limiterOnOff, longNeighbour, noisyNeighbour, twoNodes, warm, type RowOptions, type Target
+} from './service-rows.js'
 import { rowFigures, rowVerdicts, writeRowsSection, type RowsReport } from './service-rows-report.js'
 import type { InvoiceData } from './engine-baselines.js'
 import { jsreportPeer } from './peer-jsreport.js'
 import { startStackFloor } from './stack-floor.js'
+import { load1 } from './stats.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +57,8 @@ const JOBS = Number(args.jobs)
 const RSS_DURATION = parseDuration(args['rss-duration']) as number
 // Open loop at this rate instead of saturation: steadier CPU-per-request figures for A/B checks.
 const RATE = args.rate === undefined ? undefined : Number(args.rate)
+/** A JSON.stringify replacer: numbers to 2 decimals. */
+const round2 = (_k: string, v: unknown): unknown => typeof v === 'number' ? Math.round(v * 100) / 100 : v
 const only = args.only === undefined ? undefined : new Set(args.only.split(','))
 const want = (part: string): boolean => only === undefined || only.has(part)
 const ALL_ROWS = ['neighbour', 'longneighbour', 'limiter', 'nodes']
@@ -63,10 +67,12 @@ const ROWS = ALL_ROWS.filter(want)
 const NEIGHBOUR_C = Number(args['neighbour-clients'] ?? Math.max(1, Math.round(C / 2)))
 
 const config = loadConfig(process.env)
-const demo = JSON.parse(readFileSync(join(config.home, 'demo-keys.json'), 'utf8')) as { workspace: { id: string }, baseUrl: string, caCert: string, keys: { live: { key: string } } }
+interface DemoKeys { workspace: { id: string }, baseUrl: string, caCert: string, keys: { live: { key: string } } }
+const demo = JSON.parse(readFileSync(join(config.home, 'demo-keys.json'), 'utf8')) as DemoKeys
 const ca = readFileSync(demo.caCert)
 // Written by scripts/bench.sh: workspace B's key, A's key the limiter does not count, node 2.
-const extra = JSON.parse(readFileSync(join(config.home, 'bench-keys.json'), 'utf8')) as { limiterOffKey: string, neighbour: { workspaceId: string, key: string }, node2Url: string }
+interface BenchKeys { limiterOffKey: string, neighbour: { workspaceId: string, key: string }, node2Url: string }
+const extra = JSON.parse(readFileSync(join(config.home, 'bench-keys.json'), 'utf8')) as BenchKeys
 const ctx = await createContext(config, { poolSize: 4 })
 const cpu = cpuSampler({ server: Number(process.env.BENCH_SERVER_PID), mariadb: Number(process.env.BENCH_DB_PID) })
 const log = (s: string): void => { process.stderr.write(`bench: ${s}\n`) }
@@ -150,7 +156,9 @@ async function warmService (template: string, parameters: Array<Record<string, u
 /** MariaDB's statement counter (service database and demo data sources share the instance). */
 async function questions (): Promise<number> {
   const [rows] = await ctx.db.query<RowDataPacket[]>("SHOW GLOBAL STATUS LIKE 'Questions'")
-  return Number(rows[0].Value)
+  const [row] = rows
+  if (row === undefined) throw new Error('SHOW GLOBAL STATUS LIKE \'Questions\' returned no row')
+  return Number(row.Value)
 }
 
 const rowOptions: RowOptions = { ca, template: 'invoice', parameters: invoiceParams, durationMs: DURATION, questions }
@@ -161,7 +169,7 @@ const header = {
 }
 const rows: RowsReport = {
   ...header,
-  loadBefore: loadavg()[0],
+  loadBefore: load1(),
   neighbour: [],
   longNeighbour: [],
   limiter: [],
@@ -198,19 +206,29 @@ const floorTarget = floor === undefined
   : { url: floor.url, sampler: cpuSampler({ server: floor.pid, mariadb: Number(process.env.BENCH_DB_PID) }) }
 if (floorTarget !== undefined) {
   log(`warming the stack's floor (${WARMUP / 1000} s invoices)`)
-  await runBench({ ...syncLoad, url: floorTarget.url, template: 'invoice', parameters: invoiceParams, durationMs: WARMUP, warmupMs: 0, maxErrorRate: 1 })
+  await runBench({
+    ...syncLoad, url: floorTarget.url, template: 'invoice', parameters: invoiceParams, durationMs: WARMUP, warmupMs: 0, maxErrorRate: 1
+  })
   floor?.pause()
 }
 // The long neighbour's renders (issue 30): B's sales report over the demo's ~3,650 sales, each
 // row read 8 times (~29,000 rows, several seconds a render), published for B once per run.
 const LONG_LEAD_MS = 8000
-const longTarget = { key: extra.neighbour.key, template: 'bench-long-report', parameters: [{ from: '2025-01-01', to: '2026-12-31' }] }
+const longTarget = {
+  key: extra.neighbour.key, template: 'bench-long-report', parameters: [{ from: '2025-01-01', to: '2026-12-31' }]
+}
 if (want('longneighbour')) {
-  const t = JSON.parse(readFileSync(join(examplesDir, 'templates', 'sales-report.json'), 'utf8')) as { code: string, datasets: Array<{ query: string }> }
+  const t = JSON.parse(readFileSync(join(examplesDir, 'templates', 'sales-report.json'), 'utf8')) as
+    { code: string, datasets: Array<{ query: string }> }
   t.code = longTarget.template
-  t.datasets[0].query = 'SELECT s.region, s.sold_on, s.customer, s.product, s.qty, s.amount FROM sales s JOIN seq_1_to_8 k ' +
+  const [sales] = t.datasets
+  if (sales === undefined) throw new Error('sales-report.json has no dataset')
+  sales.query = 'SELECT s.region, s.sold_on, s.customer, s.product, s.qty, s.amount FROM sales s JOIN seq_1_to_8 k ' +
     'WHERE s.sold_on BETWEEN :from AND :to ORDER BY s.region, s.sold_on, s.id, k.seq'
-  await ctx.services.templates.publish(extra.neighbour.workspaceId, t, { note: 'bench: long neighbour', publishedBy: 'bench' })
+  await ctx.services.templates.publish(extra.neighbour.workspaceId, t, {
+    note: 'bench: long neighbour',
+    publishedBy: 'bench'
+  })
 }
 if (ROWS.length > 0) {
   log(`warming workspace B, the limiter-off key and node 2 (${WARMUP / 2000} s each${want('sync') ? '' : ', A too'})`)
@@ -227,20 +245,29 @@ for (let run = 1; run <= RUNS; run++) {
     if (want('sync')) {
       const s = await service('invoice', invoiceParams)
       report.sync.push(s)
-      log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), split ${JSON.stringify(s.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+      log(`run ${run}: service sync ${s.result.requestsPerSec.toFixed(0)} req/s, ` +
+        `p50 ${s.result.latency.p50.toFixed(1)} p99 ${s.result.latency.p99.toFixed(1)} ms, ` +
+          `errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, server ` +
+            `CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main ` +
+              `thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)}), ` +
+                `split ${JSON.stringify(s.cpu, round2)}`)
     }
     if (floorTarget !== undefined) {
       floor?.resume()
       const s = await service('invoice', invoiceParams, floorTarget)
       floor?.pause()
       report.floor?.push(s)
-      log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
+      log(`run ${run}: stack floor ${s.result.requestsPerSec.toFixed(0)} req/s, ` +
+        `errors ${s.result.errors}, ${s.statements.toFixed(1)} statements/request, ` +
+          `CPU ${s.serverCpuMsPerRequest.toFixed(2)} ms/request (main ` +
+            `thread ${(s.serverCpuMsPerRequest * s.cpu.serverMain / s.cpu.server).toFixed(2)})`)
     }
   }
   if (want('raw')) {
     const r = await closedLoop(rawEngine(pool, invoices), C, 1000, DURATION, paired)
     report.raw.push(r)
-    log(`run ${run}: raw engine ${r.rate.toFixed(0)} renders/s, ${r.cpuMs.toFixed(2)} ms CPU/render (halves before and after the service)`)
+    log(`run ${run}: raw engine ${r.rate.toFixed(0)} renders/s, ${r.cpuMs.toFixed(2)} ms CPU/render (halves before ` +
+      'and after the service)')
   } else {
     await paired()
   }
@@ -254,38 +281,63 @@ for (let run = 1; run <= RUNS; run++) {
   if (want('drain')) {
     const q0 = await questions()
     const sample = cpu.start()
-    const d: DrainResult = await asyncDrain(ctx.db, { url: demo.baseUrl, key: demo.keys.live.key, ca, template: 'invoice', parameters: invoiceParams, jobs: JOBS, connections: C, timeoutMs: 300_000 })
+    const d: DrainResult = await asyncDrain(ctx.db, {
+      url: demo.baseUrl,
+      key: demo.keys.live.key,
+      ca,
+      template: 'invoice',
+      parameters: invoiceParams,
+      jobs: JOBS,
+      connections: C,
+      timeoutMs: 300_000
+    })
     d.cpu = sample.stop()
     d.statements = (await questions() - q0) / Math.max(1, d.succeeded)
     d.serverCpuMsPerJob = d.cpu.server * d.cpu.cores * d.cpu.wallMs / Math.max(1, d.succeeded)
     report.drain.push(d)
-    log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s (submitted in ${d.submitSeconds.toFixed(2)} s; queue alone ${d.queueJobs} in ${d.queueSeconds.toFixed(2)} s = ${d.queueRate.toFixed(0)} jobs/s), ${d.statements.toFixed(1)} statements/job, server CPU ${d.serverCpuMsPerJob.toFixed(2)} ms/job, split ${JSON.stringify(d.cpu, (_k, v) => typeof v === 'number' ? Math.round(v * 100) / 100 : v)}`)
+    log(`run ${run}: async drain ${d.succeeded}/${d.jobs} in ${d.seconds.toFixed(2)} s = ${d.rate.toFixed(0)} jobs/s ` +
+      `(submitted in ${d.submitSeconds.toFixed(2)} s; queue alone ${d.queueJobs} in ${d.queueSeconds.toFixed(2)} s ` +
+        `= ${d.queueRate.toFixed(0)} jobs/s), ${d.statements.toFixed(1)} statements/job, server ` +
+          `CPU ${d.serverCpuMsPerJob.toFixed(2)} ms/job, ` +
+            `split ${JSON.stringify(d.cpu, round2)}`)
   }
   if (want('neighbour')) {
     const n = await noisyNeighbour(rowOptions, nodeA, { url: demo.baseUrl, key: extra.neighbour.key }, NEIGHBOUR_C)
     rows.neighbour.push(n)
-    log(`run ${run}: noisy neighbour: A alone (${n.clients} clients) p50 ${n.alone.latency.p50.toFixed(1)} p99 ${n.alone.latency.p99.toFixed(1)} ms; with B (${n.clients * 8} clients) p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, A's share ${(n.share * 100).toFixed(0)}%, errors A ${n.shared.errors} B ${n.neighbour.errors}`)
+    log(`run ${run}: noisy neighbour: A alone (${n.clients} clients) p50 ${n.alone.latency.p50.toFixed(1)} ` +
+      `p99 ${n.alone.latency.p99.toFixed(1)} ms; with B (${n.clients * 8} clients) ` +
+        `p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, A's ` +
+          `share ${(n.share * 100).toFixed(0)}%, errors A ${n.shared.errors} B ${n.neighbour.errors}`)
   }
   if (want('longneighbour')) {
     const n = await longNeighbour(rowOptions, nodeA, { ...longTarget, url: demo.baseUrl }, threads, LONG_LEAD_MS)
     rows.longNeighbour?.push(n)
-    log(`run ${run}: long neighbour: A alone (1 client) p50 ${n.alone.latency.p50.toFixed(1)} p99 ${n.alone.latency.p99.toFixed(1)} ms; with B's ${n.longClients} long renders (p50 ${n.long.latency.p50.toFixed(0)} ms, ${n.long.total} done) p50 ${n.shared.latency.p50.toFixed(1)} p99 ${n.shared.latency.p99.toFixed(1)} ms, ratio ${(n.shared.latency.p99 / n.alone.latency.p99).toFixed(2)}, errors A ${n.shared.errors} B ${n.long.errors}`)
+    log(`run ${run}: long neighbour: A alone (1 client) p50 ${n.alone.latency.p50.toFixed(1)} ` +
+      `p99 ${n.alone.latency.p99.toFixed(1)} ms; with B's ${n.longClients} long renders ` +
+        `(p50 ${n.long.latency.p50.toFixed(0)} ms, ${n.long.total} done) p50 ${n.shared.latency.p50.toFixed(1)} ` +
+          `p99 ${n.shared.latency.p99.toFixed(1)} ms, ` +
+            `ratio ${(n.shared.latency.p99 / n.alone.latency.p99).toFixed(2)}, errors A ${n.shared.errors} ` +
+              `B ${n.long.errors}`)
   }
   if (want('limiter')) {
     const l = await limiterOnOff(rowOptions, nodeA, { url: demo.baseUrl, key: extra.limiterOffKey }, C, run % 2 === 1)
     rows.limiter.push(l)
-    log(`run ${run}: limiter on ${l.on.requestsPerSec.toFixed(0)} req/s (${l.onStatements.toFixed(2)} statements/render), off ${l.off.requestsPerSec.toFixed(0)} req/s (${l.offStatements.toFixed(2)}), errors ${l.on.errors + l.off.errors}`)
+    log(`run ${run}: limiter on ${l.on.requestsPerSec.toFixed(0)} req/s (${l.onStatements.toFixed(2)} ` +
+      `statements/render), off ${l.off.requestsPerSec.toFixed(0)} req/s (${l.offStatements.toFixed(2)}), ` +
+        `errors ${l.on.errors + l.off.errors}`)
   }
   if (want('nodes')) {
     const d = await twoNodes(rowOptions, nodeA, { url: extra.node2Url, key: demo.keys.live.key }, C, run % 2 === 1)
     rows.nodes.push(d)
-    log(`run ${run}: one node ${d.one.requestsPerSec.toFixed(0)} req/s, two nodes ${d.two.map((r) => r.requestsPerSec.toFixed(0)).join(' + ')} = ${d.sum.toFixed(0)} req/s, errors ${[d.one, ...d.two].reduce((e, r) => e + r.errors, 0)}`)
+    log(`run ${run}: one node ${d.one.requestsPerSec.toFixed(0)} req/s, two ` +
+      `nodes ${d.two.map((r) => r.requestsPerSec.toFixed(0)).join(' + ')} = ${d.sum.toFixed(0)} req/s, ` +
+        `errors ${[d.one, ...d.two].reduce((e, r) => e + r.errors, 0)}`)
   }
 }
 await pool.close()
 floor?.close()
 // Read here, not when the sections are written: a section rebuilt from the JSON later says the same.
-report.loadAfter = loadavg()[0]
+report.loadAfter = load1()
 rows.loadAfter = report.loadAfter
 
 if (want('rss')) {
@@ -296,7 +348,8 @@ if (want('rss')) {
   }))
   report.rss = curve
   report.rssRequests = result.requestsPerSec
-  log(`RSS (MB) ${curve.map((p) => `${p.seconds.toFixed(0)} s ${p.rssMb.toFixed(0)}`).join(', ')}; ${result.requestsPerSec.toFixed(0)} req/s, errors ${result.errors}`)
+  const points = curve.map((p) => `${p.seconds.toFixed(0)} s ${p.rssMb.toFixed(0)}`).join(', ')
+  log(`RSS (MB) ${points}; ${result.requestsPerSec.toFixed(0)} req/s, errors ${result.errors}`)
 }
 
 if (want('peers')) {
@@ -311,7 +364,8 @@ if (want('peers')) {
     report.pdfkit.push(await closedLoop(peers.call('pdfkit', data), C, 500, 3000))
     report.pdfmake.push(await closedLoop(peers.call('pdfmake', data), C, 500, 3000))
     report.engineOne.push(await closedLoop(rawEngine(enginePool, invoices), C, 500, 3000))
-    log(`run ${run}: peers pdfkit ${report.pdfkit.at(-1)?.rate.toFixed(0)}/s, pdfmake ${report.pdfmake.at(-1)?.rate.toFixed(0)}/s, engine ${report.engineOne.at(-1)?.rate.toFixed(0)}/s`)
+    log(`run ${run}: peers pdfkit ${report.pdfkit.at(-1)?.rate.toFixed(0)}/s, ` +
+      `pdfmake ${report.pdfmake.at(-1)?.rate.toFixed(0)}/s, engine ${report.engineOne.at(-1)?.rate.toFixed(0)}/s`)
   }
   await peers.close()
   await enginePool.close()
@@ -338,9 +392,11 @@ if (ROWS.length > 0) {
   const f = rowFigures(rows)
   const v = rowVerdicts(rows)
   const say = (x: boolean | undefined): string => x === undefined ? 'not measured' : x ? 'met' : 'MISSED'
-  log(`targets: A's p99 under B ÷ alone ${f.p99Ratio.toFixed(2)}× (≤ 3): ${say(v.neighbourP99)}; A's share ${(f.share * 100).toFixed(0)}% (≥ 45%): ${say(v.neighbourShare)}; ` +
+  log(`targets: A's p99 under B ÷ alone ${f.p99Ratio.toFixed(2)}× (≤ 3): ${say(v.neighbourP99)}; A's ` +
+    `share ${(f.share * 100).toFixed(0)}% (≥ 45%): ${say(v.neighbourShare)}; ` +
     `A's p99 under B's long renders ÷ alone ${f.longP99Ratio.toFixed(2)}× (≤ 3): ${say(v.longNeighbourP99)}; ` +
-    `statements per sync render ${f.statements.toFixed(2)} (≤ 3.1): ${say(v.statements)}; limiter on ÷ off ${f.limiterRatio.toFixed(2)} (≥ 0.97): ${say(v.limiterRatio)}; ` +
+    `statements per sync render ${f.statements.toFixed(2)} (≤ 3.1): ${say(v.statements)}; limiter on ÷ ` +
+      `off ${f.limiterRatio.toFixed(2)} (≥ 0.97): ${say(v.limiterRatio)}; ` +
     `two nodes ÷ one ${f.nodesRatio.toFixed(2)} (overhead on shared cores, no target)`)
   // The section is one table of every row: a run of some rows leaves it as it is (it would
   // otherwise replace the other rows' figures with dashes).
@@ -348,7 +404,8 @@ if (ROWS.length > 0) {
     writeRowsSection(rows)
     log('wrote the "Service benchmark: noisy neighbour, rate limiter, two nodes" section of bench/RESULTS.md')
   } else {
-    log(`rows ${ROWS.join(', ')} only: figures in ${join(config.home, 'bench-rows.json')}, the rows' section of RESULTS.md untouched`)
+    log(`rows ${ROWS.join(', ')} only: figures in ${join(config.home, 'bench-rows.json')}, the rows' section of ` +
+      'RESULTS.md untouched')
   }
 }
 if (only === undefined && RATE === undefined) {

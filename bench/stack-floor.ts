@@ -64,11 +64,12 @@ async function serve (workspaceId: string, templateCode: string): Promise<void> 
  * a floor that pays for a setting it does not need is not a floor.
  */
 function serverStart (): { env: Record<string, string>, flags: string[] } {
-  const words = readFileSync(join(process.cwd(), 'bin', 'svc'), 'utf8').split('\n', 1)[0].split(/\s+/)
+  const [first = ''] = readFileSync(join(process.cwd(), 'bin', 'svc'), 'utf8').split('\n', 1)
+  const words = first.split(/\s+/)
   const env: Record<string, string> = {}
   for (const w of words) {
-    const m = /^([A-Z_]+)=(.*)$/.exec(w)
-    if (m !== null) env[m[1]] = m[2]
+    const [, name, value] = /^([A-Z_]+)=(.*)$/.exec(w) ?? []
+    if (name !== undefined && value !== undefined) env[name] = value
   }
   return { env, flags: words.filter((w) => w.startsWith('--') && !w.startsWith('--heap-growing-percent')) }
 }
@@ -79,4 +80,10 @@ export async function startStackFloor (workspaceId: string, templateCode: string
   return await startChildServer(new URL(import.meta.url).pathname, [SERVE, workspaceId, templateCode], start)
 }
 
-if (process.argv[2] === SERVE) await serve(process.argv[3], process.argv[4])
+const [, , mode, workspaceId, templateCode] = process.argv
+if (mode === SERVE) {
+  if (workspaceId === undefined || templateCode === undefined) {
+    throw new Error(`${SERVE}: workspace id and template code expected`)
+  }
+  await serve(workspaceId, templateCode)
+}

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir, cpus, loadavg } from 'node:os'
+import { tmpdir, cpus } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -18,6 +18,7 @@ import { createContext } from '../server/context.js'
 import { createDb, transaction } from '../server/store/db.js'
 import { migrate } from '../server/store/migrate.js'
 import { createWebhookDispatcher } from '../server/webhooks/dispatcher.js'
+import { load1 } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const EVENTS = Number(process.argv[2] ?? 10_000)
@@ -25,7 +26,8 @@ const EVENTS = Number(process.argv[2] ?? 10_000)
 function serverUrl (): string {
   if (process.env.SVC_BENCH_DATABASE_URL !== undefined) return process.env.SVC_BENCH_DATABASE_URL.replace(/\/$/, '')
   const home = join(root, '.svc', 'test')
-  execFileSync(process.execPath, [join(root, 'bin', 'svc'), '--home', home, 'db', 'start'], { env: { ...process.env, SVC_DB_PORT: '3317' }, stdio: 'ignore' })
+  execFileSync(process.execPath, [join(root, 'bin', 'svc'), '--home', home, 'db', 'start'],
+    { env: { ...process.env, SVC_DB_PORT: '3317' }, stdio: 'ignore' })
   const info = JSON.parse(readFileSync(join(home, 'db', 'instance.json'), 'utf8')) as { url: string }
   return info.url.replace(/\/[^/]*$/, '')
 }
@@ -80,21 +82,31 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
     const cert = readFileSync(join(certDir, 'cert.pem'))
     const key = readFileSync(join(certDir, 'key.pem'))
     // The secret is only known after create; the endpoint URL needs the port: create, then point it.
-    const ep = await ctx.services.webhooks.create({ workspaceId: ws, url: 'https://127.0.0.1:1/hook', events: ['document.generated'] })
+    const ep = await ctx.services.webhooks.create({
+      workspaceId: ws, url: 'https://127.0.0.1:1/hook', events: ['document.generated']
+    })
     worker = new Worker(RECEIVER, { eval: true, workerData: { cert, key, secret: ep.secret } })
     const w = worker
     const port = await new Promise<number>((resolve) => w.once('message', (m: { port: number }) => resolve(m.port)))
     await db.query('UPDATE webhook_endpoints SET url = ? WHERE id = ?', [`https://127.0.0.1:${port}/hook`, ep.id])
-    const stats = async (): Promise<Stats> => await new Promise((resolve) => { w.once('message', resolve); w.postMessage('stats') })
+    const stats = async (): Promise<Stats> => await new Promise((resolve) => {
+      w.once('message', resolve)
+      w.postMessage('stats')
+    })
 
     for (let i = 0; i < EVENTS; i += 500) {
       await transaction(db, async (_conn, tx) => {
         for (let j = i; j < Math.min(EVENTS, i + 500); j++) {
-          await ctx.services.outbox.append(tx, { workspaceId: ws, type: 'document.generated', data: { template: 'invoice', version: 1, pageCount: 1, outputBytes: 3200, runId: `run-${j}`, correlationId: `bench-${j}` } })
+          const data = {
+            template: 'invoice', version: 1, pageCount: 1, outputBytes: 3200, runId: `run-${j}`, correlationId: `bench-${j}`
+          }
+          await ctx.services.outbox.append(tx, { workspaceId: ws, type: 'document.generated', data })
         }
       })
     }
-    const dispatcher = createWebhookDispatcher(config, { db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' }) })
+    const dispatcher = createWebhookDispatcher(config, {
+      db, box: ctx.box, repos: ctx.repos, outbox: ctx.services.outbox, logger: pino({ level: 'silent' })
+    })
     const started = performance.now()
     dispatcher.start()
     let s: Stats
@@ -109,6 +121,7 @@ async function runOnce (base: string, concurrency: number, certDir: string): Pro
     const recordedMs = performance.now() - started
     const [[row]] = await db.query<RowDataPacket[]>(`SELECT COUNT(*) AS n, SUM(status = 'succeeded') AS ok, SUM(attempts) AS attempts,
       (SELECT COUNT(*) FROM webhook_attempts) AS attempt_rows FROM webhook_deliveries`)
+    if (row === undefined) throw new Error('an aggregate query over webhook_deliveries returned no row')
     s = await stats()
     const lost = EVENTS - s.received
     return {
@@ -140,16 +153,21 @@ function writeResults (results: Array<Record<string, number | string>>): void {
   const lines = [
     heading,
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}. \`make bench-webhooks\` (bench/webhooks.ts): ${EVENTS} \`document.generated\` events`,
-    'appended, then one dispatcher fans them out and delivers them signed over HTTPS (keep-alive, one undici Agent) to a',
-    'receiver in a worker thread that checks every signature with its own HMAC. Time runs from dispatcher start to the last',
+    `${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores, Node ${process.version}. \`make ` +
+      `bench-webhooks\` (bench/webhooks.ts): ${EVENTS} \`document.generated\` events`,
+    'appended, then one dispatcher fans them out and delivers them signed over HTTPS (keep-alive, one undici Agent) ' +
+      'to a',
+    'receiver in a worker thread that checks every signature with its own HMAC. Time runs from dispatcher start to ' +
+      'the last',
     'delivery received ("recorded" also waits for every outcome to be written). MariaDB shares the two cores; so did',
     `whatever else ran (1-minute load average ${loadAtStart} at start): compare runs of one table, not across days.`,
     'Concurrency is SVC_WEBHOOK_CONCURRENCY (default 16); one process opens at most 64 sockets to one receiver.',
     '',
-    '| concurrency | deliveries/s | recorded/s | seconds | received | lost | duplicates | bad signatures | succeeded rows | attempt rows |',
+    '| concurrency | deliveries/s | recorded/s | seconds | received | lost | duplicates | bad signatures | succeeded ' +
+      'rows | attempt rows |',
     '|---|---|---|---|---|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.concurrency} | ${r.perSecond} | ${r.perSecondRecorded} | ${r.seconds} | ${r.received} | ${r.lost} | ${r.duplicates} | ${r.badSignatures} | ${r.succeededRows} | ${r.attemptRows} |`),
+    ...results.map((r) => `| ${r.concurrency} | ${r.perSecond} | ${r.perSecondRecorded} | ${r.seconds} ` +
+      `| ${r.received} | ${r.lost} | ${r.duplicates} | ${r.badSignatures} | ${r.succeededRows} | ${r.attemptRows} |`),
     ''
   ].join('\n')
   const text = existsSync(file) ? readFileSync(file, 'utf8') : ''
@@ -164,11 +182,11 @@ function writeResults (results: Array<Record<string, number | string>>): void {
   writeFileSync(file, next)
 }
 
-const loadAtStart = loadavg()[0].toFixed(1)
+const loadAtStart = load1().toFixed(1)
 const base = serverUrl()
 const certDir = mkdtempSync(join(tmpdir(), 'svc-bench-cert-'))
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-  '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' })
+execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+  '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' })
 const results = []
 for (const concurrency of (process.env.BENCH_CONCURRENCY ?? '16,64,256').split(',').map(Number)) {
   const r = await runOnce(base, concurrency, certDir)

@@ -14,7 +14,9 @@ export function render (compiled: CompiledTemplate, input: RenderInput, out?: Ou
   if (compiled.format === 'label') {
     if (compiled.label === undefined) throw new RenderError('RENDER_FAILED', 'template has no label')
     const rows = countRows(input.datasets)
-    if (rows > input.limits.maxRows) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${input.limits.maxRows}) exceeded: ${rows} rows`)
+    if (rows > input.limits.maxRows) {
+      throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxRows (${input.limits.maxRows}) exceeded: ${rows} rows`)
+    }
     const scope = createScope({ datasets: input.datasets, parameters: input.parameters, context: input.context })
     const label = labelAt(compiled, input.labelDpi)
     const r = renderLabels(label, scope, input.limits)

@@ -117,18 +117,21 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
    */
   function pick (queue: Lane[], may: (lane: Lane) => boolean): number {
     let best = -1
+    let b: Lane | undefined // queue[best]
     for (let i = 0; i < queue.length; i++) {
-      if (!may(queue[i])) continue
-      const l = queue[i]
-      if (best < 0) { best = i; continue }
-      const b = queue[best]
-      if (held(l) < held(b) || (held(l) === held(b) && l.lastStart < b.lastStart)) best = i
+      const l = queue[i]! // i < queue.length
+      if (!may(l)) continue
+      if (b === undefined || held(l) < held(b) || (held(l) === held(b) && l.lastStart < b.lastStart)) {
+        best = i
+        b = l
+      }
     }
     return best
   }
 
   function take (queue: Lane[], at: number, batch: boolean): Waiter {
     const lane = queue[at]
+    if (lane === undefined) throw new Error(`render queue: no lane at ${at}`)
     const list = batch ? lane.batch : lane.waiting
     const waiter = list.shift() as Waiter
     if (batch) batchWaiting--
@@ -164,7 +167,10 @@ export function createRenderQueue (o: RenderQueueOptions): RenderQueue {
   /** When the oldest batch render that may run now was queued (called with at least one). */
   function oldestBatch (): number {
     let oldest = Infinity
-    for (const lane of batchRing) if (mayRun(lane) && lane.batch[0].since < oldest) oldest = lane.batch[0].since
+    for (const lane of batchRing) {
+      const first = lane.batch[0]
+      if (first !== undefined && mayRun(lane) && first.since < oldest) oldest = first.since
+    }
     return oldest
   }
 

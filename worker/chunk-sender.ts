@@ -5,7 +5,9 @@
 // gives one back, bounded by the render's time limit.
 import { RenderError } from '../engine/errors.js'
 import type { OutputSink } from '../engine/pdf/render-pdf.js'
-import { CANCEL, CHUNK_BYTES, CREDIT_SLOT, OUTPUT_TAG, PRODUCED, WAITING, type OutputChannel, type OutputMessage } from './output-protocol.js'
+import {
+  CANCEL, CHUNK_BYTES, CREDIT_SLOT, OUTPUT_TAG, PRODUCED, WAITING, type OutputChannel, type OutputMessage
+} from './output-protocol.js'
 
 /** Where the worker posts its pieces: its parentPort (or, in tests, any port to the hub's thread). */
 export interface OutputPort {
@@ -80,7 +82,7 @@ export class ChunkSender implements OutputSink {
 
   private send (): void {
     this.takeCredit()
-    const buffer = this.piece.buffer as ArrayBuffer
+    const buffer = this.piece.buffer
     Atomics.add(this.state, PRODUCED, 1)
     const message: OutputMessage = { [OUTPUT_TAG]: this.token, chunk: buffer, length: this.used }
     this.port.postMessage(message, [buffer])
@@ -91,9 +93,14 @@ export class ChunkSender implements OutputSink {
   private takeCredit (): void {
     const s = this.state
     while (Atomics.load(s, CREDIT_SLOT) <= 0) {
-      if (Atomics.load(s, CANCEL) !== 0) throw new RenderError('RENDER_FAILED', 'the output stream was closed by its consumer')
+      if (Atomics.load(s, CANCEL) !== 0) {
+        throw new RenderError('RENDER_FAILED', 'the output stream was closed by its consumer')
+      }
       const left = this.deadline - performance.now()
-      if (left <= 0) throw new RenderError('RENDER_TIMEOUT', `render took longer than ${this.timeoutMs} ms (waiting for the consumer)`)
+      if (left <= 0) {
+        const message = `render took longer than ${this.timeoutMs} ms (waiting for the consumer)`
+        throw new RenderError('RENDER_TIMEOUT', message)
+      }
       Atomics.store(s, WAITING, 1)
       Atomics.wait(s, CREDIT_SLOT, 0, left)
       Atomics.store(s, WAITING, 0)

@@ -26,7 +26,13 @@ function taskResult (input: RenderTaskInput): RenderTaskResult {
   } catch (err) {
     return failure(err)
   }
-  if (compiled === undefined) return { ok: false, code: 'NEED_DEFINITION', message: `worker has no compiled ${input.versionKey}` }
+  if (compiled === undefined) {
+    return {
+      ok: false,
+      code: 'NEED_DEFINITION',
+      message: `worker has no compiled ${input.versionKey}`
+    }
+  }
   try {
     if (input.output === undefined) return render(compiled, input as RenderInput)
     // Stream mode: the output comes back with the result when it stayed within the hold.

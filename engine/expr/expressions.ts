@@ -113,13 +113,17 @@ export function compileText (text: string, where: string): CompiledText {
     if (typeof v === 'string') return v
     try { return toText(v) } catch (err) { throw runtimeError(err, where, src.trim()) }
   }
-  if (parts.length === 1) return wrap(parts[0].expr as CompiledExpr, parts[0].src)
+  const [only] = parts
+  if (parts.length === 1 && only !== undefined) return wrap(only.expr as CompiledExpr, only.src)
   const fns = parts.map(p => p.expr === null ? constant(p.text) : wrap(p.expr, p.src))
-  if (fns.length === 2) { const [a, b] = fns; return (s) => a(s) + b(s) }
-  if (fns.length === 3) { const [a, b, c] = fns; return (s) => a(s) + b(s) + c(s) }
+  const [a, b, c] = fns
+  if (a !== undefined && b !== undefined) {
+    if (fns.length === 2) return (s) => a(s) + b(s)
+    if (fns.length === 3 && c !== undefined) return (s) => a(s) + b(s) + c(s)
+  }
   return (s) => {
     let out = ''
-    for (let i = 0; i < fns.length; i++) out += fns[i](s)
+    for (let i = 0; i < fns.length; i++) out += fns[i]!(s) // i < fns.length
     return out
   }
 }
@@ -149,8 +153,14 @@ function build (node: Node): CompiledExpr {
       if (node.op === 'not') return (s) => !truthy(arg(s))
       return (s) => { const n = toNumber(arg(s), "'-'"); return n === null ? null : -n }
     }
-    case 'and': { const l = build(node.left); const r = build(node.right); return (s) => { const v = l(s); return truthy(v) ? r(s) : v } }
-    case 'or': { const l = build(node.left); const r = build(node.right); return (s) => { const v = l(s); return truthy(v) ? v : r(s) } }
+    case 'and': {
+      const l = build(node.left); const r = build(node.right)
+      return (s) => { const v = l(s); return truthy(v) ? r(s) : v }
+    }
+    case 'or': {
+      const l = build(node.left); const r = build(node.right)
+      return (s) => { const v = l(s); return truthy(v) ? v : r(s) }
+    }
     case 'cond': {
       const test = build(node.test); const a = build(node.then); const b = build(node.else)
       return (s) => truthy(test(s)) ? a(s) : b(s)
@@ -185,32 +195,37 @@ function buildCall (name: string, argNodes: Node[]): CompiledExpr {
       : undefined
   if (spec === undefined) throw new ExprFault(`unknown function '${name}'`)
   if (argNodes.length < spec.min || argNodes.length > spec.max) {
-    const want = spec.min === spec.max ? `${spec.min}` : spec.max >= 64 ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`
+    const want = spec.min === spec.max
+      ? `${spec.min}`
+      : spec.max >= 64
+        ? `at least ${spec.min}`
+        : `${spec.min} to ${spec.max}`
     throw new ExprFault(`${name} takes ${want} argument${want === '1' ? '' : 's'}, got ${argNodes.length}`)
   }
   const args = argNodes.map(build)
   if (name === 'if') {
     const [c, a, b] = args
+    if (c === undefined || a === undefined || b === undefined) throw new ExprFault('if takes 3 arguments')
     return (s) => truthy(c(s)) ? a(s) : b(s)
   }
   if (name === 'coalesce') {
     return (s) => {
-      for (let i = 0; i < args.length; i++) { const v = args[i](s); if (v !== null && v !== undefined) return v }
+      for (let i = 0; i < args.length; i++) { const v = args[i]!(s); if (v !== null && v !== undefined) return v }
       return null
     }
   }
   if (name === 'concat') {
     return (s) => {
       let out = ''
-      for (let i = 0; i < args.length; i++) out += toText(args[i](s))
+      for (let i = 0; i < args.length; i++) out += toText(args[i]!(s)) // i < args.length
       return out
     }
   }
-  const fn = FUNCTIONS[name].fn
+  // Not a special form, so a function: spec is FUNCTIONS[name], which takes 1 to 3 arguments.
+  const fn = FUNCTIONS[name]?.fn
   const [a, b, c] = args
-  switch (args.length) {
-    case 1: return (s) => fn(s, a(s), undefined, undefined)
-    case 2: return (s) => fn(s, a(s), b(s), undefined)
-    default: return (s) => fn(s, a(s), b(s), c(s))
-  }
+  if (fn === undefined || a === undefined) throw new ExprFault(`unknown function '${name}'`)
+  if (b === undefined) return (s) => fn(s, a(s), undefined, undefined)
+  if (c === undefined) return (s) => fn(s, a(s), b(s), undefined)
+  return (s) => fn(s, a(s), b(s), c(s))
 }

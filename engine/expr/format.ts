@@ -29,9 +29,7 @@ export function formattersFor (language: string | undefined): Formatters {
 
 function canonical (language: string): string {
   try {
-    const [tag] = Intl.getCanonicalLocales(language)
-    // GetCanonicalLocales may return an empty list
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    const [tag] = Intl.getCanonicalLocales(language) // an empty list for an empty string
     return tag !== undefined && Intl.NumberFormat.supportedLocalesOf(tag).length > 0 ? tag : DEFAULT_LANGUAGE
   } catch {
     return DEFAULT_LANGUAGE
@@ -51,9 +49,7 @@ class LocaleFormatters implements Formatters {
       this.plain ??= new Intl.NumberFormat(this.language)
       return this.plain.format(n)
     }
-    let f = this.fixed[decimals]
-    // A cache filled on first use; index access may miss at runtime (noUncheckedIndexedAccess is off)
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    let f = this.fixed[decimals] // a cache filled on first use
     if (f === undefined) {
       f = new Intl.NumberFormat(this.language, { minimumFractionDigits: decimals, maximumFractionDigits: decimals })
       this.fixed[decimals] = f

@@ -21,7 +21,9 @@ function finite (v: unknown, name: string): number | null {
 
 function intArg (v: unknown, name: string, lo: number, hi: number): number {
   const n = toNumber(v, name)
-  if (n === null || !Number.isInteger(n) || n < lo || n > hi) throw new ExprFault(`${name} expects a whole number from ${lo} to ${hi}, got ${typeName(v)}`)
+  if (n === null || !Number.isInteger(n) || n < lo || n > hi) {
+    throw new ExprFault(`${name} expects a whole number from ${lo} to ${hi}, got ${typeName(v)}`)
+  }
   return n
 }
 
@@ -34,7 +36,7 @@ function str (v: unknown, name: string): string | null {
 }
 
 function rowsArg (v: unknown, name: string): unknown[] | null {
-  if (Array.isArray(v)) return v
+  if (Array.isArray(v)) return v as unknown[]
   if (v === null || v === undefined) return null
   throw new ExprFault(`${name} expects a list of rows, got ${typeName(v)}`)
 }
@@ -88,7 +90,9 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
     fn: (s, n, cur) => {
       const x = finite(n, 'formatCurrency')
       if (x === null) return null
-      if (typeof cur !== 'string' || !/^[A-Za-z]{3}$/.test(cur)) throw new ExprFault(`formatCurrency expects a 3-letter currency code, got ${typeName(cur)}`)
+      if (typeof cur !== 'string' || !/^[A-Za-z]{3}$/.test(cur)) {
+        throw new ExprFault(`formatCurrency expects a 3-letter currency code, got ${typeName(cur)}`)
+      }
       return s.locale.currency(x, cur.toUpperCase())
     }
   },
@@ -99,7 +103,9 @@ export const FUNCTIONS: Record<string, FunctionDef> = {
       const d = toDate(v, 'formatDate')
       if (d === null) return null
       const st = style === undefined || style === null ? 'medium' : style
-      if (!DATE_STYLES.has(st as DateStyle)) throw new ExprFault(`formatDate style must be short, medium, long or iso, got ${typeName(st)}`)
+      if (!DATE_STYLES.has(st as DateStyle)) {
+        throw new ExprFault(`formatDate style must be short, medium, long or iso, got ${typeName(st)}`)
+      }
       return s.locale.date(d, st as DateStyle)
     }
   },

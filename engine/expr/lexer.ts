@@ -22,7 +22,9 @@ export class SyntaxFault extends Error {
 }
 
 // Longest first so `<=` wins over `<`.
-const OPERATORS = ['==', '!=', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', ',', '(', ')', '[', ']']
+const OPERATORS = [
+  '==', '!=', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%', '<', '>', '!', '?', ':', '.', ',', '(', ')', '[', ']'
+]
 
 const isDigit = (c: string): boolean => c >= '0' && c <= '9'
 const isIdentStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_'
@@ -32,7 +34,7 @@ export function tokenize (src: string): Token[] {
   const tokens: Token[] = []
   let i = 0
   while (i < src.length) {
-    const c = src[i]
+    const c = src[i]! // i < src.length
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') { i++; continue }
     const start = i
     if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {
@@ -51,7 +53,7 @@ export function tokenize (src: string): Token[] {
       continue
     }
     if (isIdentStart(c)) {
-      while (i < src.length && isIdentPart(src[i])) i++
+      while (isIdentPart(src[i] ?? '')) i++
       tokens.push({ kind: 'ident', text: src.slice(start, i), num: 0, pos: start })
       continue
     }
@@ -89,11 +91,8 @@ function readString (src: string, start: number): [string, number] {
         i += 6
         continue
       }
-      // The escape may be the last character of the source
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // The escape may be the last character of the source.
       const mapped = e === undefined ? undefined : ESCAPES[e]
-      // The escape may be the last character of the source
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (mapped === undefined) throw new SyntaxFault(`bad escape '\\${e ?? ''}'`, i)
       out += mapped
       i += 2

@@ -60,7 +60,11 @@ function equals (a: unknown, b: unknown): boolean {
 /** Ordering: numbers (and numeric strings) numerically, text by code unit, dates by time; null or mixed -> false. */
 function compare (a: unknown, b: unknown, op: string): boolean {
   let x: unknown, y: unknown
-  if (isNumeric(a) && isNumeric(b)) { x = Number(a); y = Number(b) } else if (typeof a === 'string' && typeof b === 'string') { x = a; y = b } else if (a instanceof Date && b instanceof Date) { x = a.getTime(); y = b.getTime() } else return false
+  if (isNumeric(a) && isNumeric(b)) {
+    x = Number(a); y = Number(b)
+  } else if (typeof a === 'string' && typeof b === 'string') {
+    x = a; y = b
+  } else if (a instanceof Date && b instanceof Date) { x = a.getTime(); y = b.getTime() } else return false
   const p = x as number; const q = y as number
   switch (op) {
     case '<': return p < q

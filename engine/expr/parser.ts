@@ -14,7 +14,7 @@ export type Node =
   | { t: 'cond', test: Node, then: Node, else: Node }
 
 // Word forms of operators; `this`, `new`, `function` etc. are simply names that resolve to null.
-const WORD_OPS: Record<string, string> = { and: '&&', or: '||', not: '!' }
+const WORD_OPS = new Map([['and', '&&'], ['or', '||'], ['not', '!']])
 
 /** Deepest nesting of brackets, unary operators and conditionals: recursion stays bounded. */
 export const MAX_NESTING = 128
@@ -22,22 +22,30 @@ export const MAX_NESTING = 128
 class Parser {
   private i = 0
   private depth = 0
-  constructor (private readonly tokens: Token[]) {}
+  /** The 'eof' token that ends every token list: reading past the end reads it again. */
+  private readonly eof: Token
+  constructor (private readonly tokens: Token[]) {
+    const last = tokens[tokens.length - 1]
+    if (last?.kind !== 'eof') throw new Error('tokens must end with eof')
+    this.eof = last
+  }
 
-  private peek (): Token { return this.tokens[this.i] }
-  private next (): Token { return this.tokens[this.i++] }
+  private peek (): Token { return this.tokens[this.i] ?? this.eof }
+  private next (): Token { const tok = this.peek(); this.i++; return tok }
 
   /** The current token as an operator, mapping `and`/`or`/`not` to their symbols. */
   private opText (): string {
     const tok = this.peek()
     if (tok.kind === 'op') return tok.text
-    if (tok.kind === 'ident' && Object.hasOwn(WORD_OPS, tok.text)) return WORD_OPS[tok.text]
+    if (tok.kind === 'ident') return WORD_OPS.get(tok.text) ?? ''
     return ''
   }
 
   private expect (text: string): void {
     const tok = this.next()
-    if (tok.kind !== 'op' || tok.text !== text) throw new SyntaxFault(`expected '${text}' but found ${describe(tok)}`, tok.pos)
+    if (tok.kind !== 'op' || tok.text !== text) {
+      throw new SyntaxFault(`expected '${text}' but found ${describe(tok)}`, tok.pos)
+    }
   }
 
   parseAll (): Node {
@@ -49,7 +57,10 @@ class Parser {
 
   /** Every recursion passes through ternary() or unary(): the depth is counted there. */
   private enter (): void {
-    if (++this.depth > MAX_NESTING) throw new SyntaxFault(`nested too deeply (more than ${MAX_NESTING} levels of brackets, operators and conditionals)`, this.peek().pos)
+    if (++this.depth > MAX_NESTING) {
+      throw new SyntaxFault(`nested too deeply (more than ${MAX_NESTING} levels of ` +
+      'brackets, operators and conditionals)', this.peek().pos)
+    }
   }
 
   private ternary (): Node {
@@ -83,12 +94,13 @@ class Parser {
   }
 
   private binary (level: number): Node {
-    if (level === LEVELS.length) return this.unary()
+    const ops = LEVELS[level]
+    if (ops === undefined) return this.unary() // level === LEVELS.length: past the binary levels
     const depth = this.depth
     let left = this.binary(level + 1)
     for (;;) {
       const op = this.opText()
-      if (!LEVELS[level].includes(op)) { this.depth = depth; return left }
+      if (!ops.includes(op)) { this.depth = depth; return left }
       this.enter()
       this.next()
       left = { t: 'binary', op, left, right: this.binary(level + 1) }
@@ -120,7 +132,10 @@ class Parser {
       if (op === '.') {
         this.next()
         const tok = this.next()
-        if (tok.kind !== 'ident') throw new SyntaxFault(`expected a field name after '.' but found ${describe(tok)}`, tok.pos)
+        if (tok.kind !== 'ident') {
+          throw new SyntaxFault('expected a field name after \'.\' but ' +
+          `found ${describe(tok)}`, tok.pos)
+        }
         node = { t: 'member', obj: node, key: tok.text }
       } else if (op === '[') {
         this.next()
@@ -148,7 +163,7 @@ class Parser {
         if (tok.text === 'true') return { t: 'lit', value: true }
         if (tok.text === 'false') return { t: 'lit', value: false }
         if (tok.text === 'null') return { t: 'lit', value: null }
-        if (Object.hasOwn(WORD_OPS, tok.text)) throw new SyntaxFault(`unexpected '${tok.text}'`, tok.pos)
+        if (WORD_OPS.has(tok.text)) throw new SyntaxFault(`unexpected '${tok.text}'`, tok.pos)
         if (this.opText() === '(') return { t: 'call', name: tok.text, args: this.args(), pos: tok.pos }
         return { t: 'name', name: tok.text, pos: tok.pos }
       }
@@ -171,9 +186,9 @@ class Parser {
     for (;;) {
       args.push(this.ternary())
       const op = this.opText()
-      this.next()
+      const tok = this.next()
       if (op === ')') return args
-      if (op !== ',') throw new SyntaxFault(`expected ',' or ')' in argument list but found ${describe(this.tokens[this.i - 1])}`, this.tokens[this.i - 1].pos)
+      if (op !== ',') throw new SyntaxFault(`expected ',' or ')' in argument list but found ${describe(tok)}`, tok.pos)
     }
   }
 }

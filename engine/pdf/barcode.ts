@@ -41,7 +41,7 @@ export function prepareBarcode (el: BarcodeEl, value: string): void {
   }
   let enc: unknown[]
   try {
-    enc = bwipjs.raw(el.bcid, value, {}) as unknown[]
+    enc = bwipjs.raw(el.bcid, value, {})
   } catch (err) {
     // bwip-js messages look like "bwipp.ean13badLength#6878: EAN-13 must be 12 or 13 digits".
     const reason = String((err as Partial<Error>).message ?? err).replace(/^bwipp\.[^:]*: /, '')
@@ -52,8 +52,9 @@ export function prepareBarcode (el: BarcodeEl, value: string): void {
     const sbs = first.sbs
     let x = 0
     for (let i = 0; i < sbs.length; i++) {
-      if ((i & 1) === 0) el.runs.push(x, sbs[i])
-      x += sbs[i]
+      const w = sbs[i]! // i < sbs.length
+      if ((i & 1) === 0) el.runs.push(x, w)
+      x += w
     }
     const mw = el.width > 0 ? el.width / x : el.moduleWidth
     el.cols = x
@@ -93,18 +94,23 @@ export function drawBarcode (el: BarcodeEl, c: Canvas, left: number, y: number):
   const runs = el.runs
   if (!el.twoD) {
     const mw = el.w / el.cols
-    for (let i = 0; i < runs.length; i += 2) quads.push(x + runs[i] * mw, y, runs[i + 1] * mw, el.height)
+    // runs holds (x, width) pairs, pushed two at a time above.
+    for (let i = 0; i < runs.length; i += 2) quads.push(x + runs[i]! * mw, y, runs[i + 1]! * mw, el.height)
     c.rects(quads, el.color)
     if (el.showText) {
       const st = el.textStyle
       wrap(st.face, st.size, el.text, el.w + 40, 1, scratchLines, scratchRtl, 'ltr')
-      const tw = st.face.width(scratchLines[0]) * st.size / 1000
-      c.text(st, scratchLines[0], x + (el.w - tw) / 2, y + el.height + 1)
+      const line = scratchLines[0]
+      if (line !== undefined) {
+        const tw = st.face.width(line) * st.size / 1000
+        c.text(st, line, x + (el.w - tw) / 2, y + el.height + 1)
+      }
     }
     return
   }
   const mw = el.w / el.cols
   const mh = el.h / el.rows
-  for (let i = 0; i < runs.length; i += 3) quads.push(x + runs[i + 1] * mw, y + runs[i] * mh, runs[i + 2] * mw, mh)
+  // runs holds (row, x, width) triples, pushed three at a time above.
+  for (let i = 0; i < runs.length; i += 3) quads.push(x + runs[i + 1]! * mw, y + runs[i]! * mh, runs[i + 2]! * mw, mh)
   c.rects(quads, el.color)
 }

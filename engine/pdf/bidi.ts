@@ -36,14 +36,15 @@ export function visualPieces (stack: FontStack, s: string, rtl: boolean, out: Pi
   if (!rtl && !hasRtl(s)) { addRuns(stack, s, false, out); return out }
   const { levels } = bidi().getEmbeddingLevels(s, rtl ? 'rtl' : 'ltr')
   // Level runs in logical order, then rule L2: from the highest level down to the lowest odd
-  // level, reverse every maximal sequence of runs at that level or higher.
+  // level, reverse every maximal sequence of runs at that level or higher. `levels` has a level
+  // per code unit of `s`, and the indices into `runs` below stay under runs.length.
   const runs: Array<{ start: number, end: number, level: number }> = []
   let maxLevel = 0
   let minOdd = 255
   for (let i = 0; i < s.length;) {
     let e = i + 1
     while (e < s.length && levels[e] === levels[i]) e++
-    const level = levels[i]
+    const level = levels[i]!
     runs.push({ start: i, end: e, level })
     if (level > maxLevel) maxLevel = level
     if ((level & 1) === 1 && level < minOdd) minOdd = level
@@ -51,11 +52,11 @@ export function visualPieces (stack: FontStack, s: string, rtl: boolean, out: Pi
   }
   for (let lvl = maxLevel; lvl >= minOdd && lvl > 0; lvl--) {
     for (let i = 0; i < runs.length;) {
-      if (runs[i].level < lvl) { i++; continue }
+      if (runs[i]!.level < lvl) { i++; continue }
       let e = i + 1
-      while (e < runs.length && runs[e].level >= lvl) e++
+      while (e < runs.length && runs[e]!.level >= lvl) e++
       const rev = runs.slice(i, e).reverse()
-      for (let k = 0; k < rev.length; k++) runs[i + k] = rev[k]
+      for (let k = 0; k < rev.length; k++) runs[i + k] = rev[k]!
       i = e
     }
   }
@@ -70,7 +71,8 @@ function addRuns (stack: FontStack, s: string, rtl: boolean, out: Piece[]): void
   const runs = stack.runs(s)
   if (!rtl) { for (const r of runs) out.push({ face: r.face, text: s.slice(r.start, r.end), rtl }); return }
   for (let i = runs.length - 1; i >= 0; i--) {
-    out.push({ face: runs[i].face, text: s.slice(runs[i].start, runs[i].end), rtl })
+    const r = runs[i]! // 0 <= i < runs.length
+    out.push({ face: r.face, text: s.slice(r.start, r.end), rtl })
   }
 }
 

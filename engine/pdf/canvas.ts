@@ -72,10 +72,12 @@ export class Canvas {
   /** Many filled rectangles in one path (barcode bars): `xywh` holds x, y, w, h quadruples. */
   rects (xywh: number[], color: string): void {
     if (xywh.length === 0) return
+    if (xywh.length % 4 !== 0) throw new Error('rects: x, y, w, h quadruples expected')
     this.fillColor(color)
     let ops = ''
+    // i + 3 < xywh.length: whole quadruples (checked above).
     for (let i = 0; i < xywh.length; i += 4) {
-      ops += fmt(xywh[i]) + ' ' + fmt(xywh[i + 1]) + ' ' + fmt(xywh[i + 2]) + ' ' + fmt(xywh[i + 3]) + ' re\n'
+      ops += fmt(xywh[i]!) + ' ' + fmt(xywh[i + 1]!) + ' ' + fmt(xywh[i + 2]!) + ' ' + fmt(xywh[i + 3]!) + ' re\n'
     }
     this.ops += ops + 'f\n'
   }

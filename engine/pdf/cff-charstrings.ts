@@ -49,9 +49,11 @@ export class CallGraph {
       const src = this.src
       const start = itemStart(src.buf, src.charStrings, gid)
       const glyph: Code = { start, end: itemStart(src.buf, src.charStrings, gid + 1), calls: [], fd: -1 }
-      const fd = src.fdOf[gid]
+      // itemStart checked gid < count, the length of fdOf; CffSource checked every FD exists.
+      const fd = src.fdOf[gid]!
+      const subrs = src.fds[fd]!.subrs
       try {
-        new Walker(src, src.fds[fd].subrs, (g, i, idx) => this.subr(g ? GLOBAL : fd, i, idx)).run(glyph, 0)
+        new Walker(src, subrs, (g, i, idx) => this.subr(g ? GLOBAL : fd, i, idx)).run(glyph, 0)
         code = glyph
       } catch (err) {
         code = err as Error
@@ -64,6 +66,7 @@ export class CallGraph {
 
   private subr (fd: number, i: number, index: Index): Code {
     const map = fd === GLOBAL ? this.global : this.local[fd]
+    if (map === undefined) throw new Error(`CFF: no Font DICT ${fd}`)
     let code = map.get(i)
     if (code === undefined) {
       const b = this.src.buf
@@ -99,7 +102,7 @@ class Walker {
     const b = this.b
     let p = piece.start
     while (p < piece.end && !this.ended) {
-      const b0 = b[p]
+      const b0 = b.readUInt8(p)
       if (b0 >= 32 || b0 === 28) { p = this.number(p); continue }
       p++
       switch (b0) {
@@ -122,7 +125,7 @@ class Walker {
           this.ended = true
           return
         case 12:
-          if (COMPUTING.has(b[p])) throw new Error('CFF: charstring arithmetic')
+          if (COMPUTING.has(b.readUInt8(p))) throw new Error('CFF: charstring arithmetic')
           p++
           this.clear()
           break
@@ -134,16 +137,16 @@ class Walker {
 
   private number (p: number): number {
     const b = this.b
-    const b0 = b[p]
+    const b0 = b.readUInt8(p)
     let v: number
     let len = 2
     if (b0 >= 32 && b0 <= 246) {
       v = b0 - 139
       len = 1
     } else if (b0 >= 247 && b0 <= 250) {
-      v = (b0 - 247) * 256 + b[p + 1] + 108
+      v = (b0 - 247) * 256 + b.readUInt8(p + 1) + 108
     } else if (b0 >= 251 && b0 <= 254) {
-      v = -(b0 - 251) * 256 - b[p + 1] - 108
+      v = -(b0 - 251) * 256 - b.readUInt8(p + 1) - 108
     } else if (b0 === 28) {
       v = b.readInt16BE(p + 1)
       len = 3
@@ -183,7 +186,7 @@ class Walker {
 function addCall (code: Code, at: number, len: number, callee: Code): void {
   const calls = code.calls
   let k = calls.length
-  while (k > 0 && calls[k - 1].at >= at) k--
-  if (k < calls.length && calls[k].at === at) return
+  while (k > 0 && calls[k - 1]!.at >= at) k--
+  if (calls[k]?.at === at) return
   calls.splice(k, 0, { at, len, callee })
 }

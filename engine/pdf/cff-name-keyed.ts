@@ -6,7 +6,7 @@
 import { GLOBAL } from './cff-charstrings.js'
 import { OP } from './cff-read.js'
 import { TOP_DROP, Writer, withSubrs, type CffFont } from './cff-subset.js'
-import { entry, index, Strings } from './cff-write.js'
+import { entry, index, startOf, Strings } from './cff-write.js'
 
 /** The subset of `glyphs` (original ids, .notdef first) named `names`, as a CFF table. */
 export function nameKeyedCff (font: CffFont, glyphs: number[], names: string[]): Buffer {
@@ -19,9 +19,10 @@ export function nameKeyedCff (font: CffFont, glyphs: number[], names: string[]):
   const topEntries = Buffer.concat(strings.entries(src.top, TOP_DROP))
   // charset format 0: the name (string id) of every glyph after .notdef.
   const charset = Buffer.alloc(1 + 2 * (glyphs.length - 1))
-  for (let i = 1; i < glyphs.length; i++) charset.writeUInt16BE(strings.add(names[i]), 2 * i - 1)
+  if (names.length !== glyphs.length) throw new Error('CFF: a name per glyph expected')
+  names.forEach((name, i) => { if (i > 0) charset.writeUInt16BE(strings.add(name), 2 * i - 1) })
   const locals = w.groups.get(0)
-  const priv = locals === undefined ? font.privates[0] : withSubrs(font.privates[0])
+  const priv = locals === undefined ? font.privateOf(0) : withSubrs(font.privateOf(0))
   const parts = [
     Buffer.from([1, 0, 4, 4]),
     src.nameIndex,
@@ -38,9 +39,7 @@ export function nameKeyedCff (font: CffFont, glyphs: number[], names: string[]):
     topEntries, entry(OP.charset, cs), entry(OP.CharStrings, chars), entry(OP.Private, priv.length, p)
   ])])
   parts[2] = top(0, 0, 0)
-  const starts: number[] = []
-  let size = 0
-  for (const p of parts) { starts.push(size); size += p.length }
-  parts[2] = top(starts[5], starts[6], starts[7])
-  return Buffer.concat(parts, size)
+  // The placeholder has the final size: the offsets can be read with it in place.
+  parts[2] = top(startOf(parts, 5), startOf(parts, 6), startOf(parts, 7))
+  return Buffer.concat(parts, startOf(parts, parts.length))
 }

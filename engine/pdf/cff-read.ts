@@ -31,7 +31,7 @@ export const OP = {
 export function readIndex (b: Buffer, at: number): Index {
   const count = b.readUInt16BE(at)
   if (count === 0) return { at, count, offSize: 0, offsets: at + 2, data: at + 2, end: at + 2 }
-  const offSize = b[at + 2]
+  const offSize = b.readUInt8(at + 2)
   if (offSize < 1 || offSize > 4) throw new Error('CFF: bad INDEX offset size')
   const offsets = at + 3
   const data = offsets + (count + 1) * offSize - 1
@@ -44,9 +44,9 @@ export function readIndex (b: Buffer, at: number): Index {
 function offsetAt (b: Buffer, idx: Index, i: number): number {
   const p = idx.offsets + i * idx.offSize
   switch (idx.offSize) {
-    case 1: return b[p]
+    case 1: return b.readUInt8(p)
     case 2: return b.readUInt16BE(p)
-    case 3: return (b[p] << 16) | b.readUInt16BE(p + 1)
+    case 3: return (b.readUInt8(p) << 16) | b.readUInt16BE(p + 1)
     default: return b.readUInt32BE(p)
   }
 }
@@ -63,14 +63,14 @@ export function readDict (b: Buffer, start: number, end: number): Entry[] {
   let from = start
   let p = start
   while (p < end) {
-    const b0 = b[p]
+    const b0 = b.readUInt8(p)
     if (b0 > 21) {
       p = readOperand(b, p, end, args)
       continue
     }
     let op = b0
     p++
-    if (b0 === 12) op = 1200 + b[p++]
+    if (b0 === 12) op = 1200 + b.readUInt8(p++)
     out.push({ op, args, start: from, end: p })
     args = []
     from = p
@@ -80,16 +80,16 @@ export function readDict (b: Buffer, start: number, end: number): Entry[] {
 
 /** One DICT operand at `p` pushed onto `args`; the position after it. */
 function readOperand (b: Buffer, p: number, end: number, args: number[]): number {
-  const b0 = b[p]
+  const b0 = b.readUInt8(p)
   if (b0 >= 32 && b0 <= 246) { args.push(b0 - 139); return p + 1 }
-  if (b0 >= 247 && b0 <= 250) { args.push((b0 - 247) * 256 + b[p + 1] + 108); return p + 2 }
-  if (b0 >= 251 && b0 <= 254) { args.push(-(b0 - 251) * 256 - b[p + 1] - 108); return p + 2 }
+  if (b0 >= 247 && b0 <= 250) { args.push((b0 - 247) * 256 + b.readUInt8(p + 1) + 108); return p + 2 }
+  if (b0 >= 251 && b0 <= 254) { args.push(-(b0 - 251) * 256 - b.readUInt8(p + 1) - 108); return p + 2 }
   if (b0 === 28) { args.push(b.readInt16BE(p + 1)); return p + 3 }
   if (b0 === 29) { args.push(b.readInt32BE(p + 1)); return p + 5 }
   if (b0 !== 30) throw new Error('CFF: bad DICT byte')
   // A real number: nibbles up to the end marker 0xf (its value is never needed here).
   p++
-  while (p < end && (b[p] & 0x0f) !== 0x0f && (b[p] & 0xf0) !== 0xf0) p++
+  while (p < end && (b.readUInt8(p) & 0x0f) !== 0x0f && (b.readUInt8(p) & 0xf0) !== 0xf0) p++
   args.push(NaN)
   return p + 1
 }
@@ -97,6 +97,13 @@ function readOperand (b: Buffer, p: number, end: number, args: number[]): number
 export function find (d: Entry[], op: number): Entry | undefined {
   for (const e of d) if (e.op === op) return e
   return undefined
+}
+
+/** Operand `i` of a DICT entry; a malformed font that leaves it out fails with its operator. */
+export function arg (e: Entry, i = 0): number {
+  const v = e.args[i]
+  if (v === undefined) throw new Error(`CFF: DICT operator ${e.op} lacks operand ${i}`)
+  return v
 }
 
 /** The CFF table of a face: the parts a subset copies or rewrites. */
@@ -116,8 +123,9 @@ export class CffSource {
   constructor (table: Buffer) {
     const b = (this.buf = table)
     if (b[0] !== 1) throw new Error('CFF: not a version 1 CFF table')
-    const names = readIndex(b, b[2])
-    this.nameIndex = b.subarray(b[2], names.end)
+    const hdrSize = b.readUInt8(2)
+    const names = readIndex(b, hdrSize)
+    this.nameIndex = b.subarray(hdrSize, names.end)
     const tops = readIndex(b, names.end)
     if (tops.count !== 1) throw new Error('CFF: one font per CFF table expected')
     this.top = readDict(b, itemStart(b, tops, 0), itemStart(b, tops, 1))
@@ -127,17 +135,17 @@ export class CffSource {
     if (cs === undefined) throw new Error('CFF: no CharStrings')
     const type = find(this.top, OP.CharstringType)
     if (type !== undefined && type.args[0] !== 2) throw new Error('CFF: Type 1 charstrings')
-    this.charStrings = readIndex(b, cs.args[0])
+    this.charStrings = readIndex(b, arg(cs))
     const n = this.charStrings.count
     this.fdOf = new Uint8Array(n)
     this.cid = find(this.top, OP.ROS) !== undefined
     if (this.cid) {
-      const fda = readIndex(b, need(this.top, OP.FDArray).args[0])
+      const fda = readIndex(b, arg(need(this.top, OP.FDArray)))
       this.fds = []
       for (let i = 0; i < fda.count; i++) {
         this.fds.push(this.fontDict(readDict(b, itemStart(b, fda, i), itemStart(b, fda, i + 1))))
       }
-      this.readFdSelect(need(this.top, OP.FDSelect).args[0], n)
+      this.readFdSelect(arg(need(this.top, OP.FDSelect)), n)
     } else {
       // One Font DICT holding the top DICT's Private (and its Subrs): the subset is CID-keyed.
       this.fds = [{ ...this.fontDict(this.top), dict: [] }]
@@ -147,27 +155,28 @@ export class CffSource {
   private fontDict (dict: Entry[]): FontDict {
     const p = find(dict, OP.Private)
     if (p === undefined || p.args[0] === 0) return { dict, priv: [], subrs: null }
-    const [size, at] = p.args
+    const size = arg(p, 0)
+    const at = arg(p, 1)
     const priv = readDict(this.buf, at, at + size)
     const s = find(priv, OP.Subrs)
-    return { dict, priv, subrs: s === undefined ? null : readIndex(this.buf, at + s.args[0]) }
+    return { dict, priv, subrs: s === undefined ? null : readIndex(this.buf, at + arg(s)) }
   }
 
   private readFdSelect (at: number, n: number): void {
     const b = this.buf
     const max = this.fds.length
     if (b[at] === 0) {
-      for (let g = 0; g < n; g++) this.fdOf[g] = b[at + 1 + g]
+      for (let g = 0; g < n; g++) this.fdOf[g] = b.readUInt8(at + 1 + g)
     } else if (b[at] === 3) {
       const ranges = b.readUInt16BE(at + 1)
       for (let r = 0; r < ranges; r++) {
         const p = at + 3 + r * 3
         const first = b.readUInt16BE(p)
         const next = r + 1 < ranges ? b.readUInt16BE(p + 3) : b.readUInt16BE(at + 3 + ranges * 3)
-        this.fdOf.fill(b[p + 2], first, Math.min(next, n))
+        this.fdOf.fill(b.readUInt8(p + 2), first, Math.min(next, n))
       }
     } else throw new Error('CFF: unknown FDSelect format')
-    for (let g = 0; g < n; g++) if (this.fdOf[g] >= max) throw new Error('CFF: FDSelect names a missing FD')
+    for (const fd of this.fdOf) if (fd >= max) throw new Error('CFF: FDSelect names a missing FD')
   }
 }
 

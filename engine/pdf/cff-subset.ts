@@ -11,9 +11,9 @@
 // Same contract as fontkit's Subset: includeGlyph() while text is encoded, encode() at the end.
 import { bias, CallGraph, GLOBAL, type Code } from './cff-charstrings.js'
 import { CffSource, find, OP } from './cff-read.js'
-import { charstringInt, entry, fdSelect, identityCharset, index, privateDict, Strings } from './cff-write.js'
+import { charstringInt, entry, fdSelect, identityCharset, index, privateDict, startOf, Strings } from './cff-write.js'
 import { GlyphMap } from './glyph-map.js'
-import type { RawFont } from './ttf-subset.js'
+import type { UntrustedFont } from './ttf-subset.js'
 
 /** The part of fontkit's Subset this stands in for (and falls back to). */
 export interface FontSubset { includeGlyph (gid: number): number, encode (): Uint8Array }
@@ -35,8 +35,8 @@ export class CffFont {
   readonly top: Buffer
   readonly strings: Buffer
   /** Per source Font DICT: its entries but Private; its Private DICT's entries but Subrs. */
-  readonly fdDicts: Buffer[]
-  readonly privates: Buffer[]
+  private readonly fdDicts: Buffer[]
+  private readonly privates: Buffer[]
 
   constructor (src: CffSource) {
     this.src = src
@@ -44,13 +44,27 @@ export class CffFont {
     const strings = new Strings(src)
     const ros = find(src.top, OP.ROS)
     this.top = Buffer.concat([
-      ...(ros === undefined ? [entry(OP.ROS, strings.add('Adobe'), strings.add('Identity'), 0)] : strings.entries([ros], NONE)),
+      ...(ros === undefined
+        ? [entry(OP.ROS, strings.add('Adobe'), strings.add('Identity'), 0)]
+        : strings.entries([ros], NONE)),
       ...strings.entries(src.top, TOP_DROP)
     ])
     this.fdDicts = src.fds.map((fd) => Buffer.concat(strings.entries(fd.dict, FD_DROP)))
     this.privates = src.fds.map((fd) => privateDict(src.buf, fd.priv))
     this.strings = strings.index()
   }
+
+  /** Source Font DICT `fd`'s entries but Private. */
+  fdDict (fd: number): Buffer { return pick(this.fdDicts, fd) }
+
+  /** Source Font DICT `fd`'s Private DICT entries but Subrs. */
+  privateOf (fd: number): Buffer { return pick(this.privates, fd) }
+}
+
+function pick (dicts: Buffer[], fd: number): Buffer {
+  const d = dicts[fd]
+  if (d === undefined) throw new Error(`CFF: no Font DICT ${fd}`)
+  return d
 }
 
 export class CffSubset implements FontSubset {
@@ -99,7 +113,8 @@ export class Writer {
     const fdNew = new Map<number, number>()
     const select = new Uint8Array(n)
     for (let i = 0; i < n; i++) {
-      const fd = src.fdOf[glyphs[i]]
+      const fd = src.fdOf[glyphs[i]!] // i < n; a glyph id the call graph read is < fdOf.length
+      if (fd === undefined) throw new Error('CFF: glyph id out of range')
       let k = fdNew.get(fd)
       if (k === undefined) fdNew.set(fd, (k = fdNew.size))
       select[i] = k
@@ -118,31 +133,29 @@ export class Writer {
       Buffer.alloc(0) // FDArray, once the Private DICTs' offsets are known
     ]
     // Each Private DICT, followed by its local subroutines when it has some.
-    const privAt: number[] = []
-    const privSize: number[] = []
+    const privs: Array<{ fd: number, part: number, size: number, at: number }> = []
     for (const fd of fds) {
       const locals = this.groups.get(fd)
-      const priv = locals === undefined ? this.font.privates[fd] : withSubrs(this.font.privates[fd])
-      privAt.push(parts.length)
-      privSize.push(priv.length)
+      const own = this.font.privateOf(fd)
+      const priv = locals === undefined ? own : withSubrs(own)
+      privs.push({ fd, part: parts.length, size: priv.length, at: 0 })
       parts.push(priv)
       if (locals !== undefined) parts.push(index(locals.map((c) => this.emit(c))))
     }
     // Every offset is a 5-byte integer: a DICT's size does not depend on the values in it.
-    const top = (at: number[]): Buffer => index([Buffer.concat([
-      this.font.top, entry(OP.CIDCount, n), entry(OP.charset, at[0]), entry(OP.FDSelect, at[1]),
-      entry(OP.CharStrings, at[2]), entry(OP.FDArray, at[3])
+    const top = (charset: number, select: number, chars: number, fdArr: number): Buffer => index([Buffer.concat([
+      this.font.top, entry(OP.CIDCount, n), entry(OP.charset, charset), entry(OP.FDSelect, select),
+      entry(OP.CharStrings, chars), entry(OP.FDArray, fdArr)
     ])])
-    const fdArray = (at: number[]): Buffer => index(fds.map((fd, i) =>
-      Buffer.concat([this.font.fdDicts[fd], entry(OP.Private, privSize[i], at[i])])))
-    parts[2] = top([0, 0, 0, 0])
-    parts[8] = fdArray(fds.map(() => 0))
-    const starts: number[] = []
-    let size = 0
-    for (const p of parts) { starts.push(size); size += p.length }
-    parts[2] = top([starts[5], starts[6], starts[7], starts[8]])
-    parts[8] = fdArray(privAt.map((k) => starts[k]))
-    return Buffer.concat(parts, size)
+    const fdArray = (): Buffer => index(privs.map(({ fd, size, at }) =>
+      Buffer.concat([this.font.fdDict(fd), entry(OP.Private, size, at)])))
+    parts[2] = top(0, 0, 0, 0)
+    parts[8] = fdArray()
+    // The placeholders have the final sizes: the offsets can be read with them in place.
+    for (const p of privs) p.at = startOf(parts, p.part)
+    parts[2] = top(startOf(parts, 5), startOf(parts, 6), startOf(parts, 7), startOf(parts, 8))
+    parts[8] = fdArray()
+    return Buffer.concat(parts, startOf(parts, parts.length))
   }
 
   /** Numbers the subroutines `code` calls, and theirs, in order of first call. */
@@ -180,9 +193,7 @@ export function withSubrs (priv: Buffer): Buffer {
 
 /** The CFF table of a fontkit font (inside a collection, the face's own), or null: not a CFF font. */
 export function cffFont (fk: unknown): CffFont | null {
-  const f = fk as Partial<RawFont>
-  // The font object comes from fontkit over an input file; parts may be absent
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  const f = fk as UntrustedFont
   const t = f.directory?.tables?.['CFF ']
   const buf = f.stream?.buffer
   if (t === undefined || !(buf instanceof Uint8Array)) return null

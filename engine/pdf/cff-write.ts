@@ -1,6 +1,6 @@
 // Writing the parts of a CFF table (Adobe Technical Note #5176) for cff-subset.ts: INDEXes,
 // DICTs made of the source's entries (copied as bytes) plus offsets, charset and FDSelect.
-import { itemStart, OP, type CffSource, type Entry } from './cff-read.js'
+import { arg, itemStart, OP, type CffSource, type Entry } from './cff-read.js'
 
 /** An INDEX of `items` with the smallest offset size that fits. */
 export function index (items: Buffer[]): Buffer {
@@ -12,11 +12,20 @@ export function index (items: Buffer[]): Buffer {
   head.writeUInt16BE(items.length, 0)
   head[2] = offSize
   let off = 1
-  for (let i = 0; i <= items.length; i++) {
+  for (let i = 0; i < items.length; i++) {
     head.writeUIntBE(off, 3 + i * offSize, offSize)
-    if (i < items.length) off += items[i].length
+    off += items[i]!.length // i < items.length
   }
+  head.writeUIntBE(off, 3 + items.length * offSize, offSize)
   return Buffer.concat([head, ...items], head.length + size - 1)
+}
+
+/** Where part `k` starts when `parts` are laid end to end (a table's offsets before it is joined). */
+export function startOf (parts: readonly Buffer[], k: number): number {
+  if (k > parts.length) throw new Error(`CFF: no part ${k} among ${parts.length}`)
+  let at = 0
+  for (const p of parts.slice(0, k)) at += p.length
+  return at
 }
 
 /** A DICT operand as a 5-byte integer, whatever its value (offsets are filled in afterwards). */
@@ -76,7 +85,7 @@ export function fdSelect (fds: Uint8Array): Buffer {
   const out = Buffer.alloc(5 + ranges.length * 3)
   out[0] = 3
   out.writeUInt16BE(ranges.length, 1)
-  ranges.forEach((g, r) => { out.writeUInt16BE(g, 3 + r * 3); out[5 + r * 3] = fds[g] })
+  ranges.forEach((g, r) => { out.writeUInt16BE(g, 3 + r * 3); out[5 + r * 3] = fds[g]! }) // g < fds.length
   out.writeUInt16BE(fds.length, 3 + ranges.length * 3)
   return out
 }
@@ -121,8 +130,8 @@ export class Strings {
     const out: Buffer[] = []
     for (const e of dict) {
       if (drop.has(e.op)) continue
-      if (SID_OPS.has(e.op)) out.push(entry(e.op, this.sid(e.args[0])))
-      else if (e.op === OP.ROS) out.push(entry(e.op, this.sid(e.args[0]), this.sid(e.args[1]), e.args[2]))
+      if (SID_OPS.has(e.op)) out.push(entry(e.op, this.sid(arg(e))))
+      else if (e.op === OP.ROS) out.push(entry(e.op, this.sid(arg(e, 0)), this.sid(arg(e, 1)), arg(e, 2)))
       else out.push(this.src.buf.subarray(e.start, e.end))
     }
     return out

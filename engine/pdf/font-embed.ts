@@ -7,6 +7,7 @@
 // (FaceInfo). Same objects and keys as pdfkit writes; the .notdef width is scaled to 1/1000 em
 // like every other width (pdfkit wrote it in font units).
 import { type CffFont, CffSubset, type FontSubset } from './cff-subset.js'
+import { pdfString } from './pdf-raw.js'
 import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 /** The parts of a fontkit font read here (fontkit ships no types). */
@@ -156,9 +157,7 @@ export class EmbeddedFace {
       Type: 'Font',
       Subtype: this.cff ? 'CIDFontType0' : 'CIDFontType2',
       BaseFont: name,
-      // pdfkit writes a String object as a PDF string, a primitive string as a name.
-      // eslint-disable-next-line no-new-wrappers
-      CIDSystemInfo: { Registry: new String('Adobe'), Ordering: new String('Identity'), Supplement: 0 },
+      CIDSystemInfo: { Registry: pdfString('Adobe'), Ordering: pdfString('Identity'), Supplement: 0 },
       FontDescriptor: descriptor,
       W: [0, this.widths],
       ...(this.cff ? {} : { CIDToGIDMap: 'Identity' })
@@ -182,7 +181,7 @@ export class EmbeddedFace {
   /** One bit per CID, most significant first: the glyphs of the subset (CID = subset glyph id). */
   private cidSetStream (): Ref {
     const bits = new Uint8Array(Math.ceil(this.widths.length / 8))
-    this.widths.forEach((_w, cid) => { bits[cid >> 3] |= 0x80 >> (cid & 7) })
+    this.widths.forEach((_w, cid) => { const k = cid >> 3; bits[k] = (bits[k] ?? 0) | (0x80 >> (cid & 7)) })
     const ref = this.ref()
     ref.end(bits)
     return ref
@@ -204,8 +203,9 @@ export function toUnicodeCmap (unicode: number[][]): Buffer {
     for (let g = start; g < end; g++) {
       ranges += g === start ? '<' : ' <'
       const cps = unicode[g]
+      if (cps === undefined) throw new Error(`ToUnicode: glyph ${g} has no text`)
       for (let i = 0; i < cps.length; i++) {
-        let v = cps[i]
+        let v = cps[i]! // i < cps.length
         if (i > 0) ranges += ' '
         if (v > 0xffff) {
           v -= 0x10000

@@ -32,7 +32,9 @@ export class FontStack {
   constructor (fonts: FontSet, explicit: FontFace[]) {
     this.fonts = fonts
     this.explicit = explicit
-    this.primary = explicit[0]
+    const primary = explicit[0]
+    if (primary === undefined) throw new Error('a font stack needs at least one face')
+    this.primary = primary
     this.ascender = this.primary.ascender
     this.descender = this.primary.descender
     this.lineGap = this.primary.lineGap
@@ -71,7 +73,7 @@ export class FontStack {
   notdefFace (): FontFace {
     for (const f of this.explicit) if (f.std === null) return f
     for (let i = 0; i < this.defaults.length; i++) {
-      const f = this.defaultFace(i)
+      const f = this.defaultFace(i, this.defaults[i]!) // i < length
       if (f !== null) return f
     }
     return this.primary
@@ -88,7 +90,7 @@ export class FontStack {
       let sp = e
       while (sp < s.length && s.charCodeAt(sp) === 32) sp++
       if (sp > e) {
-        push(out, out.length > 0 && out[out.length - 1].face !== null ? out[out.length - 1].face : this.primary, e, sp)
+        push(out, out[out.length - 1]?.face ?? this.primary, e, sp)
       }
       i = sp
     }
@@ -111,10 +113,10 @@ export class FontStack {
   private covering (cps: number[]): FontFace | null {
     for (const f of this.explicit) if (cps.every((c) => f.has(c))) return f
     for (let i = 0; i < this.defaults.length; i++) {
-      const d = this.defaults[i]
+      const d = this.defaults[i]! // i < length
       // A range-limited font (CJK: 20 MB) is only loaded when the word has a character of its script.
       if (d.ranges !== undefined && !cps.some((c) => inRanges(d, c))) continue
-      const f = this.defaultFace(i)
+      const f = this.defaultFace(i, d)
       if (f !== null && cps.every((c) => f.has(c))) return f
     }
     return null
@@ -123,24 +125,25 @@ export class FontStack {
   private faceFor (cp: number): FontFace | null {
     for (const f of this.explicit) if (f.has(cp)) return f
     for (let i = 0; i < this.defaults.length; i++) {
-      if (!inRanges(this.defaults[i], cp)) continue
-      const f = this.defaultFace(i)
+      const d = this.defaults[i]! // i < length
+      if (!inRanges(d, cp)) continue
+      const f = this.defaultFace(i, d)
       if (f !== null && f.has(cp)) return f
     }
     return null
   }
 
-  private defaultFace (i: number): FontFace | null {
+  /** `d`: defaults[i]. */
+  private defaultFace (i: number, d: SystemFont): FontFace | null {
     let f = this.loaded[i]
-    if (f === undefined) f = this.loaded[i] = this.fonts.find(this.defaults[i].name)
+    if (f === undefined) f = this.loaded[i] = this.fonts.find(d.name)
     return f
   }
 }
 
 function push (out: Run[], face: FontFace | null, start: number, end: number): void {
   const last = out[out.length - 1]
-  // Out may be empty; index access may miss at runtime (noUncheckedIndexedAccess is off)
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // out may be empty.
   if (last !== undefined && last.face === face && last.end === start) last.end = end
   else out.push({ face, start, end })
 }

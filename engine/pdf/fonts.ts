@@ -6,7 +6,9 @@ import PDFDocument from 'pdfkit'
 import { ownCodePoints, type FontkitFont } from './fontkit-font.js'
 import { fmt } from './pdf-number.js'
 import { TemplateError } from '../errors.js'
-import { literalWinAnsi, standardMetrics, STANDARD_FONTS, WIN_ANSI, widthStd, type StandardMetrics } from './metrics.js'
+import {
+  literalWinAnsi, standardMetrics, STANDARD_FONTS, widthStd, winAnsiOf, type StandardMetrics
+} from './metrics.js'
 import { loadSystemFont, systemFont } from './system-fonts.js'
 import { cffFont, type CffFont } from './cff-subset.js'
 import { EmbeddedFace, faceInfo, HEX4, type FaceInfo, type RefMaker } from './font-embed.js'
@@ -60,7 +62,7 @@ export class FontFace {
 
   /** True when the font has a glyph for code point `cp`. */
   has (cp: number): boolean {
-    if (this.std !== null) return cp < 0x10000 && WIN_ANSI[cp] >= 0
+    if (this.std !== null) return winAnsiOf(cp) >= 0
     return this.fk!.hasGlyphForCodePoint(cp)
   }
 
@@ -94,10 +96,13 @@ export class FontFace {
       const { glyphs, positions, advanceWidth } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
       sh = { ids: [], codePoints: [], advances: [], adjust: [], width: advanceWidth * 1000 / fk.unitsPerEm }
       for (let i = 0; i < glyphs.length; i++) {
-        sh.ids.push(glyphs[i].id)
-        sh.codePoints.push(glyphs[i].codePoints)
-        sh.advances.push(glyphs[i].advanceWidth)
-        sh.adjust.push(positions[i].xAdvance - glyphs[i].advanceWidth)
+        const g = glyphs[i]! // i < glyphs.length
+        const pos = positions[i]
+        if (pos === undefined) throw new Error(`${this.name}: fontkit gave fewer positions than glyphs`)
+        sh.ids.push(g.id)
+        sh.codePoints.push(g.codePoints)
+        sh.advances.push(g.advanceWidth)
+        sh.adjust.push(pos.xAdvance - g.advanceWidth)
       }
       if (this.shapes.size > 20000) this.shapes.clear()
       this.shapes.set(key, sh)
@@ -166,7 +171,9 @@ export class FontSet {
 
 function parseAssetFont (asset: unknown, where: string): FontkitFont {
   const data = (asset as { data?: unknown } | null)?.data
-  if (typeof data !== 'string') throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
+  if (typeof data !== 'string') {
+    throw new TemplateError(`${where}: missing base64 "data"`, [{ path: where, message: 'missing base64 "data"' }])
+  }
   try {
     // pdfkit hands a Uint8Array to fontkit.create; reading the parsed font back from the
     // throwaway document keeps fontkit an implementation detail of pdfkit.
@@ -176,7 +183,8 @@ function parseAssetFont (asset: unknown, where: string): FontkitFont {
     if (typeof fk.layout !== 'function') throw new Error('not a font')
     return ownCodePoints(fk)
   } catch (err) {
-    throw new TemplateError(`${where}: not a TrueType/OpenType font (${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
+    throw new TemplateError(`${where}: not a TrueType/OpenType font ` +
+      `(${(err as Error).message})`, [{ path: where, message: 'not a TrueType/OpenType font' }])
   }
 }
 
@@ -200,7 +208,7 @@ export class DocFonts {
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
   constructor (doc: PDFKit.PDFDocument, cidSet = false) {
-    this.doc = doc as unknown as RefMaker
+    this.doc = doc
     this.cidSet = cidSet
     this.names = []
     this.refs = []
@@ -211,9 +219,8 @@ export class DocFonts {
     const n = this.names[face.index]
     if (n !== undefined) return n
     if (face.std !== null && face.substitute === null) {
-      const ref = this.doc.ref({ Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }) as {
-        end (): void
-      }
+      const dict = { Type: 'Font', BaseFont: face.name, Subtype: 'Type1', Encoding: 'WinAnsiEncoding' }
+      const ref = this.doc.ref(dict) as { end (): void }
       ref.end()
       this.refs[face.index] = ref
       return (this.names[face.index] = 'S' + face.index)
@@ -260,7 +267,7 @@ export class DocFonts {
     let out = '['
     let last = 0
     for (let i = 0; i < sh.adjust.length; i++) {
-      const adj = sh.adjust[i] * ef.scale
+      const adj = sh.adjust[i]! * ef.scale // i < sh.adjust.length
       if (adj !== 0) {
         out += '<' + hex.slice(last, i + 1).join('') + '> ' + fmt(-adj) + ' '
         last = i + 1
@@ -281,7 +288,7 @@ export class DocFonts {
       hex += HEX4(gid)
       ef.widths[gid] ??= sub.advance(code) * ef.scale
       // The text the glyph stands for: the character (or '?'), as the unembedded font extracts.
-      ef.unicode[gid] ??= [WIN_ANSI[s.charCodeAt(i)] < 0 ? 63 : s.charCodeAt(i)]
+      ef.unicode[gid] ??= [winAnsiOf(s.charCodeAt(i)) < 0 ? 63 : s.charCodeAt(i)]
     }
     return hex + '> Tj'
   }
@@ -291,11 +298,12 @@ export class DocFonts {
   // Arabic or Hebrew line in the wrong order and digits inside RTL runs backwards.
   private encode (ef: EmbeddedFace, sh: Shaped): string[] {
     const hex: string[] = []
+    // ids, advances and codePoints are parallel arrays: one entry per glyph (shape()).
     for (let i = 0; i < sh.ids.length; i++) {
-      const gid = ef.subset.includeGlyph(sh.ids[i])
+      const gid = ef.subset.includeGlyph(sh.ids[i]!)
       hex.push(('0000' + gid.toString(16)).slice(-4))
-      ef.widths[gid] ??= sh.advances[i] * ef.scale
-      ef.unicode[gid] ??= sh.codePoints[i]
+      ef.widths[gid] ??= sh.advances[i]! * ef.scale
+      ef.unicode[gid] ??= sh.codePoints[i]!
     }
     return hex
   }

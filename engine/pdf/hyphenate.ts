@@ -73,7 +73,8 @@ export const hyphenationStats = { loads: 0, hits: 0 }
 export function patternFileFor (language: unknown): string | undefined {
   if (typeof language !== 'string' || language.length > 35) return undefined
   const tag = language.toLowerCase().replaceAll('_', '-')
-  return PATTERNS.get(tag) ?? PATTERNS.get(tag.split('-')[0])
+  const dash = tag.indexOf('-')
+  return PATTERNS.get(tag) ?? (dash < 0 ? undefined : PATTERNS.get(tag.slice(0, dash)))
 }
 
 /** The worker's hyphenator for `language` (patterns loaded on first use), or null for none. */

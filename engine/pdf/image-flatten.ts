@@ -6,9 +6,10 @@
 
 /** `color` (n channels per pixel) composited over white with `alpha`, in place. */
 export function flattenOnWhite (color: Uint8Array, alpha: Uint8Array, channels: number): Uint8Array {
+  if (color.length !== alpha.length * channels) throw new Error('flattenOnWhite: colour and alpha sizes differ')
   for (let i = 0, c = 0; i < alpha.length; i++) {
-    const a = alpha[i]
-    for (let k = 0; k < channels; k++, c++) color[c] = Math.round((color[c] * a + 255 * (255 - a)) / 255)
+    const a = alpha[i]!
+    for (let k = 0; k < channels; k++, c++) color[c] = Math.round((color[c]! * a + 255 * (255 - a)) / 255)
   }
   return color
 }

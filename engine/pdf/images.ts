@@ -41,7 +41,7 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
   let pos = 2
   while (pos + 9 < b.length) {
     if (b[pos] !== 0xff) { pos++; continue }
-    const marker = b[pos + 1]
+    const marker = b.readUInt8(pos + 1)
     const len = b.readUInt16BE(pos + 2)
     // Start-of-frame markers carry the size; C4 (DHT), C8 and CC (arithmetic tables) do not.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
@@ -77,7 +77,9 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
     const kind = b.toString('latin1', pos + 4, pos + 8)
     const body = b.subarray(pos + 8, pos + 8 + len)
     if (kind === 'IHDR') {
-      width = body.readUInt32BE(0); height = body.readUInt32BE(4); depth = body[8]; type = body[9]; interlace = body[12]
+      if (body.length < 13) throw bad(where, 'truncated PNG')
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4)
+      depth = body.readUInt8(8); type = body.readUInt8(9); interlace = body.readUInt8(12)
       checkPixels(width, height, where)
     } else if (kind === 'PLTE') palette = body
     else if (kind === 'tRNS') trns = body
@@ -90,7 +92,9 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
   const data = Buffer.concat(idat)
   const colors = type === 2 || type === 6 ? 3 : 1
   const colorSpace = colors === 3 ? 'DeviceRGB' : 'DeviceGray'
-  const dict: Record<string, unknown> = { Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'FlateDecode' }
+  const dict: Record<string, unknown> = {
+    Type: 'XObject', Subtype: 'Image', Width: width, Height: height, Filter: 'FlateDecode'
+  }
   const base = { index, width, height, dict, palette: null as Uint8Array | null, smask: null as Uint8Array | null }
   if (type === 4 || type === 6 || (type === 3 && trns !== null)) {
     if (depth !== 8) throw bad(where, 'PNG with transparency must have 8-bit channels')
@@ -103,11 +107,13 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
     } catch {
       throw bad(where, 'PNG data does not match its header (corrupt or oversized)')
     }
+    if (raw.length !== expected) throw bad(where, 'PNG data does not match its header (corrupt or oversized)')
     const pixels = unfilter(raw, width, height, channels)
     const n = width * height
     const alpha = new Uint8Array(n)
     if (type === 3) {
-      for (let i = 0; i < n; i++) alpha[i] = pixels[i] < trns!.length ? trns![pixels[i]] : 255
+      // An index past the tRNS entries is opaque; pixels holds n indices (unfilter's output).
+      for (let i = 0; i < n; i++) alpha[i] = trns![pixels[i]!] ?? 255
       Object.assign(dict, { BitsPerComponent: 8, ColorSpace: 'Indexed' })
       if (flatten) {
         // Each palette entry over white, with its own alpha: exact, and the pixels stay indices.
@@ -125,9 +131,10 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
       }
     }
     const color = new Uint8Array(n * (channels - 1))
+    // pixels holds n × channels samples (unfilter's output).
     for (let i = 0, p = 0, c = 0; i < n; i++) {
-      for (let k = 1; k < channels; k++) color[c++] = pixels[p++]
-      alpha[i] = pixels[p++]
+      for (let k = 1; k < channels; k++) color[c++] = pixels[p++]!
+      alpha[i] = pixels[p++]!
     }
     Object.assign(dict, { BitsPerComponent: 8, ColorSpace: colorSpace })
     if (flatten) return { ...base, data: deflateSync(flattenOnWhite(color, alpha, channels - 1)) }
@@ -160,19 +167,23 @@ function indexed (dict: Record<string, unknown>, palette: Uint8Array | null, whe
   return dict
 }
 
-/** Reverses PNG scanline filters (8-bit samples, `bpp` bytes per pixel). */
+/**
+ * Reverses PNG scanline filters (8-bit samples, `bpp` bytes per pixel). `src` holds `height`
+ * lines of a filter byte and `width × bpp` samples (png() checked its length), so every read
+ * below is inside `src` or inside the part of `out` already written.
+ */
 function unfilter (src: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
   const stride = width * bpp
   const out = new Uint8Array(stride * height)
   for (let y = 0; y < height; y++) {
-    const f = src[y * (stride + 1)]
+    const f = src[y * (stride + 1)]!
     const s = y * (stride + 1) + 1
     const o = y * stride
     for (let x = 0; x < stride; x++) {
-      const raw = src[s + x]
-      const a = x >= bpp ? out[o + x - bpp] : 0
-      const up = y > 0 ? out[o + x - stride] : 0
-      const c = x >= bpp && y > 0 ? out[o + x - stride - bpp] : 0
+      const raw = src[s + x]!
+      const a = x >= bpp ? out[o + x - bpp]! : 0
+      const up = y > 0 ? out[o + x - stride]! : 0
+      const c = x >= bpp && y > 0 ? out[o + x - stride - bpp]! : 0
       let v = raw
       if (f === 1) v = raw + a
       else if (f === 2) v = raw + up
@@ -201,7 +212,16 @@ export function embedImage (doc: PDFKit.PDFDocument, img: PreparedImage): unknow
     dict.ColorSpace = ['Indexed', 'DeviceRGB', img.palette.length / 3 - 1, pal]
   }
   if (img.smask !== null) {
-    const sm = d.ref({ Type: 'XObject', Subtype: 'Image', Width: img.width, Height: img.height, BitsPerComponent: 8, Filter: 'FlateDecode', ColorSpace: 'DeviceGray', Decode: [0, 1] })
+    const sm = d.ref({
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: img.width,
+      Height: img.height,
+      BitsPerComponent: 8,
+      Filter: 'FlateDecode',
+      ColorSpace: 'DeviceGray',
+      Decode: [0, 1]
+    })
     sm.end(img.smask)
     dict.SMask = sm
   }

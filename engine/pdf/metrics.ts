@@ -25,6 +25,9 @@ const CP1252_HIGH: Array<[number, number]> = [
 ]
 for (const [u, w] of CP1252_HIGH) WIN_ANSI[u] = w
 
+/** WinAnsi byte of code point `u`, -1 when the standard fonts cannot show it (WIN_ANSI ends at 0xffff). */
+export function winAnsiOf (u: number): number { return WIN_ANSI[u] ?? -1 }
+
 export interface StandardMetrics {
   name: string
   /** Advance widths in 1/1000 em by WinAnsi byte. */
@@ -52,13 +55,14 @@ export function standardMetrics (name: string): StandardMetrics {
   let m = cache.get(name)
   if (m === undefined) {
     // One throwaway document per font per worker: the only place pdfkit parses AFM for us.
-    const doc = new PDFDocument({ font: name, autoFirstPage: false } as PDFKit.PDFDocumentOptions)
+    const doc = new PDFDocument({ font: name, autoFirstPage: false })
     const afm = (doc as unknown as { _font: { font: AfmLike } })._font.font
     const widths = new Float64Array(256)
     const glyphNames: string[] = []
     for (let c = 0; c < 256; c++) {
-      glyphNames.push(afm.characterToGlyph(c))
-      widths[c] = afm.widthOfGlyph(glyphNames[c])
+      const glyph = afm.characterToGlyph(c)
+      glyphNames.push(glyph)
+      widths[c] = afm.widthOfGlyph(glyph)
     }
     m = { name, widths, ascender: afm.ascender, descender: afm.descender, lineGap: afm.lineGap, glyphNames }
     cache.set(name, m)
@@ -71,20 +75,20 @@ export function widthStd (m: StandardMetrics, s: string): number {
   const w = m.widths
   let sum = 0
   for (let i = 0; i < s.length; i++) {
-    const c = WIN_ANSI[s.charCodeAt(i)]
-    sum += w[c < 0 ? 63 : c]
+    const c = winAnsiOf(s.charCodeAt(i))
+    sum += w[c < 0 ? 63 : c]! // a WinAnsi byte indexes the 256 widths
   }
   return sum
 }
 
 /** True when every character of `s` exists in WinAnsi, i.e. a standard font can show it. */
 export function winAnsiOnly (s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (WIN_ANSI[s.charCodeAt(i)] < 0) return false
+  for (let i = 0; i < s.length; i++) if (winAnsiOf(s.charCodeAt(i)) < 0) return false
   return true
 }
 
-// eslint-disable-next-line no-control-regex
-const NEEDS_ESCAPE = /[()\\\x00-\x1f\x7f-\uffff]/
+// Anything but printable ASCII other than ( ) and \ (control characters, DEL and above, and those three).
+const NEEDS_ESCAPE = /[^\x20-\x27\x2a-\x5b\x5d-\x7e]/
 
 /** A PDF literal string operand in WinAnsi encoding: `(text)`. */
 export function literalWinAnsi (s: string): string {
@@ -92,7 +96,7 @@ export function literalWinAnsi (s: string): string {
   let out = '('
   for (let i = 0; i < s.length; i++) {
     const ch = s.charCodeAt(i)
-    let c = WIN_ANSI[ch]
+    let c = winAnsiOf(ch)
     if (c < 0) c = 63
     if (c === 40 || c === 41 || c === 92) out += '\\' + String.fromCharCode(c)
     else if (c >= 32 && c < 127) out += String.fromCharCode(c)

@@ -75,7 +75,9 @@ export class Pager implements PageFlow {
     this.footerHeight = measureFlow(cd.pageFooter, scope)
     this.top = cd.margins.top + this.headerHeight
     this.bottom = cd.pageHeight - cd.margins.bottom - this.footerHeight
-    if (this.bottom - this.top < 20) throw new RenderError('RENDER_FAILED', 'document.page: page header and footer leave no room for the body')
+    if (this.bottom - this.top < 20) {
+      throw new RenderError('RENDER_FAILED', 'document.page: page header and footer leave no room for the body')
+    }
     if (!cd.headerPerPage) drawFlow(cd.pageHeader, scope, this.header, this.left, cd.margins.top)
     if (!cd.footerPerPage) drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom)
     scope.pages = 0
@@ -86,13 +88,15 @@ export class Pager implements PageFlow {
     this.finishPage()
     if (this.holding) {
       scope.pages = this.pageNo
-      for (let i = 0; i < this.buffered.length; i++) this.writePage(this.buffered[i], i + 1)
+      this.buffered.forEach((page, i) => { this.writePage(page, i + 1) })
     }
     return this.pageNo
   }
 
   private startPage (): void {
-    if (this.pageNo >= this.maxPages) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
+    if (this.pageNo >= this.maxPages) {
+      throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxPages (${this.maxPages}) exceeded`)
+    }
     if (this.pageNo >= this.holdLimit && !this.overflowed) this.overflow()
     this.pageNo++
     this.scope.page = this.pageNo

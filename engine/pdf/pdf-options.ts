@@ -43,17 +43,27 @@ export function pdfOptions (v: unknown, path = 'document.pdf'): PdfOptions {
   if (v === undefined) return PLAIN_PDF
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(path, 'expected an object')
   const o = v as Record<string, unknown>
-  for (const k of Object.keys(o)) if (k !== 'standard' && k !== 'embedFonts') throw fail(`${path}.${k}`, 'unknown setting: use standard or embedFonts')
-  if (o.embedFonts !== undefined && typeof o.embedFonts !== 'boolean') throw fail(`${path}.embedFonts`, 'expected true or false')
+  for (const k of Object.keys(o)) {
+    if (k !== 'standard' && k !== 'embedFonts') {
+      throw fail(`${path}.${k}`, 'unknown setting: use standard or embedFonts')
+    }
+  }
+  if (o.embedFonts !== undefined && typeof o.embedFonts !== 'boolean') {
+    throw fail(`${path}.embedFonts`, 'expected true or false')
+  }
   let pdfa: PdfA | null = null
   if (o.standard !== undefined) {
     const m = typeof o.standard === 'string' && (PDF_STANDARDS as readonly string[]).includes(o.standard)
       ? /^PDF\/A-([123])b$/.exec(o.standard)
       : null
-    if (m === null) throw fail(`${path}.standard`, `unknown standard ${JSON.stringify(o.standard)}: use ${PDF_STANDARDS.join(', ')}`)
+    if (m === null) {
+      throw fail(`${path}.standard`, `unknown standard ${JSON.stringify(o.standard)}: use ${PDF_STANDARDS.join(', ')}`)
+    }
     pdfa = { part: Number(m[1]) as 1 | 2 | 3, conformance: 'B' }
   }
-  if (pdfa !== null && o.embedFonts === false) throw fail(`${path}.embedFonts`, 'a PDF/A document embeds every font: remove embedFonts: false')
+  if (pdfa !== null && o.embedFonts === false) {
+    throw fail(`${path}.embedFonts`, 'a PDF/A document embeds every font: remove embedFonts: false')
+  }
   const embedFonts = pdfa !== null || o.embedFonts === true
   if (pdfa === null && !embedFonts) return PLAIN_PDF
   return { pdfa, embedFonts, version: pdfa === null ? '1.3' : pdfa.part === 1 ? '1.4' : '1.7' }

@@ -7,3 +7,12 @@ export class PdfRaw {
   get [Symbol.toStringTag] (): string { return 'PdfRaw' }
   toString (): string { return this.text }
 }
+
+/**
+ * A PDF string `(…)` for a dictionary: pdfkit writes a String object as a string and a primitive
+ * string as a name (`/…`), so the wrapper object is the point here.
+ */
+export function pdfString (s: string): object {
+  // eslint-disable-next-line no-new-wrappers -- pdfkit tells a string from a name by the String wrapper
+  return new String(s)
+}

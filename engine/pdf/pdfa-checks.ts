@@ -11,12 +11,14 @@ interface Os2 { 'OS/2'?: { fsType?: { noEmbedding?: boolean } } }
 
 export function checkPdfA (fonts: FontSet): void {
   if (srgbProfile() === null) {
-    throw fail('document.pdf.standard', `PDF/A needs the sRGB ICC profile ${SRGB_PROFILE} (Debian icc-profiles-free): run scripts/install-debian-deps.sh`)
+    throw fail('document.pdf.standard', `PDF/A needs the sRGB ICC profile ${SRGB_PROFILE} (Debian ` +
+      'icc-profiles-free): run scripts/install-debian-deps.sh')
   }
   for (const name of fonts.assetNames()) {
     const fk = fonts.get(name, `assets.fonts.${name}`).fk as Os2 | null
     if (fk?.['OS/2']?.fsType?.noEmbedding === true) {
-      throw fail(`assets.fonts.${name}`, 'the font\'s licence forbids embedding (OS/2 fsType: restricted), and a PDF/A document (document.pdf.standard) embeds every font')
+      throw fail(`assets.fonts.${name}`, 'the font\'s licence forbids embedding (OS/2 fsType: restricted), and a ' +
+        'PDF/A document (document.pdf.standard) embeds every font')
     }
   }
 }

@@ -7,6 +7,7 @@
 // is above 1.3; its own body (`_addInfo`) is replaced, because it does not escape XML and
 // leaves out ModifyDate and the language.
 import type { PdfA } from './pdf-options.js'
+import { pdfString } from './pdf-raw.js'
 
 export interface DocInfo {
   Producer: string
@@ -25,7 +26,8 @@ export function bcp47 (language: unknown): string | null {
   return /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag) ? tag : null
 }
 
-const esc = (s: string): string => s.replace(/[&<>"]/g, (c) => c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
+const esc = (s: string): string =>
+  s.replace(/[&<>"]/g, (c) => c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
 let lastDate: [number, string] = [NaN, '']
 /** `2000-01-01T00:00:00Z`; the last one is kept (every document has the same fixed date). */
 function xmpDate (d: Date): string {
@@ -38,13 +40,21 @@ export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null, ext
   const alt = (s: string): string => `<rdf:Alt><rdf:li xml:lang="x-default">${esc(s)}</rdf:li></rdf:Alt>`
   let dc = '<dc:format>application/pdf</dc:format>'
   if (info.Title !== undefined) dc += `<dc:title>${alt(info.Title)}</dc:title>`
-  if (info.Author !== undefined) dc += `<dc:creator><rdf:Seq><rdf:li>${esc(info.Author)}</rdf:li></rdf:Seq></dc:creator>`
+  if (info.Author !== undefined) {
+    dc += `<dc:creator><rdf:Seq><rdf:li>${esc(info.Author)}</rdf:li></rdf:Seq></dc:creator>`
+  }
   if (info.Subject !== undefined) dc += `<dc:description>${alt(info.Subject)}</dc:description>`
   if (language !== null) dc += `<dc:language><rdf:Bag><rdf:li>${language}</rdf:li></rdf:Bag></dc:language>`
   return [
-    `<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${pdfa.part}</pdfaid:part><pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`,
-    `<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate><xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate><xmp:CreatorTool>${esc(info.Creator)}</xmp:CreatorTool></rdf:Description>`,
-    `<rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>`,
+    '<rdf:Description rdf:about="" ' +
+      `xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${pdfa.part}</pdfaid:part>` +
+      `<pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`,
+    '<rdf:Description rdf:about="" ' +
+      `xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate>` +
+      `<xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate>` +
+      `<xmp:CreatorTool>${esc(info.Creator)}</xmp:CreatorTool></rdf:Description>`,
+    '<rdf:Description rdf:about="" ' +
+      `xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>`,
     `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`,
     ...(extra === '' ? [] : [extra])
   ].join('\n')
@@ -56,6 +66,5 @@ interface MetadataDoc { appendXML (xml: string): void, _addInfo (): void, _root:
 export function useXmp (doc: PDFKit.PDFDocument, pdfa: PdfA, info: DocInfo, language: string | null, extra = ''): void {
   const d = doc as unknown as MetadataDoc
   d._addInfo = () => { d.appendXML(xmpBody(pdfa, info, language, extra)) }
-  // eslint-disable-next-line no-new-wrappers
-  if (language !== null) d._root.data.Lang = new String(language)
+  if (language !== null) d._root.data.Lang = pdfString(language)
 }

@@ -21,7 +21,9 @@ interface Ref { data: Record<string, unknown>, compress: boolean, end (chunk?: U
  */
 const SUBSET_CACHE = 64
 
-const WIN_ANSI_DIFFERENCES = Object.freeze({ Type: 'Encoding', BaseEncoding: 'WinAnsiEncoding', Differences: [0xa0, 'space', 0xad, 'hyphen'] })
+const WIN_ANSI_DIFFERENCES = Object.freeze({
+  Type: 'Encoding', BaseEncoding: 'WinAnsiEncoding', Differences: [0xa0, 'space', 0xad, 'hyphen']
+})
 
 export class SimpleFace {
   readonly id: string

@@ -13,7 +13,7 @@
 // have a symbolic cmap by character code, like their built-in encoding (drawn as CID fonts).
 // Loaded once per worker, on first use, through system-fonts.ts's cache.
 import type { FontkitFont } from './fontkit-font.js'
-import { standardMetrics, WIN_ANSI, type StandardMetrics } from './metrics.js'
+import { standardMetrics, WIN_ANSI, winAnsiOf, type StandardMetrics } from './metrics.js'
 import type { PdfRaw } from './pdf-raw.js'
 import { loadSystemFont } from './system-fonts.js'
 
@@ -78,16 +78,19 @@ export class StandardSubstitute {
 
   /** WinAnsi code of text code unit `c`: characters outside WinAnsi draw as '?', as before. */
   static code (c: number): number {
-    const b = WIN_ANSI[c]
+    const b = winAnsiOf(c)
     return b < 0 ? 63 : b
   }
 
   /** Glyph id for WinAnsi code `code`. */
   glyph (code: number): number {
     let id = this.ids[code]
+    if (id === undefined) throw notWinAnsi(code)
     if (id < 0) {
       const fk = this.fk as unknown as GlyphLookup
-      const g = this.symbolic ? fk.glyphForCodePoint(code) : fk.getGlyph(this.glyphByName(this.names[code]))
+      const g = this.symbolic
+        ? fk.glyphForCodePoint(code)
+        : fk.getGlyph(this.glyphByName(this.names[code] ?? '.notdef'))
       id = this.ids[code] = g.id
       this.advances[code] = g.advanceWidth
     }
@@ -95,7 +98,11 @@ export class StandardSubstitute {
   }
 
   /** Advance of WinAnsi code `code` in font units (after glyph(code)). */
-  advance (code: number): number { return this.advances[code] }
+  advance (code: number): number {
+    const a = this.advances[code]
+    if (a === undefined) throw notWinAnsi(code)
+    return a
+  }
 
   /** The name of glyph `gid`. */
   glyphName (gid: number): string { return (this.fk as unknown as GlyphLookup).getGlyph(gid).name }
@@ -110,6 +117,8 @@ export class StandardSubstitute {
     return this.byName.get(name) ?? 0
   }
 }
+
+function notWinAnsi (code: number): RangeError { return new RangeError(`${code} is not a WinAnsi code`) }
 
 /**
  * Glyph names of PDF's WinAnsiEncoding by code: pdfkit's table (metrics.ts measures with it),

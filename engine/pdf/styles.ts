@@ -20,10 +20,14 @@ export function fail (path: string, message: string): TemplateError {
 
 export function pageSize (size: unknown, orientation: unknown, path: string): [number, number] {
   let wh: [number, number] | undefined
-  if (Array.isArray(size) && size.length === 2 && size.every((n) => typeof n === 'number' && n > 0)) wh = [size[0], size[1]]
+  const [w, h]: unknown[] = Array.isArray(size) && size.length === 2 ? size as unknown[] : []
+  if (typeof w === 'number' && w > 0 && typeof h === 'number' && h > 0) wh = [w, h]
   else if (size === undefined) wh = SIZES.A4
   else if (typeof size === 'string') wh = SIZES[size.toUpperCase()]
-  if (wh === undefined) throw fail(`${path}.size`, `unknown page size ${JSON.stringify(size)}: use ${Object.keys(SIZES).join(', ')} or [width, height] in points`)
+  if (wh === undefined) {
+    throw fail(`${path}.size`, `unknown page size ${JSON.stringify(size)}: ` +
+    `use ${Object.keys(SIZES).join(', ')} or [width, height] in points`)
+  }
   const [a, b] = wh
   return orientation === 'landscape' ? [Math.max(a, b), Math.min(a, b)] : [Math.min(a, b), Math.max(a, b)]
 }
@@ -32,14 +36,25 @@ export function pageSize (size: unknown, orientation: unknown, path: string): [n
 export function margins (m: unknown, path: string): { top: number, right: number, bottom: number, left: number } {
   if (m === undefined) return { top: 40, right: 40, bottom: 40, left: 40 }
   if (typeof m === 'number') return { top: m, right: m, bottom: m, left: m }
-  if (Array.isArray(m) && m.every((n) => typeof n === 'number' && n >= 0)) {
-    if (m.length === 2) return { top: m[0], right: m[1], bottom: m[0], left: m[1] }
-    if (m.length === 4) return { top: m[0], right: m[1], bottom: m[2], left: m[3] }
+  if (Array.isArray(m) && m.every((n): n is number => typeof n === 'number' && n >= 0)) {
+    const [a, b, c, d] = m
+    if (m.length === 2 && a !== undefined && b !== undefined) return { top: a, right: b, bottom: a, left: b }
+    if (m.length === 4 && a !== undefined && b !== undefined && c !== undefined && d !== undefined) {
+      return { top: a, right: b, bottom: c, left: d }
+    }
   }
   throw fail(path, 'margins must be a number, [vertical, horizontal] or [top, right, bottom, left]')
 }
 
-const NAMED: Record<string, string> = { black: '#000000', white: '#ffffff', gray: '#808080', grey: '#808080', red: '#ff0000', green: '#008000', blue: '#0000ff' }
+const NAMED: Record<string, string> = {
+  black: '#000000',
+  white: '#ffffff',
+  gray: '#808080',
+  grey: '#808080',
+  red: '#ff0000',
+  green: '#008000',
+  blue: '#0000ff'
+}
 
 /** "#rgb" / "#rrggbb" / a few names → "r g b" fill operands. */
 export function color (c: unknown, path: string): string {
@@ -48,7 +63,7 @@ export function color (c: unknown, path: string): string {
   let hex = m?.[1]
   if (hex === undefined) {
     m = /^#([0-9a-f]{3})$/i.exec(s)
-    if (m !== null) hex = m[1].split('').map((d) => d + d).join('')
+    hex = m?.[1]?.split('').map((d) => d + d).join('')
   }
   if (hex === undefined) throw fail(path, `invalid colour ${JSON.stringify(c)}: use #rrggbb`)
   const n = parseInt(hex, 16)
@@ -90,11 +105,15 @@ export class StyleBook {
     const name = el[styleKey]
     let spec: StyleSpec = this.base
     if (name !== undefined) {
-      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) { throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`) }
+      if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) {
+        throw fail(`${path}.${styleKey}`, `unknown style ${JSON.stringify(name)}`)
+      }
       spec = { ...spec, ...this.named[name] }
     }
     if (styleKey === 'style') {
-      for (const k of ['font', 'size', 'color', 'lineGap', 'hyphenate'] as const) { if (el[k] !== undefined) spec = { ...spec, [k]: el[k] } }
+      for (const k of ['font', 'size', 'color', 'lineGap', 'hyphenate'] as const) {
+        if (el[k] !== undefined) spec = { ...spec, [k]: el[k] }
+      }
     }
     return this.build(spec, path)
   }
@@ -157,14 +176,15 @@ export function resolveWidths (specs: unknown[], total: number, gap: number, pat
       const pct = /^(\d+(?:\.\d+)?)%$/.exec(spec)
       if (pct !== null) { out[i] = avail * Number(pct[1]) / 100; used += out[i]; return }
       const star = /^(\d+(?:\.\d+)?)?\*$/.exec(spec)
-      // An optional regex group is undefined when it did not take part
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // An optional regex group is undefined when it did not take part.
       if (star !== null) { weights[i] = star[1] === undefined ? 1 : Number(star[1]); stars += weights[i]; return }
     }
     throw fail(`${path}[${i}].width`, `invalid width ${JSON.stringify(spec)}: use points, "50%" or "*"`)
   })
   const rest = avail - used
-  if (rest < -0.01) throw fail(path, `column widths (${Math.round(used)}pt) exceed the available ${Math.round(avail)}pt`)
+  if (rest < -0.01) {
+    throw fail(path, `column widths (${Math.round(used)}pt) exceed the available ${Math.round(avail)}pt`)
+  }
   if (stars > 0) weights.forEach((w, i) => { if (w > 0) out[i] = rest * w / stars })
   return out
 }

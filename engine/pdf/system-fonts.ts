@@ -42,11 +42,16 @@ function family (bold: boolean): SystemFont[] {
     { name: `Noto Sans${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSans-${w}.ttf` },
     { name: `Noto Sans Arabic${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSansArabic-${w}.ttf`, ranges: ARABIC },
     { name: `Noto Sans Hebrew${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSansHebrew-${w}.ttf`, ranges: HEBREW },
-    { name: `Noto Sans Devanagari${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSansDevanagari-${w}.ttf`, ranges: DEVANAGARI },
+    {
+      name: `Noto Sans Devanagari${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSansDevanagari-${w}.ttf`, ranges: DEVANAGARI
+    },
     { name: `Noto Sans Thai${bold ? ' Bold' : ''}`, file: `${NOTO}NotoSansThai-${w}.ttf`, ranges: THAI },
     // One member of the Pan-CJK collection covers Chinese, Japanese kana and Korean hangul.
     ...(['SC', 'JP', 'KR', 'TC'].map((r) => ({
-      name: `Noto Sans CJK ${r}${bold ? ' Bold' : ''}`, file: `${CJK}NotoSansCJK-${w}.ttc`, member: `NotoSansCJK${r.toLowerCase()}-${w}`, ranges: CJK_RANGES
+      name: `Noto Sans CJK ${r}${bold ? ' Bold' : ''}`,
+      file: `${CJK}NotoSansCJK-${w}.ttc`,
+      member: `NotoSansCJK${r.toLowerCase()}-${w}`,
+      ranges: CJK_RANGES
     }))),
     { name: `DejaVu Sans${bold ? ' Bold' : ''}`, file: `${DEJAVU}DejaVuSans${bold ? '-Bold' : ''}.ttf` }
   ]
@@ -88,7 +93,7 @@ export function loadSystemFont (f: SystemFont): FontkitFont | null {
     try { buf = readFileSync(f.file) } catch { buf = null }
     files.set(f.file, buf)
   }
-  if (buf !== null) font = ownCodePoints(fontkit.create(buf, f.member) as unknown as FontkitFont)
+  if (buf !== null) font = ownCodePoints(fontkit.create(buf, f.member) as FontkitFont)
   parsed.set(key, font)
   return font
 }

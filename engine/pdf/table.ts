@@ -16,7 +16,9 @@ export function layoutTable (t: TableEl, p: PageFlow, x: number): void {
   const scope = p.scope
   const v = t.rows(scope)
   if (v === null || v === undefined) return
-  if (!Array.isArray(v)) throw new RenderError('RENDER_FAILED', `${t.path}.rows: expected a list of rows, got ${typeof v}`)
+  if (!Array.isArray(v)) {
+    throw new RenderError('RENDER_FAILED', `${t.path}.rows: expected a list of rows, got ${typeof v}`)
+  }
   const rows = v as unknown[]
   const headerH = t.showHeader ? measureHeader(t, scope) : 0
   const firstH = rows.length > 0 ? rowHeight(t, scope, rows[0], 0) : 0
@@ -77,7 +79,7 @@ function rowHeight (t: TableEl, scope: EvalScope, row: unknown, index: number): 
   const st = t.style
   const hyphens = st.hyphenate ? hyphenatorFor(scope.context.language) : null
   for (let c = 0; c < cols.length; c++) {
-    const col = cols[c]
+    const col = cols[c]! // c < cols.length
     const s = col.value(scope)
     col.used = st
     const ch =
@@ -101,7 +103,7 @@ function drawRow (p: PageFlow, t: TableEl, x: number, i: number, h: number): voi
   let cx = x
   const pad = t.padding
   for (let k = 0; k < t.columns.length; k++) {
-    const col = t.columns[k]
+    const col = t.columns[k]! // k < length
     drawLines(c, col.used, col.lines, col.rtl, 0, col.lines.length, cx + pad, p.y + pad, col.width - 2 * pad, col.align)
     cx += col.width
   }
@@ -113,6 +115,7 @@ function drawRow (p: PageFlow, t: TableEl, x: number, i: number, h: number): voi
 function splitRow (p: PageFlow, t: TableEl, x: number, headerH: number): void {
   const cols = t.columns
   const pad = t.padding
+  // starts: the first line of every column still to draw, one entry per column.
   starts.length = 0
   for (let k = 0; k < cols.length; k++) starts.push(0)
   for (;;) {
@@ -121,22 +124,23 @@ function splitRow (p: PageFlow, t: TableEl, x: number, headerH: number): void {
     let used = 0
     let left = false
     for (let k = 0; k < cols.length; k++) {
-      const col = cols[k]
+      const col = cols[k]! // k < cols.length = starts.length
+      const from = starts[k]!
       const lh = col.used.lineHeight
-      const to = Math.min(col.lines.length, starts[k] + Math.max(1, Math.floor(avail / lh)))
+      const to = Math.min(col.lines.length, from + Math.max(1, Math.floor(avail / lh)))
       drawLines(
         p.body,
         col.used,
         col.lines,
         col.rtl,
-        starts[k],
+        from,
         to,
         cx + pad,
         p.y + pad,
         col.width - 2 * pad,
         col.align
       )
-      used = Math.max(used, (to - starts[k]) * lh)
+      used = Math.max(used, (to - from) * lh)
       starts[k] = to
       if (to < col.lines.length) left = true
       cx += col.width
@@ -148,17 +152,26 @@ function splitRow (p: PageFlow, t: TableEl, x: number, headerH: number): void {
   if (t.lineColor !== null) p.body.line(x, p.y, x + t.width, p.y, t.lineColor, 0.5)
 }
 
+/** The header's scratch arrays hold one entry per column (compile-table.ts): checked once per header. */
+function checkHeader (t: TableEl): void {
+  const n = t.columns.length
+  if (t.headerLines.length !== n || t.headerRtl.length !== n || t.headerUsed.length !== n) {
+    throw new Error(`${t.path}: header scratch does not match the columns`)
+  }
+}
+
 function measureHeader (t: TableEl, scope: EvalScope): number {
+  checkHeader(t)
   scope.row = null
   let h = t.headerStyle.lineHeight
   const st = t.headerStyle
   const hyphens = st.hyphenate ? hyphenatorFor(scope.context.language) : null
   for (let c = 0; c < t.columns.length; c++) {
-    const col = t.columns[c]
+    const col = t.columns[c]! // c < length, and checkHeader: the header arrays have as many entries
     const s = col.header(scope)
     t.headerUsed[c] = st
-    const lines = t.headerLines[c]
-    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, lines, t.headerRtl[c], col.direction, hyphens) *
+    const lines = t.headerLines[c]!
+    const ch = wrap(st.face, st.size, s, col.width - 2 * t.padding, 0, lines, t.headerRtl[c]!, col.direction, hyphens) *
       st.lineHeight
     if (ch > h) h = ch
   }
@@ -168,15 +181,16 @@ function measureHeader (t: TableEl, scope: EvalScope): number {
 function drawHeader (p: PageFlow, t: TableEl, x: number, h: number): void {
   const c = p.body
   if (t.headerFill !== null) c.rect(x, p.y, t.width, h, t.headerFill)
+  checkHeader(t)
   let cx = x
   for (let k = 0; k < t.columns.length; k++) {
-    const col = t.columns[k]
-    const lines = t.headerLines[k]
+    const col = t.columns[k]! // k < length, and checkHeader: the header arrays have as many entries
+    const lines = t.headerLines[k]!
     drawLines(
       c,
-      t.headerUsed[k],
+      t.headerUsed[k]!,
       lines,
-      t.headerRtl[k],
+      t.headerRtl[k]!,
       0,
       lines.length,
       cx + t.padding,

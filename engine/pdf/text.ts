@@ -44,14 +44,15 @@ export function wrap (
   const limit = maxLines > 0 ? maxLines + 1 : Infinity
   for (let p = 0; p < paras.length && out.length < limit; p++) {
     const from = out.length
-    wrapPara(stack, paras[p], units, limit, out, hyphens)
-    const r = paragraphRtl(paras[p], direction)
+    const para = paras[p]! // p < paras.length
+    wrapPara(stack, para, units, limit, out, hyphens)
+    const r = paragraphRtl(para, direction)
     for (let i = from; i < out.length; i++) rtl.push(r)
   }
   if (maxLines > 0 && out.length > maxLines) {
     out.length = maxLines
     rtl.length = maxLines
-    out[maxLines - 1] = ellipsize(stack, out[maxLines - 1], units)
+    out[maxLines - 1] = ellipsize(stack, out[maxLines - 1]!, units) // out holds maxLines lines
   }
   return out.length
 }
@@ -70,7 +71,7 @@ function wrapPara (stack: FontStack, para: string, units: number, limit: number,
   let line = ''
   let lineW = 0
   for (let i = 0; i < pieces.length && out.length < limit; i++) {
-    let piece = pieces[i]
+    let piece = pieces[i]! // i < pieces.length
     const bare = piece.trimEnd()
     // A line is measured without its trailing spaces: they hang past the edge.
     if (line.length > 0 && lineW + stack.width(bare) <= units) {
@@ -103,7 +104,8 @@ function wrapPara (stack: FontStack, para: string, units: number, limit: number,
 function hyphenPoint (stack: FontStack, hyphens: Hyphenator, line: string, word: string, units: number): number {
   const points = hyphens.points(word)
   for (let i = points.length - 1; i >= 0; i--) {
-    if (stack.width(line + word.slice(0, points[i]) + HYPHEN) <= units) return points[i]
+    const k = points[i]! // 0 <= i < points.length
+    if (stack.width(line + word.slice(0, k) + HYPHEN) <= units) return k
   }
   return 0
 }

@@ -18,6 +18,12 @@ export interface RawFont {
   directory: { tables: Record<string, TableRecord | undefined> }
 }
 
+/** A fontkit font object as this code may meet it: made from an input file, any part may be absent. */
+export interface UntrustedFont {
+  stream?: { buffer?: unknown }
+  directory?: { tables?: Record<string, TableRecord | undefined> }
+}
+
 const ARG_1_AND_2_ARE_WORDS = 0x0001
 const WE_HAVE_A_SCALE = 0x0008
 const MORE_COMPONENTS = 0x0020
@@ -26,10 +32,8 @@ const WE_HAVE_A_TWO_BY_TWO = 0x0080
 const WE_HAVE_INSTRUCTIONS = 0x0100
 
 export function isGlyfFont (fk: unknown): boolean {
-  const f = fk as Partial<RawFont>
+  const f = fk as UntrustedFont
   return (
-    // The font object comes from fontkit over an input file; parts may be absent
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     f.directory?.tables?.glyf !== undefined &&
     f.directory.tables.loca !== undefined &&
     f.stream?.buffer instanceof Uint8Array
@@ -64,7 +68,7 @@ export class TtfSubset {
     let size = 0
     // Compound glyphs add their components while we go: loop by index over a growing list.
     for (let i = 0; i < this.map.glyphs.length; i++) {
-      const gid = this.map.glyphs[i]
+      const gid = this.map.glyphs[i]! // i < length
       const start = longLoca ? b.readUInt32BE(loca + gid * 4) : b.readUInt16BE(loca + gid * 2) * 2
       const end = longLoca ? b.readUInt32BE(loca + gid * 4 + 4) : b.readUInt16BE(loca + gid * 2 + 2) * 2
       let g = b.subarray(glyfAt + start, glyfAt + end)
@@ -90,10 +94,11 @@ export class TtfSubset {
     const locaOut = Buffer.alloc((n + 1) * 4)
     offsets.forEach((o, i) => locaOut.writeUInt32BE(o, i * 4))
     const hmtxBuf = Buffer.alloc(n * 4)
-    for (let i = 0; i < n; i++) {
-      hmtxBuf.writeUInt16BE(hmtxOut[2 * i], i * 4)
-      hmtxBuf.writeInt16BE(hmtxOut[2 * i + 1], i * 4 + 2)
-    }
+    // Pairs of advance (unsigned) and left side bearing (signed), 2 bytes each.
+    hmtxOut.forEach((v, k) => {
+      if ((k & 1) === 0) hmtxBuf.writeUInt16BE(v, k * 2)
+      else hmtxBuf.writeInt16BE(v, k * 2)
+    })
     const headOut = Buffer.from(b.subarray(head.offset, head.offset + head.length))
     headOut.writeUInt32BE(0, 8) // checkSumAdjustment: not needed inside a PDF
     headOut.writeInt16BE(1, 50) // long loca offsets
@@ -103,7 +108,8 @@ export class TtfSubset {
     const maxpOut = Buffer.from(b.subarray(maxp.offset, maxp.offset + maxp.length))
     maxpOut.writeUInt16BE(n, 4)
     const out: Array<[string, Buffer]> = [
-      ['glyf', Buffer.concat(parts, size)], ['head', headOut], ['hhea', hheaOut], ['hmtx', hmtxBuf], ['loca', locaOut], ['maxp', maxpOut]
+      ['glyf', Buffer.concat(parts, size)], ['head', headOut], ['hhea', hheaOut], ['hmtx', hmtxBuf], ['loca', locaOut],
+      ['maxp', maxpOut]
     ]
     return directory(out)
   }

@@ -23,7 +23,8 @@ export function getCompiled (versionKey: string, definitionJson: string): Compil
   try {
     def = JSON.parse(definitionJson) as TemplateDefinition
   } catch (err) {
-    throw new TemplateError(`template ${versionKey} is not valid JSON: ${(err as Error).message}`, [{ path: '/', message: 'is not valid JSON' }])
+    throw new TemplateError(`template ${versionKey} is not valid ` +
+      `JSON: ${(err as Error).message}`, [{ path: '/', message: 'is not valid JSON' }])
   }
   let compiled: CompiledTemplate
   try {

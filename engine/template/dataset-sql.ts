@@ -28,7 +28,8 @@ const PAIRS = [['LOAD', 'DATA'], ['LOAD', 'XML'], ['FOR', 'SHARE']]
 const FUNCTIONS = new Set([
   'GET_LOCK', 'RELEASE_LOCK', 'RELEASE_ALL_LOCKS', 'IS_FREE_LOCK', 'IS_USED_LOCK',
   'SLEEP', 'BENCHMARK', 'LOAD_FILE',
-  'MASTER_POS_WAIT', 'MASTER_GTID_WAIT', 'SOURCE_POS_WAIT', 'WAIT_FOR_EXECUTED_GTID_SET', 'WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS'
+  'MASTER_POS_WAIT', 'MASTER_GTID_WAIT', 'SOURCE_POS_WAIT', 'WAIT_FOR_EXECUTED_GTID_SET',
+  'WAIT_UNTIL_SQL_THREAD_AFTER_GTIDS'
 ])
 
 /** Why `sql` is not one read-only SELECT/WITH statement, or undefined when it is. */
@@ -40,23 +41,34 @@ export function datasetSqlProblem (sql: string): string | undefined {
     if (err instanceof SqlLexError) return err.message
     throw err
   }
-  if (tokens.some((t) => t.kind === 'executable')) return 'executable comments (/*! … */, /*M! … */) and optimizer hints (/*+ … */) are not allowed in a dataset query'
+  if (tokens.some((t) => t.kind === 'executable')) {
+    return 'executable comments (/*! … */, /*M! … */) and optimizer hints (/*+ … */) are not allowed in a dataset query'
+  }
   const code = tokens.filter((t) => t.kind !== 'space' && t.kind !== 'comment')
   const body = code.at(-1)?.value === ';' ? code.slice(0, -1) : code
-  if (body.some((t) => t.kind === 'op' && t.value === ';')) return 'must be a single statement (no ";" between statements)'
+  if (body.some((t) => t.kind === 'op' && t.value === ';')) {
+    return 'must be a single statement (no ";" between statements)'
+  }
   const first = body.find((t) => !(t.kind === 'op' && t.value === '('))
-  if (first?.kind !== 'word' || (first.value !== 'SELECT' && first.value !== 'WITH')) return 'must be one SELECT or WITH … SELECT statement'
+  if (first?.kind !== 'word' || (first.value !== 'SELECT' && first.value !== 'WITH')) {
+    return 'must be one SELECT or WITH … SELECT statement'
+  }
   for (let i = 0; i < body.length; i++) {
-    const t = body[i]
-    const after = body[i + 1] as SqlToken | undefined
-    if (t.kind === 'word' && KEYWORDS.has(t.value)) return `must only read: "${t.value}" is not allowed in a dataset query`
+    const t = body[i]! // i < body.length
+    const after = body[i + 1]
+    if (t.kind === 'word' && KEYWORDS.has(t.value)) {
+      return `must only read: "${t.value}" is not allowed in a dataset query`
+    }
     if (t.kind === 'word' && after?.kind === 'word' && PAIRS.some(([a, b]) => a === t.value && b === after.value)) {
       return `must only read: "${t.value} ${after.value}" is not allowed in a dataset query`
     }
     // A call is a name and "(": unquoted, `backticked` or, under ANSI_QUOTES, "double-quoted".
-    const name = t.kind === 'word' ? t.value : t.kind === 'identifier' || t.kind === 'string' ? t.value.toUpperCase() : undefined
+    const name = t.kind === 'word'
+      ? t.value
+      : t.kind === 'identifier' || t.kind === 'string' ? t.value.toUpperCase() : undefined
     if (name !== undefined && FUNCTIONS.has(name) && after?.kind === 'op' && after.value === '(') {
-      return `must not call ${name}(): lock, sleep, benchmark, replication-wait and file functions are not allowed in a dataset query`
+      return `must not call ${name}(): lock, sleep, benchmark, replication-wait and file functions are not allowed ` +
+        'in a dataset query'
     }
   }
   return undefined

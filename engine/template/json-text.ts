@@ -25,7 +25,8 @@ export function describeAt (text: string, pos: number, what: string): string {
   // Cut to 80 characters around the column so a minified file still gives a readable excerpt.
   const from = Math.max(lineStart, pos - 60)
   const to = Math.min(lineEnd, from + 80)
-  const excerpt = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '').replace(/\t/g, ' ') + (to < lineEnd ? '…' : '')
+  const excerpt = (from > lineStart ? '…' : '') + text.slice(from, to).replace(/\r$/, '').replace(/\t/g, ' ') +
+    (to < lineEnd ? '…' : '')
   const caret = ' '.repeat(pos - from + (from > lineStart ? 1 : 0)) + '^'
   return `is not valid JSON: line ${line}, column ${column}: ${what}\n  ${excerpt}\n  ${caret}`
 }
@@ -35,8 +36,13 @@ interface Fault { pos: number, what: string }
 /** The first syntax error of `s` (RFC 8259), or null when it is valid JSON. Iterative: no recursion. */
 export function firstSyntaxError (s: string): Fault | null {
   let i = 0
-  const ws = (): void => { while (i < s.length && (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r')) i++ }
-  const at = (what: string): Fault => ({ pos: Math.min(i, s.length), what: i >= s.length ? `unexpected end of file (${what})` : what })
+  const ws = (): void => { while (s[i] === ' ' || s[i] === '\t' || s[i] === '\n' || s[i] === '\r') i++ }
+  const at = (what: string): Fault => ({
+    pos: Math.min(i, s.length),
+    what: i >= s.length
+      ? `unexpected end of file (${what})`
+      : what
+  })
   const stack: string[] = []
   // `value` expects a value next; after a value we expect `,` or the closer of the open container.
   for (;;) {
@@ -50,7 +56,7 @@ export function firstSyntaxError (s: string): Fault | null {
       } else continue
     } else if (c === '"') {
       const f = string(); if (f !== null) return f
-    } else if (c === '-' || (c >= '0' && c <= '9')) {
+    } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(s.slice(i, i + 400))
       if (m === null) return at('expected a digit after "-"')
       i += m[0].length
@@ -58,15 +64,16 @@ export function firstSyntaxError (s: string): Fault | null {
     else if (s.startsWith('false', i)) i += 5
     else if (s.startsWith('null', i)) i += 4
     // The text may end here (index past the end).
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     else return at(c === undefined ? 'expected a value' : `expected a value, found ${JSON.stringify(c)}`)
     // After a value: close containers or continue with the next member.
     for (;;) {
       ws()
       const top = stack[stack.length - 1]
-      // The stack may be empty (index may miss).
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      if (top === undefined) return i < s.length ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`) : null
+      if (top === undefined) {
+        return i < s.length
+          ? at(`unexpected ${JSON.stringify(s[i])} after the end of the JSON value`)
+          : null
+      }
       const closer = top === '{' ? '}' : ']'
       if (s[i] === closer) { stack.pop(); i++; continue }
       if (s[i] !== ',') return at(`expected ',' or '${closer}'${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
@@ -79,10 +86,15 @@ export function firstSyntaxError (s: string): Fault | null {
 
   function key (): Fault | null {
     ws()
-    if (s[i] !== '"') return at(`expected a double-quoted property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    if (s[i] !== '"') {
+      return at(`expected a double-quoted property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    }
     const f = string(); if (f !== null) return f
     ws()
-    if (s[i] !== ':') return at(`expected ':' after the property name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    if (s[i] !== ':') {
+      return at('expected \':\' after the property ' +
+      `name${i < s.length ? `, found ${JSON.stringify(s[i])}` : ''}`)
+    }
     i++
     return null
   }
@@ -99,7 +111,6 @@ export function firstSyntaxError (s: string): Fault | null {
           i += 6; continue
         }
         // The text may end here (index past the end).
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
         if (e === undefined || !'"\\/bfnrt'.includes(e)) return at(`invalid escape \\${e ?? ''} in a string`)
         i += 2; continue
       }

@@ -7,7 +7,7 @@
 // for bounds and enums that must hold for numeric strings too (JSON Schema compares numbers only).
 import { Ajv2020, type ErrorObject, type KeywordDefinition } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
-import type { DatasetDef, ParameterDef, TemplateDefinition } from './definition.js'
+import type { DatasetDef, ParameterDef, ParameterType, TemplateDefinition } from './definition.js'
 
 /** Bounds an `IN (…)` list: every item becomes a bound placeholder. */
 export const MAX_LIST_ITEMS = 1000
@@ -20,7 +20,8 @@ const DAY = '(?:\\d{4}-(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|\\d{4}-(?:0[4
 const DECIMAL = '^-?\\d+(?:\\.\\d+)?$'
 const DATE = `^${DAY}$`
 const DECIMAL_TEXT = new RegExp(DECIMAL)
-const DATETIME = `^${DAY}T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?$`
+const HOUR_MINUTE = '(?:[01]\\d|2[0-3]):[0-5]\\d'
+const DATETIME = `^${DAY}T${HOUR_MINUTE}(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:Z|[+-]${HOUR_MINUTE})?$`
 
 type Schema = Record<string, unknown>
 
@@ -35,7 +36,11 @@ const decimalKeyword: KeywordDefinition = {
   metaSchema: {
     type: 'object',
     additionalProperties: false,
-    properties: { minimum: { type: 'number' }, maximum: { type: 'number' }, enum: { type: 'array', items: { type: ['string', 'number'] } } }
+    properties: {
+      minimum: { type: 'number' },
+      maximum: { type: 'number' },
+      enum: { type: 'array', items: { type: ['string', 'number'] } }
+    }
   },
   errors: true,
   validate: function check (rule: DecimalRule, data: unknown): boolean {
@@ -43,9 +48,12 @@ const decimalKeyword: KeywordDefinition = {
     if (typeof data !== 'number' && (typeof data !== 'string' || !DECIMAL_TEXT.test(data))) return true
     const n = Number(data)
     const errors: Array<Partial<ErrorObject>> = []
-    if (rule.minimum !== undefined && n < rule.minimum) errors.push({ keyword: 'minimum', params: { limit: rule.minimum } })
-    if (rule.maximum !== undefined && n > rule.maximum) errors.push({ keyword: 'maximum', params: { limit: rule.maximum } })
-    if (rule.enum !== undefined && !rule.enum.some((e) => Number(e) === n)) errors.push({ keyword: 'enum', params: { allowedValues: rule.enum } })
+    const { minimum, maximum, enum: allowed } = rule
+    if (minimum !== undefined && n < minimum) errors.push({ keyword: 'minimum', params: { limit: minimum } })
+    if (maximum !== undefined && n > maximum) errors.push({ keyword: 'maximum', params: { limit: maximum } })
+    if (allowed !== undefined && !allowed.some((e) => Number(e) === n)) {
+      errors.push({ keyword: 'enum', params: { allowedValues: allowed } })
+    }
     ;(check as unknown as { errors: Array<Partial<ErrorObject>> }).errors = errors
     return errors.length === 0
   }
@@ -103,8 +111,9 @@ function propertySchema (p: ParameterDef): Schema {
   if (p.defaultValue !== undefined) s.default = p.defaultValue
   // An optional parameter may be sent as null; queries see null for it either way.
   if (!isRequired(p)) {
-    s.type = [...[base.type].flat() as string[], 'null']
-    if (Array.isArray(s.enum)) s.enum = [...s.enum, null]
+    const type: unknown = base.type
+    s.type = [...[type].flat(), 'null']
+    if (Array.isArray(s.enum)) s.enum = [...(s.enum as unknown[]), null]
   }
   return s
 }
@@ -122,14 +131,20 @@ export function parameterSchema (def: Pick<TemplateDefinition, 'parameters'>): S
     })
     if (isRequired(p)) required.push(p.name)
   }
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties, required, additionalProperties: false }
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    properties,
+    required,
+    additionalProperties: false
+  }
 }
 
 export type ParameterCheckResult =
   | { ok: true, values: Record<string, unknown> }
   | { ok: false, errors: Record<string, string[]> }
 
-const TYPE_MESSAGE: Record<string, string> = {
+const TYPE_MESSAGE: Record<Exclude<ParameterType, `${string}[]`>, string> = {
   string: 'must be a string',
   integer: 'must be an integer',
   decimal: 'must be a decimal number (number or numeric string)',
@@ -137,19 +152,22 @@ const TYPE_MESSAGE: Record<string, string> = {
   date: 'must be a date YYYY-MM-DD',
   datetime: 'must be an ISO 8601 date-time'
 }
+const typeMessages = Object.values(TYPE_MESSAGE)
 
 /** Ajv's error for one value, in the words callers have always seen. */
 function messageOf (p: ParameterDef, e: ErrorObject, inItem: boolean): string {
-  const type = p.type.endsWith('[]') ? p.type.slice(0, -2) : p.type
+  const type = p.type === 'integer[]' ? 'integer' : p.type === 'string[]' ? 'string' : p.type
   const limit = e.params.limit as number
   switch (e.keyword) {
     case 'minItems': return 'must not be empty'
     case 'maxItems': return `must have at most ${MAX_LIST_ITEMS} items`
     case 'maxLength': return type === 'decimal' ? TYPE_MESSAGE.decimal : `must be at most ${limit} characters`
-    case 'minimum': case 'maximum':
+    case 'minimum': case 'maximum': {
       // The safe-integer range is part of "integer", not a bound the author chose.
-      if (Math.abs(limit) === Number.MAX_SAFE_INTEGER && (e.keyword === 'minimum' ? p.minimum : p.maximum) === undefined) return TYPE_MESSAGE.integer
+      const bound = e.keyword === 'minimum' ? p.minimum : p.maximum
+      if (Math.abs(limit) === Number.MAX_SAFE_INTEGER && bound === undefined) return TYPE_MESSAGE.integer
       return e.keyword === 'minimum' ? `must be >= ${limit}` : `must be <= ${limit}`
+    }
     case 'enum': return `must be one of ${(p.enum ?? []).map((v) => JSON.stringify(v)).join(', ')}`
     case 'type': if (p.type.endsWith('[]') && !inItem) return 'must be a list'
   }
@@ -160,29 +178,28 @@ function messageOf (p: ParameterDef, e: ErrorObject, inItem: boolean): string {
 function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Record<string, string[]> {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const add = (name: string, message: string): void => {
-    const list = Object.hasOwn(errors, name) ? errors[name] : (errors[name] = [])
+    let list = errors[name]
+    if (list === undefined) errors[name] = list = []
     if (!list.includes(message)) list.push(message)
   }
   for (const e of raw) {
     if (e.instancePath === '') {
       if (e.keyword === 'required') add(String(e.params.missingProperty), 'is required')
-      else if (e.keyword === 'additionalProperties') add(String(e.params.additionalProperty), 'is not a parameter of this template')
-      else add('parameters', 'must be an object')
+      else if (e.keyword === 'additionalProperties') {
+        add(String(e.params.additionalProperty), 'is not a parameter of this template')
+      } else add('parameters', 'must be an object')
       continue
     }
-    const [, rawName, item] = e.instancePath.split('/')
+    // "/name" or "/name/item" (a top-level parameter's path has no item segment).
+    const [, rawName = '', item] = e.instancePath.split('/')
     const name = rawName.replace(/~1/g, '/').replace(/~0/g, '~')
     const p = params.get(name) as ParameterDef
-    // The instance path of a top-level parameter has no item segment
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const message = messageOf(p, e, item !== undefined)
-    // The instance path of a top-level parameter has no item segment
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     add(name, item === undefined ? message : `item ${item} ${message}`)
   }
   // A value of the wrong kind also fails its range or enum: report only the kind, as ever.
-  for (const name of Object.keys(errors)) {
-    const kinds = errors[name].filter((m) => Object.values(TYPE_MESSAGE).some((t) => m.endsWith(t)) || m === 'must be a list')
+  for (const [name, messages] of Object.entries(errors)) {
+    const kinds = messages.filter((m) => typeMessages.some((t) => m.endsWith(t)) || m === 'must be a list')
     if (kinds.length > 0) errors[name] = kinds
   }
   return { ...errors }
@@ -192,7 +209,9 @@ function errorsOf (params: Map<string, ParameterDef>, raw: ErrorObject[]): Recor
 const ajv = parameterAjv()
 
 /** Compiles the published schema of a template into the check the server runs on every render. */
-export function compileParameterCheck (def: Pick<TemplateDefinition, 'parameters'>): (values: unknown) => ParameterCheckResult {
+export function compileParameterCheck (
+  def: Pick<TemplateDefinition, 'parameters'>
+): (values: unknown) => ParameterCheckResult {
   const params = def.parameters ?? []
   const byName = new Map(params.map((p) => [p.name, p]))
   const schema = parameterSchema(def)
@@ -221,15 +240,27 @@ export function compileParameterCheck (def: Pick<TemplateDefinition, 'parameters
 export function publicTemplateView (def: TemplateDefinition): {
   parameters: Array<{ name: string, type: string, required: boolean, defaultValue: unknown, description: string }>
   parameterSchema: Schema
-  datasets: Array<{ code: string, description: string, cardinality: DatasetDef['cardinality'], fields: Array<{ name: string, type: string }> }>
+  datasets: Array<{
+    code: string
+    description: string
+    cardinality: DatasetDef['cardinality']
+    fields: Array<{ name: string, type: string }>
+  }>
 } {
   return {
     parameters: (def.parameters ?? []).map(p => ({
-      name: p.name, type: p.type, required: isRequired(p), defaultValue: p.defaultValue ?? null, description: p.description ?? ''
+      name: p.name,
+      type: p.type,
+      required: isRequired(p),
+      defaultValue: p.defaultValue ?? null,
+      description: p.description ?? ''
     })),
     parameterSchema: parameterSchema(def),
     datasets: (def.datasets ?? []).map(d => ({
-      code: d.code, description: d.description ?? '', cardinality: d.cardinality, fields: d.fields.map(f => ({ name: f.name, type: f.type }))
+      code: d.code,
+      description: d.description ?? '',
+      cardinality: d.cardinality,
+      fields: d.fields.map(f => ({ name: f.name, type: f.type }))
     }))
   }
 }

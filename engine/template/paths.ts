@@ -27,18 +27,29 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
   const datasets = new Map<string, DatasetDef>()
   ;(def.datasets ?? []).forEach((d, i) => {
     datasets.set(d.code, d)
-    if (d.fields.length === 0) warnings.push({ path: `/datasets/${i}/fields`, message: `dataset '${d.code}' declares no fields: paths into its rows are not checked` })
+    if (d.fields.length === 0) {
+      warnings.push({
+        path: `/datasets/${i}/fields`,
+        message: `dataset '${d.code}' declares no fields: paths into its rows are not checked`
+      })
+    }
   })
   const rowOf = (code: string): Shape => {
     const d = datasets.get(code)
     if (d === undefined) return ANY
-    return { k: 'record', what: `dataset '${code}'`, fields: d.fields.length === 0 ? null : new Set(d.fields.map(f => f.name)) }
+    const fields = d.fields.length === 0 ? null : new Set(d.fields.map(f => f.name))
+    return { k: 'record', what: `dataset '${code}'`, fields }
   }
   const params = def.parameters ?? []
-  const paramShape = (type: string): Shape => type.endsWith('[]') ? { k: 'list', what: 'a list parameter', of: SCALAR } : SCALAR
+  const paramShape = (type: string): Shape =>
+    type.endsWith('[]') ? { k: 'list', what: 'a list parameter', of: SCALAR } : SCALAR
   const names = new Map<string, Shape>()
   for (const p of params) names.set(p.name, paramShape(p.type))
-  for (const [code, d] of datasets) names.set(code, d.cardinality === 'single' ? rowOf(code) : { k: 'list', what: `dataset '${code}'`, of: rowOf(code) })
+  for (const [code, d] of datasets) {
+    const row = rowOf(code)
+    const shape: Shape = d.cardinality === 'single' ? row : { k: 'list', what: `dataset '${code}'`, of: row }
+    names.set(code, shape)
+  }
   // A document with an e-invoice has its computed figures as `invoice` (engine/einvoice/build.ts).
   if ((def.document as { einvoice?: unknown } | undefined)?.einvoice !== undefined) names.set('invoice', ANY)
   const paramsRecord: Shape = { k: 'record', what: 'params', fields: new Set(params.map(p => p.name)) }
@@ -48,7 +59,8 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
     let tree: Node
     try { tree = parse(src) } catch { return } // compile already reported syntax errors
     const fail = (message: string): void => { errors.push({ path: at, message: `${message} (in ${shown})` }) }
-    const visible = (): string[] => [...(ctx.row === null ? [] : ['row']), ...(ctx.group ? ['group'] : []), ...ALWAYS, ...names.keys()]
+    const visible = (): string[] =>
+      [...(ctx.row === null ? [] : ['row']), ...(ctx.group ? ['group'] : []), ...ALWAYS, ...names.keys()]
 
     function resolve (n: Node): Shape {
       switch (n.t) {
@@ -60,15 +72,13 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
           return obj.k === 'list' ? obj.of : ANY
         }
         case 'call': {
-          const args = n.args.map(resolve)
-          const field = n.args[1]
-          // The call may have no argument (index may miss).
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-          if (AGGREGATES.has(n.name) && field?.t === 'lit' && typeof field.value === 'string') {
-            const rows = args[0]
-            const row = rows.k === 'list' ? rows.of : null
+          const [rows] = n.args.map(resolve)
+          const [list, field] = n.args // the call may have fewer arguments
+          if (AGGREGATES.has(n.name) && list !== undefined && field?.t === 'lit' && typeof field.value === 'string') {
+            const row = rows?.k === 'list' ? rows.of : null
             if (row?.k === 'record' && row.fields !== null && !row.fields.has(field.value)) {
-              fail(`${n.name}(${text(n.args[0])}, "${field.value}"): '${field.value}' is not a field of ${row.what}${suggest(field.value, row.fields, (s) => `"${s}"`)}`)
+              const hint = suggest(field.value, row.fields, (s) => `"${s}"`)
+              fail(`${n.name}(${text(list)}, "${field.value}"): '${field.value}' is not a field of ${row.what}${hint}`)
             }
           }
           return ANY
@@ -104,13 +114,15 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
       if (obj.k === 'list') {
         if (/^\d+$/.test(key)) return obj.of
         if (key === 'length') return SCALAR
-        fail(`${text(n)}: ${text(n.obj)} is a list (${obj.what}): use ${text(n.obj)}[0].${key}, count(${text(n.obj)}) or sum(${text(n.obj)}, "${key}")`)
+        fail(`${text(n)}: ${text(n.obj)} is a list (${obj.what}): use ${text(n.obj)}[0].${key}, ` +
+          `count(${text(n.obj)}) or sum(${text(n.obj)}, "${key}")`)
         return ANY
       }
       if (obj.k !== 'record' || obj.fields === null) return ANY
       if (obj.fields.has(key)) return obj === paramsRecord ? (names.get(key) ?? ANY) : ANY
       const base = text(n.obj)
-      fail(`${text(n)}: '${key}' is not a field of ${obj.what === 'params' ? 'the parameters' : obj.what}${suggest(key, obj.fields, (s) => `${base}.${s}`)}`)
+      fail(`${text(n)}: '${key}' is not a field ` +
+        `of ${obj.what === 'params' ? 'the parameters' : obj.what}${suggest(key, obj.fields, (s) => `${base}.${s}`)}`)
       return ANY
     }
 
@@ -132,8 +144,8 @@ export function pathIssues (def: TemplateDefinition): { errors: ValidationIssue[
   /** A bare expression member (`if`, table `rows`): `lines` or `{{ lines }}`. */
   function bare (value: unknown, at: string, ctx: Ctx): void {
     if (typeof value !== 'string') return
-    const m = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)
-    expression(m !== null ? m[1] : value, at, ctx, m !== null ? value.trim() : `"${value}"`)
+    const inner = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(value)?.[1]
+    expression(inner ?? value, at, ctx, inner !== undefined ? value.trim() : `"${value}"`)
   }
 
   function visit (node: unknown, at: string, ctx: Ctx): void {
@@ -222,16 +234,20 @@ export function suggest (wrong: string, candidates: Iterable<string>, show: (s: 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
 function distance (a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 3) return Infinity
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)])
-  for (let j = 0; j <= b.length; j++) d[0][j] = j
+  // d(i, j): distance of a's first i and b's first j characters, row by row in one array.
+  const w = b.length + 1
+  const d = new Float64Array((a.length + 1) * w)
+  const at = (i: number, j: number): number => d[i * w + j] ?? Infinity
+  for (let j = 0; j <= b.length; j++) d[j] = j
   for (let i = 1; i <= a.length; i++) {
+    d[i * w] = i
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+      d[i * w + j] = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost)
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1)
+        d[i * w + j] = Math.min(at(i, j), at(i - 2, j - 2) + 1)
       }
     }
   }
-  return d[a.length][b.length]
+  return at(a.length, b.length)
 }

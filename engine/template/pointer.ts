@@ -5,5 +5,6 @@
 /** `document.body[3].table.rows` -> `/document/body/3/table/rows` (paths from compile errors). */
 export function toPointer (path: string): string {
   if (path.startsWith('/') || path === '') return path === '' ? '/' : path
-  return '/' + path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(p => p !== '').map(p => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+  const parts = path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(p => p !== '')
+  return '/' + parts.map(p => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
 }

@@ -20,7 +20,7 @@ function kindsOf (union: ReadonlyArray<{ $ref?: string }>): string[] | null {
   for (const branch of union) {
     const name = branch.$ref?.replace(/^#\/\$defs\//, '')
     if (name === undefined || !Object.hasOwn(DEFS, name)) return null
-    const inner = DEFS[name].oneOf
+    const inner = DEFS[name]?.oneOf
     if (inner !== undefined) {
       const k = kindsOf(inner)
       if (k === null) return null
@@ -34,7 +34,12 @@ export function schemaErrors (ajv: Ajv2020, raw: Raw[]): ValidationIssue[] {
   const out: ValidationIssue[] = []
   collect(ajv, raw, '', out)
   const seen = new Set<string>()
-  const unique = out.filter((e) => { const k = `${e.path}\n${e.message}`; if (seen.has(k)) return false; seen.add(k); return true })
+  const unique = out.filter((e) => {
+    const k = `${e.path}\n${e.message}`
+    if (seen.has(k)) return false
+    seen.add(k)
+    return true
+  })
   const depth = (p: string): number => p === '/' ? 0 : p.split('/').length
   return unique.map((e, i) => ({ e, i })).sort((a, b) => depth(b.e.path) - depth(a.e.path) || a.i - b.i).map(x => x.e)
 }
@@ -56,10 +61,14 @@ function collect (ajv: Ajv2020, raw: Raw[], prefix: string, out: ValidationIssue
     } else {
       const under = u.schemaPath + '/'
       covered.push(e => e.instancePath === at && (e === u || e.schemaPath.startsWith(under)))
-      const description = typeof u.parentSchema?.description === 'string' ? u.parentSchema.description : 'one of the allowed forms'
+      const description = typeof u.parentSchema?.description === 'string'
+        ? u.parentSchema.description
+        : 'one of the allowed forms'
       // The alternative whose type the value has, if it failed for another reason than its type.
-      const reason = raw.find(e => e.instancePath === at && e.schemaPath.startsWith(under) && e.keyword !== 'type' && e.keyword !== 'pattern' && e !== u)
-      out.push({ path: pointer(prefix + at), message: `expected ${description}${reason === undefined ? '' : ` (${message(reason).message})`}` })
+      const reason = raw.find(e => e.instancePath === at && e.schemaPath.startsWith(under) &&
+        e.keyword !== 'type' && e.keyword !== 'pattern' && e !== u)
+      const why = reason === undefined ? '' : ` (${message(reason).message})`
+      out.push({ path: pointer(prefix + at), message: `expected ${description}${why}` })
     }
   }
   for (const e of raw) {
@@ -80,10 +89,20 @@ function element (ajv: Ajv2020, data: unknown, kinds: string[], at: string, out:
   const named = kinds.filter(k => Object.hasOwn(data, k))
   if (named.length === 0) {
     const table = Object.hasOwn(data, 'table')
-    out.push({ path: pointer(at), message: table ? 'tables are allowed in body, reportHeader and summary only' : `expected an element: an object with one of ${list}` })
+    out.push({
+      path: pointer(at),
+      message: table
+        ? 'tables are allowed in body, reportHeader and summary only'
+        : `expected an element: an object with one of ${list}`
+    })
     return
   }
-  if (named.length > 1) { out.push({ path: pointer(at), message: `an element has exactly one of ${list}; this one has ${named.join(' and ')}` }); return }
+  if (named.length > 1) {
+    out.push({
+      path: pointer(at),
+      message: `an element has exactly one of ${list}; this one has ${named.join(' and ')}`
+    }); return
+  }
   const check = ajv.getSchema(`${DOCUMENT_ID}#/$defs/${named[0]}`)
   if (check === undefined || check(data)) return
   collect(ajv, (check.errors ?? []) as Raw[], at, out)
@@ -93,7 +112,10 @@ function message (e: Raw): { path: string, message: string } {
   let path = e.instancePath
   let text = e.message ?? 'is invalid'
   if (e.keyword === 'required') { path += `/${String(e.params.missingProperty)}`; text = 'is required' }
-  if (e.keyword === 'additionalProperties') { path += `/${String(e.params.additionalProperty)}`; text = 'is not allowed here' }
+  if (e.keyword === 'additionalProperties') {
+    path += `/${String(e.params.additionalProperty)}`
+    text = 'is not allowed here'
+  }
   if (e.keyword === 'false schema') text = 'is not allowed for this format'
   if (e.keyword === 'enum') text += `: ${(e.params.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}`
   return { path, message: text }

@@ -119,9 +119,10 @@ function quoted (sql: string, start: number, quote: string): [number, string] {
     const ch = sql[i]
     if (ch === '\\') {
       if (i + 1 >= sql.length) break
-      const escaped = sql[i + 1]
+      const escaped = sql.charAt(i + 1)
       if (escaped === quote) {
-        throw new SqlLexError(`has a quote escaped with a backslash (\\${quote}), which servers in NO_BACKSLASH_ESCAPES mode read differently: write ${quote}${quote} instead`)
+        throw new SqlLexError(`has a quote escaped with a backslash (\\${quote}), which servers in ` +
+          `NO_BACKSLASH_ESCAPES mode read differently: write ${quote}${quote} instead`)
       }
       value += ESCAPES[escaped] ?? escaped
       i += 2

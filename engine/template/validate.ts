@@ -35,6 +35,12 @@ export function validateTemplate (json: unknown): ValidationResult {
   return r.ok ? { ok: true, template: r.template, warnings: r.warnings } : r
 }
 
+/** The JSON text of `json`: JSON.stringify gives undefined for undefined (or a function). */
+function jsonText (json: unknown): string {
+  const stringify: (value: unknown) => string | undefined = JSON.stringify
+  return stringify(json) ?? ''
+}
+
 /**
  * The one validation of a template, at publish: size, schema, semantic rules, a full compile
  * (kept, so the caller need not compile again), then the expression paths (paths.ts). `bytes`: the file's UTF-8
@@ -46,7 +52,7 @@ export function validateAndCompile (
 ):
   | { ok: true, template: TemplateDefinition, compiled: CompiledTemplate, warnings: ValidationIssue[] }
   | { ok: false, errors: ValidationIssue[] } {
-  const size = bytes ?? Buffer.byteLength((JSON.stringify(json) as string | undefined) ?? '')
+  const size = bytes ?? Buffer.byteLength(jsonText(json))
   if (size > MAX_TEMPLATE_BYTES) {
     return {
       ok: false,
@@ -80,7 +86,9 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
     const at = `/parameters/${i}`
     if (paramNames.has(p.name)) errors.push({ path: `${at}/name`, message: `duplicate parameter name '${p.name}'` })
     paramNames.add(p.name)
-    if (p.minimum !== undefined && p.maximum !== undefined && p.minimum > p.maximum) errors.push({ path: `${at}/minimum`, message: 'must not be greater than maximum' })
+    if (p.minimum !== undefined && p.maximum !== undefined && p.minimum > p.maximum) {
+      errors.push({ path: `${at}/minimum`, message: 'must not be greater than maximum' })
+    }
     if (p.defaultValue !== undefined) {
       const r = compileParameterCheck({ parameters: [{ ...p, required: false }] })({ [p.name]: p.defaultValue })
       if (!r.ok) errors.push({ path: `${at}/defaultValue`, message: Object.values(r.errors).flat().join('; ') })
@@ -90,14 +98,24 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
   datasets.forEach((d, i) => {
     const at = `/datasets/${i}`
     if (cardinality.has(d.code)) errors.push({ path: `${at}/code`, message: `duplicate dataset code '${d.code}'` })
-    if (RESERVED.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is a reserved name in expressions` })
+    if (RESERVED.has(d.code)) {
+      errors.push({
+        path: `${at}/code`,
+        message: `'${d.code}' is a reserved name in expressions`
+      })
+    }
     if (paramNames.has(d.code)) errors.push({ path: `${at}/code`, message: `'${d.code}' is also a parameter name` })
     cardinality.set(d.code, d.cardinality)
     const sqlProblem = datasetSqlProblem(d.query)
     if (sqlProblem !== undefined) errors.push({ path: `${at}/query`, message: sqlProblem })
     for (const name of queryPlaceholders(d.query)) {
       if (name.startsWith('context.') && name.split('.').length === 2) continue
-      if (!paramNames.has(name)) errors.push({ path: `${at}/query`, message: `placeholder :${name} is not a declared parameter` })
+      if (!paramNames.has(name)) {
+        errors.push({
+          path: `${at}/query`,
+          message: `placeholder :${name} is not a declared parameter`
+        })
+      }
     }
   })
   const needMultiple = (code: string, path: string): void => {
@@ -124,7 +142,9 @@ function semanticErrors (def: TemplateDefinition): ValidationIssue[] {
 }
 
 /** Visits every value under `node` with its dotted path, its key and the key of its parent object. */
-function walk (node: unknown, path: string, visit: (v: unknown, path: string, key: string, owner: string) => void, key = '', owner = ''): void {
+type Visit = (v: unknown, path: string, key: string, owner: string) => void
+
+function walk (node: unknown, path: string, visit: Visit, key = '', owner = ''): void {
   visit(node, path, key, owner)
   if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${path}[${i}]`, visit, key, owner))
   else if (node !== null && typeof node === 'object') {

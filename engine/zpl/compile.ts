@@ -133,8 +133,7 @@ function authorIndicator (text: string, fdAt: number): string | undefined {
   const fh = text.slice(fieldStart, fdAt).search(/\^FH/i)
   if (fh < 0) return undefined
   const c = text[fieldStart + fh + 3]
-  // The field may end the text; index access may miss at runtime (noUncheckedIndexedAccess is off)
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  // The field may end the text.
   return c === '^' || c === '~' || c === undefined ? '_' : c
 }
 
@@ -168,8 +167,8 @@ function slotIndicators (text: string, where: string): Map<number, string> {
 function compileCopies (copies: LabelDef['copies'], where: string): CompiledExpr | number {
   if (copies === undefined) return 1
   if (typeof copies === 'number') return Number.isInteger(copies) && copies >= 0 ? copies : fail(where, 'must be a whole number >= 0')
-  const m = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(copies)
-  if (m !== null) return compileExpression(m[1], where)
+  const inner = /^\s*\{\{([\s\S]*)\}\}\s*$/.exec(copies)?.[1]
+  if (inner !== undefined) return compileExpression(inner, where)
   if (/^\s*\d+\s*$/.test(copies)) return Number(copies)
   return fail(where, 'must be a whole number or one {{ expression }}')
 }

@@ -20,8 +20,9 @@ export function isPlain (text: string, indicator: number): boolean {
 
 function hex (buf: Uint8Array, at: number, indicator: number, b: number): number {
   buf[at] = indicator
-  buf[at + 1] = HEX[b >> 4]
-  buf[at + 2] = HEX[b & 15]
+  // b is a byte: both nibbles index HEX's 16 digits.
+  buf[at + 1] = HEX[b >> 4]!
+  buf[at + 2] = HEX[b & 15]!
   return at + 3
 }
 

@@ -74,7 +74,7 @@ function unsafe (plan: Plan, k: number, text: string): never {
 function put (buf: Uint8Array, at: number, bytes: Uint8Array): number {
   const n = bytes.length
   if (n > 64) { buf.set(bytes, at); return at + n }
-  for (let i = 0; i < n; i++) buf[at + i] = bytes[i]
+  for (let i = 0; i < n; i++) buf[at + i] = bytes[i]! // i < bytes.length
   return at + n
 }
 
@@ -118,6 +118,7 @@ export function renderLabels (
     labelCount += copies
     if (labelCount > limits.maxLabels) throw new RenderError('RENDER_LIMIT_EXCEEDED', `labels exceed maxLabels (${limits.maxLabels})`)
     if (at + plan.literalBytes + LONGEST_END > buf.length) buf = grown(buf, at, at + plan.literalBytes + LONGEST_END)
+    // lead, value and indicator hold one entry per slot (planOf).
     for (let k = 0; k < slots; k++) {
       at = put(buf, at, lead[k])
       const enc = plan.encode[k]
@@ -130,7 +131,8 @@ export function renderLabels (
       else unsafe(plan, k, v)
     }
     at = put(buf, at, tail)
-    at = copies < ENDS.length ? put(buf, at, ENDS[copies]) : at + buf.write(`^PQ${copies}^XZ\n`, at, 'latin1')
+    const end = ENDS[copies]
+    at = end !== undefined ? put(buf, at, end) : at + buf.write(`^PQ${copies}^XZ\n`, at, 'latin1')
     if (at > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `output exceeds maxBytes (${limits.maxBytes})`)
     if (!estimated) {
       // Labels of one template are alike in size: room for all of them plus a tenth.

@@ -7,6 +7,7 @@ import { renderResult } from '../../engine/render.js'
 import { clearCompiled, getCompiled } from '../../engine/template/cache.js'
 import { validateAndCompile, validateTemplate } from '../../engine/template/validate.js'
 import { input, invoiceDefinition } from './pdf/fixtures.js'
+import { itemAt } from '../helpers/item-at.js'
 
 function chunk (kind: string, body: Buffer): Buffer {
   const len = Buffer.alloc(4)
@@ -25,7 +26,8 @@ function png (width: number, height: number, colorType: number, idat: Buffer): s
   ihdr[8] = 8
   ihdr[9] = colorType
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]).toString('base64')
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))])
+    .toString('base64')
 }
 
 /** A JPEG of nothing but a start-of-frame header claiming width × height. */
@@ -66,8 +68,8 @@ test('an image over the pixel cap is refused from its header, before decoding: a
   for (const data of cases) {
     const r = validateTemplate(withImage(data))
     assert.ok(!r.ok)
-    assert.equal(r.errors[0].path, '/assets/images/big')
-    assert.match(r.errors[0].message, new RegExp(`the limit is ${MAX_IMAGE_PIXELS} pixels`))
+    assert.equal(r.errors[0]?.path, '/assets/images/big')
+    assert.match(itemAt(r.errors, 0).message, new RegExp(`the limit is ${MAX_IMAGE_PIXELS} pixels`))
   }
   // Just under the cap in pixels is not refused for its size (it fails later, as truncated data).
   const under = validateTemplate(withImage(jpeg(5_000, 5_000)))
@@ -84,7 +86,10 @@ test('a PNG whose data inflates past what its header allows is refused, not infl
   // 4 × 4 RGBA: (4 × 4 + 1) × 4 = 68 bytes at most; the stream inflates to 1 MB.
   const r = validateTemplate(withImage(png(4, 4, 6, deflateSync(Buffer.alloc(1_000_000)))))
   assert.ok(!r.ok)
-  assert.deepEqual(r.errors[0], { path: '/assets/images/big', message: 'PNG data does not match its header (corrupt or oversized)' })
+  assert.deepEqual(r.errors[0], {
+    path: '/assets/images/big',
+    message: 'PNG data does not match its header (corrupt or oversized)'
+  })
 })
 
 const datasets = [
@@ -96,11 +101,15 @@ test('a template over the size limit: TEMPLATE_INVALID at /, RENDER_LIMIT_EXCEED
   const def = { ...invoiceDefinition(), datasets }
   const r = validateAndCompile(def, MAX_TEMPLATE_BYTES + 1)
   assert.ok(!r.ok)
-  assert.deepEqual(r.errors, [{ path: '/', message: `template is ${MAX_TEMPLATE_BYTES + 1} bytes; the limit is ${MAX_TEMPLATE_BYTES}` }])
+  assert.deepEqual(r.errors, [{
+    path: '/',
+    message: `template is ${MAX_TEMPLATE_BYTES + 1} bytes; the limit is ${MAX_TEMPLATE_BYTES}`
+  }])
   assert.ok(validateAndCompile(def).ok, 'measured from the value when no size is given')
   const text = JSON.stringify(def).replace('{', '{' + ' '.repeat(MAX_TEMPLATE_BYTES))
   clearCompiled()
-  assert.throws(() => getCompiled('limits:size', text), (e: unknown) => e instanceof TemplateLimitError && e.errors[0].path === '/')
+  assert.throws(() => getCompiled('limits:size', text),
+    (e: unknown) => e instanceof TemplateLimitError && e.errors[0]?.path === '/')
   const out = renderResult({ ...input(def, {}), versionKey: 'limits:size2', definition: text })
   assert.deepEqual({ ok: out.ok, code: !out.ok ? out.code : '' }, { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
 })
@@ -109,11 +118,11 @@ test('a published version is validated once: a worker compiles it without runnin
   // A member the schema refuses but the compiler never reads: only validation would notice it.
   const def = { ...invoiceDefinition(), datasets, note: 'not in the schema' }
   const checked = validateTemplate(def)
-  assert.ok(!checked.ok && checked.errors[0].path === '/note', 'validation (at publish) refuses it')
+  assert.ok(!checked.ok && checked.errors[0]?.path === '/note', 'validation (at publish) refuses it')
   clearCompiled()
   const compiled = getCompiled('limits:once', JSON.stringify(def))
   assert.equal(compiled.format, 'document')
   // A compile error is still a TemplateError with a JSON pointer.
   const broken = JSON.stringify(invoiceDefinition({ body: [{ text: '{{ 1 + }}' }] }))
-  assert.throws(() => getCompiled('limits:broken', broken), (e: unknown) => e instanceof TemplateError && e.errors[0].path === '/document/body/0/text')
+  assert.throws(() => getCompiled('limits:broken', broken), (e: unknown) => e instanceof TemplateError && e.errors[0]?.path === '/document/body/0/text')
 })

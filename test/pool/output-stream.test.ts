@@ -11,7 +11,10 @@ import { HOLD_PAGES } from '../../engine/pdf/render-pdf.js'
 import { createRenderPool, type RenderPool, type RenderStream } from '../../pool/render-pool.js'
 import type { RenderTaskInput } from '../../worker/task-protocol.js'
 import type { RenderInput, RenderResult } from '../../engine/types.js'
-import { input, invoiceDefinition, invoiceDocument, invoiceHeader, invoiceLines, pdfText } from '../engine/pdf/fixtures.js'
+import {
+  input, invoiceDefinition, invoiceDocument, invoiceHeader, invoiceLines, pdfText
+} from '../engine/pdf/fixtures.js'
+import { itemAt } from '../helpers/item-at.js'
 
 const datasets = [
   { code: 'header', cardinality: 'single', query: 'SELECT 1', fields: [] },
@@ -20,7 +23,8 @@ const datasets = [
 const def = { ...invoiceDefinition(), datasets }
 // About 43 lines per page; the footer shows `Page X of Y`.
 const invoice = (lines: number, limits: Partial<RenderInput['limits']> = {}): RenderInput =>
-  input(def, { header: invoiceHeader, lines: invoiceLines(lines) }, { maxRows: 1e6, maxPages: 1e5, ...limits }, 'stream:1')
+  input(def, { header: invoiceHeader, lines: invoiceLines(lines) }, { maxRows: 1e6, maxPages: 1e5, ...limits },
+    'stream:1')
 // The same without a page count in its footer: pages are written as they are laid out.
 const noCount = { ...def, document: { ...invoiceDocument, pageFooter: [{ text: 'Page {{ page }}' }] } }
 const plain = (lines: number): RenderInput =>
@@ -68,11 +72,12 @@ test('streamed bytes equal the returned bytes, the count comes first, pieces are
     assert.deepEqual(s.events, [`count ${whole.pageCount}`, ...s.chunks.map(() => 'chunk')], name)
     assert.equal(s.chunks.length, Math.ceil(whole.bytes.length / CHUNK_BYTES), name)
     for (const c of s.chunks.slice(0, -1)) assert.equal(c.length, CHUNK_BYTES, name)
-    assert.ok(s.chunks[s.chunks.length - 1].length > 0, name)
+    assert.ok(itemAt(s.chunks, -1).length > 0, name)
   }
 })
 
-test('output within holdBytes comes whole after its count; past it, in pieces; the task goes without its template once compiled', async () => {
+test('output within holdBytes comes whole after its count; past it, in pieces; the task goes without its template ' +
+  'once compiled', async () => {
   const pool = newPool()
   const small = invoice(43 * 3)
   const big = invoice(43 * 60)
@@ -86,11 +91,15 @@ test('output within holdBytes comes whole after its count; past it, in pieces; t
   const events: string[] = []
   const chunks: Buffer[] = []
   const held = await pool.render(counted(small), {
-    stream: { ...hold, onPageCount: (n) => { events.push(`count ${n}`) }, onChunk: (c) => { events.push('chunk'); chunks.push(c) } }
+    stream: {
+      ...hold,
+      onPageCount: (n) => { events.push(`count ${n}`) },
+      onChunk: (c) => { events.push('chunk'); chunks.push(c) }
+    }
   })
   assert.ok(held.ok && held.bytes.byteLength === 0)
   assert.deepEqual(events, [`count ${a.pageCount}`, 'chunk'])
-  assert.ok(chunks[0].equals(a.bytes), 'the held output is the document')
+  assert.ok(itemAt(chunks, 0).equals(a.bytes), 'the held output is the document')
   assert.equal(reads, 0, 'a version the worker compiled goes without its template, streamed or not')
   const past = await streamed(pool, big, undefined, hold.holdBytes)
   assert.ok(past.result.ok)
@@ -103,9 +112,17 @@ test('labels stream too: the label count first, then the same ZPL bytes', async 
   const pool = newPool()
   const examples = new URL('../../../examples/', import.meta.url)
   const definition = readFileSync(new URL('templates/shipping-label.json', examples), 'utf8')
-  const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', examples), 'utf8')) as { parcels: Array<Record<string, unknown>> }
+  const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', examples), 'utf8')) as
+    { parcels: Array<Record<string, unknown>> }
   const many = Array.from({ length: 1000 }, (_, i) => ({ ...parcels[i % parcels.length], qty: 1 }))
-  const task: RenderInput = { versionKey: 'stream:labels', definition, parameters: { batchId: 1 }, context: { language: 'de' }, datasets: { parcels: many }, limits: { maxPages: 10, maxBytes: 1e8, maxRows: 1e6, maxLabels: 1e6 } }
+  const task: RenderInput = {
+    versionKey: 'stream:labels',
+    definition,
+    parameters: { batchId: 1 },
+    context: { language: 'de' },
+    datasets: { parcels: many },
+    limits: { maxPages: 10, maxBytes: 1e8, maxRows: 1e6, maxLabels: 1e6 }
+  }
   const whole = await pool.render(task)
   assert.ok(whole.ok)
   const s = await streamed(pool, task)
@@ -127,7 +144,8 @@ test('page X of Y is right on every page of a streamed document counted first', 
 test('a failure mid-stream is the result: maxBytes after some pieces were delivered', async () => {
   const pool = newPool()
   const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100), { maxBytes: 5 * CHUNK_BYTES }))
-  assert.deepEqual({ ok: s.result.ok, code: s.result.ok ? '' : s.result.code }, { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
+  assert.deepEqual({ ok: s.result.ok, code: s.result.ok ? '' : s.result.code },
+    { ok: false, code: 'RENDER_LIMIT_EXCEEDED' })
   assert.ok(s.chunks.length >= 1, 'pieces had been delivered before the failure')
   // maxPages is found by the counting pass: no byte leaves before it.
   const t = await streamed(pool, invoice(43 * (HOLD_PAGES + 100), { maxPages: HOLD_PAGES + 20 }))
@@ -139,7 +157,9 @@ test('a failure mid-stream is the result: maxBytes after some pieces were delive
 test('a consumer that fails stops the render: RENDER_FAILED, and the pool goes on', async () => {
   const pool = newPool()
   let calls = 0
-  const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100)), () => { if (++calls === 2) throw new Error('socket closed') })
+  const s = await streamed(pool, invoice(43 * (HOLD_PAGES + 100)), () => {
+    if (++calls === 2) throw new Error('socket closed')
+  })
   assert.ok(!s.result.ok && s.result.code === 'RENDER_FAILED', JSON.stringify(s.result))
   assert.equal(calls, 2, 'no piece is handed over after the consumer failed')
   assert.ok((await pool.render(invoice(10))).ok)
@@ -238,7 +258,8 @@ test('a render within holdBytes posts no output message: its result carries the 
   }
 })
 
-test('heap kept by a streamed render does not grow with its pages (1,200 pages, measured in the render process)', () => {
+test('heap kept by a streamed render does not grow with its pages (1,200 pages, measured in the render ' +
+  'process)', () => {
   const probe = fileURLToPath(new URL('./heap-probe.js', import.meta.url))
   const { pages, bytes, samples } = JSON.parse(execFileSync(process.execPath, ['--expose-gc', probe, String(43 * 1200)],
     { encoding: 'utf8' })) as { pages: number, bytes: number, samples: Array<[number, number]> }
@@ -257,12 +278,15 @@ test('heap kept by a streamed render does not grow with its pages (1,200 pages, 
   const mb = mean((s) => s[0])
   const mh = mean((s) => s[1])
   const slope = mean((s) => (s[0] - mb) * (s[1] - mh)) / mean((s) => (s[0] - mb) ** 2)
-  const first = settled[0]
-  const last = settled[settled.length - 1]
-  const trace = `${(first[1] / 1048576).toFixed(2)} MB at ${first[0]} bytes, ${(last[1] / 1048576).toFixed(2)} MB at ${last[0]} of ${bytes}`
+  const first = itemAt(settled, 0)
+  const last = itemAt(settled, -1)
+  const trace = `${(first[1] / 1048576).toFixed(2)} MB at ${first[0]} bytes, ${(last[1] / 1048576).toFixed(2)} MB ` +
+    `at ${last[0]} of ${bytes}`
   assert.ok(kb(slope * bytes, bytes) < 0.6, `kept ${kb(slope * bytes, bytes).toFixed(2)} KB per page: ${trace}`)
   // And from the page count on (samples[0]: the drawing pass's fixed state, ~0.3 MB, included):
   // holding the written output, ~2 KB per page, would show here whatever the slope.
-  const grown = kb(last[1] - samples[0][1], last[0])
-  assert.ok(grown < 1.5, `grew ${grown.toFixed(2)} KB per page drawn: ${(samples[0][1] / 1048576).toFixed(2)} MB at the count, ${trace}`)
+  const atCount = itemAt(samples, 0)[1]
+  const grown = kb(last[1] - atCount, last[0])
+  assert.ok(grown < 1.5, `grew ${grown.toFixed(2)} KB per page drawn: ${(atCount / 1048576).toFixed(2)} MB at the ` +
+    `count, ${trace}`)
 })

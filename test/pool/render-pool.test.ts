@@ -83,15 +83,13 @@ test('a batch render that waited longer than the time limit goes before interact
   let cameAfterWentBefore = 0
   // Two clients keep an interactive render waiting at every moment (one runs, one waits).
   const load = Promise.all([0, 1].map(async () => {
-    // `batchDone` is changed by another async task.
-    // eslint-disable-next-line no-unmodified-loop-condition
+    // eslint-disable-next-line no-unmodified-loop-condition -- `batchDone` is changed by another async task
     while (!batchDone && interactive < cap) {
       const after = batchQueued
       const r = await pool.render(small())
       if (!r.ok) { await turn(); continue } // never spin on microtasks
       interactive++
-      // `batchDone` may have changed during the await.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- `batchDone` may change during the await
       if (after && !batchDone) cameAfterWentBefore++
     }
   }))
@@ -183,7 +181,8 @@ test('a render past the timeout answers RENDER_TIMEOUT and the pool keeps workin
   assert.equal(pool.stats().definitionsResent, resent + 1)
 })
 
-test('waiting for a thread is capacity, not a timeout: a long wait answers RENDER_BUSY, the wait does not eat the render time', async (t) => {
+test('waiting for a thread is capacity, not a timeout: a long wait answers RENDER_BUSY, the wait does not eat the ' +
+  'render time', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] }) // from the start, as above
   const pool = createRenderPool({ threads: 1, maxQueue: 4, timeoutMs: 1500 })
   pools.push(pool)

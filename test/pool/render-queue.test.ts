@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
 import { createRenderQueue, type Admission, type RenderQueueOptions } from '../../pool/render-queue.js'
+import { itemAt } from '../helpers/item-at.js'
 
 // The waiting room alone: no threads, no renders. A "render" holds its admission until the test
 // releases it, so every assertion is about order and counts.
@@ -36,7 +37,7 @@ function harness (o: Partial<RenderQueueOptions> = {}) {
   /** Ends the oldest running render and lets the granted waiters record themselves. */
   const finish = async (name?: string): Promise<void> => {
     const i = name === undefined ? 0 : started.findIndex((h) => h.name === name)
-    const [held] = started.splice(i, 1)
+    const held = itemAt(started.splice(i, 1), 0)
     held.release()
     await settle()
   }
@@ -67,8 +68,9 @@ test('three workspaces waiting take turns, one render each', async () => {
   void h.submit('A', 'a0')
   for (let i = 1; i <= 3; i++) { void h.submit('A', `a${i}`); void h.submit('B', `b${i}`); void h.submit('C', `c${i}`) }
   const order: string[] = []
-  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
-  assert.deepEqual(order, ['a0', 'b1', 'c1', 'a1', 'b2', 'c2', 'a2', 'b3', 'c3', 'a3'], 'A, served first, waits its turn')
+  while (h.started.length > 0) { order.push(itemAt(h.names(), 0)); await h.finish() }
+  assert.deepEqual(order, ['a0', 'b1', 'c1', 'a1', 'b2', 'c2', 'a2', 'b3', 'c3', 'a3'], 'A, served first, waits its ' +
+    'turn')
 })
 
 test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is still admitted', async () => {
@@ -85,7 +87,7 @@ test('a workspace over its waiting cap gets RENDER_BUSY; another workspace is st
   assert.deepEqual(h.names(), ['b1'])
   // The rest drain in B's order (and no waiter is left holding its 60 s wait timer).
   const order: string[] = []
-  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  while (h.started.length > 0) { order.push(itemAt(h.names(), 0)); await h.finish() }
   assert.deepEqual(order, ['b1', 'b2', 'b3'])
   assert.equal(h.queue.stats().queued, 0)
 })
@@ -105,7 +107,7 @@ test('a full waiting room: the workspace holding most of it gives up its newest 
   // B holds 2 after giving up b3, A 2: equal shares, nobody gives way any more.
   assert.deepEqual(h.refused, ['b5', 'b4', 'b3', 'a2'])
   const order: string[] = []
-  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  while (h.started.length > 0) { order.push(itemAt(h.names(), 0)); await h.finish() }
   assert.deepEqual(order, ['b0', 'a0', 'b1', 'a1', 'b2'])
 })
 
@@ -129,7 +131,7 @@ test('interactive renders go before batch ones; batch runs when no interactive r
   void h.submit('B', 'b0')
   void h.submit('A', 'a1')
   const order: string[] = []
-  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  while (h.started.length > 0) { order.push(itemAt(h.names(), 0)); await h.finish() }
   assert.deepEqual(order, ['a0', 'b0', 'a1', 'j0', 'j1'])
 })
 
@@ -141,7 +143,7 @@ test('an aged batch render takes every other turn, so interactive load cannot st
   void h.submit('A', 'a1')
   void h.submit('B', 'b1')
   const order: string[] = []
-  while (h.started.length > 0) { order.push(h.names()[0]); await h.finish() }
+  while (h.started.length > 0) { order.push(itemAt(h.names(), 0)); await h.finish() }
   assert.deepEqual(order, ['a0', 'j0', 'b1', 'j1', 'a1'])
 })
 
@@ -154,7 +156,7 @@ test('a batch render goes before interactive ones only once it has waited longer
   void h.submit('A', 'a2')
   void h.submit('A', 'a3')
   const order: string[] = []
-  const next = async (): Promise<void> => { order.push(h.names()[0]); await h.finish() }
+  const next = async (): Promise<void> => { order.push(itemAt(h.names(), 0)); await h.finish() }
   await next() // a0 ends at 0 ms: j0 has not waited yet, a1 goes
   clock = 300
   await next() // a1 ends at 300 ms: waited exactly the limit, not longer: a2 goes
@@ -175,7 +177,8 @@ test('a render that waits past the time limit is refused and leaves the room', a
 
 // Fair threads (issue 30, finding 4): renders cannot be interrupted, so while another workspace
 // is active a workspace holds at most N−1 of N threads, in either lane; alone it may hold all N.
-test('a workspace alone takes every thread; once another is active it holds N−1 and the other finds one free', async () => {
+test('a workspace alone takes every thread; once another is active it holds N−1 and the other finds one ' +
+  'free', async () => {
   let clock = 0
   const h = harness({ threads: 3, workspaceRunning: 3, fairWindowMs: 5000, now: () => clock })
   for (let i = 0; i < 6; i++) void h.submit('B', `b${i}`)
@@ -211,7 +214,8 @@ test('one thread: nothing can be kept free, so a lone workspace takes it and wor
   assert.deepEqual(h.names(), ['a1'], 'A waited one render of B at most')
 })
 
-test('jobs (batch lane) obey the same rule: B\'s jobs hold N−1 threads while A is active; A\'s job starts at once', async () => {
+test('jobs (batch lane) obey the same rule: B\'s jobs hold N−1 threads while A is active; A\'s job starts at ' +
+  'once', async () => {
   let clock = 0
   const h = harness({ threads: 2, fairWindowMs: 5000, now: () => clock })
   void h.submit('A', 'a0')

@@ -6,7 +6,9 @@ import { TemplateError } from '../../../engine/errors.js'
 function scope (): EvalScope {
   const s = createScope({
     datasets: {
-      header: { number: 'INV-1001', total: '12.50', tax: '2.38', currency: 'EUR', 'due date': '2024-04-01', nested: { deep: { x: 5 } } },
+      header: {
+        number: 'INV-1001', total: '12.50', tax: '2.38', currency: 'EUR', 'due date': '2024-04-01', nested: { deep: { x: 5 } }
+      },
       lines: [{ sku: 'A-1', qty: '2', amount: '3.10' }, { sku: 'B-2', qty: '1', amount: '4.20' }]
     },
     parameters: { invoiceId: 42, header: 'shadowed by dataset' },
@@ -119,7 +121,7 @@ test('syntax errors are TemplateErrors naming where, the expression and the colu
       assert.ok(err instanceof TemplateError, src)
       assert.match(err.message, /^body\[3\]\.text: /)
       assert.ok(err.message.includes(src.trim()), err.message)
-      assert.equal(err.errors[0].path, 'body[3].text')
+      assert.equal(err.errors[0]?.path, 'body[3].text')
       return true
     })
   }

@@ -11,7 +11,9 @@ const rows = [
 
 function scope (language?: string): EvalScope {
   const s = createScope({
-    datasets: { sales: rows, header: { total: '1234567.891', issued: '2024-03-05', at: new Date('2024-03-05T23:30:00Z') } },
+    datasets: {
+      sales: rows, header: { total: '1234567.891', issued: '2024-03-05', at: new Date('2024-03-05T23:30:00Z') }
+    },
     parameters: {},
     context: language === undefined ? {} : { language }
   })
@@ -62,7 +64,8 @@ test('unknown or malformed language falls back to English; formatters are cached
 })
 
 test('formatCurrency rejects a malformed code at run time', () => {
-  assert.throws(() => ev('formatCurrency(1, "EURO")'), (e: unknown) => e instanceof RenderError && e.code === 'RENDER_FAILED' && /3-letter/.test(e.message))
+  assert.throws(() => ev('formatCurrency(1, ' +
+    '"EURO")'), (e: unknown) => e instanceof RenderError && e.code === 'RENDER_FAILED' && /3-letter/.test(e.message))
 })
 
 test('text functions', () => {
@@ -116,7 +119,8 @@ test('aggregates over rows: numeric strings, nulls skipped, empty/null lists', (
 })
 
 test('arity is checked at compile time', () => {
-  for (const src of ['upper()', 'upper("a", "b")', 'formatCurrency(1)', 'sum(sales)', 'if(1, 2)', 'concat()', 'round(1, 2, 3)']) {
+  for (const src of ['upper()', 'upper("a", ' +
+    '"b")', 'formatCurrency(1)', 'sum(sales)', 'if(1, 2)', 'concat()', 'round(1, 2, 3)']) {
     assert.throws(() => compileExpression(src, 'w'), (e: unknown) => e instanceof TemplateError && /takes/.test(e.message), src)
   }
 })

@@ -5,8 +5,10 @@ import { RenderError, TemplateError } from '../../../engine/errors.js'
 
 function scope (): EvalScope {
   // JSON.parse makes `__proto__` an own property: the engine must still refuse it.
-  const row = JSON.parse('{ "name": "x", "__proto__": { "polluted": true }, "constructor": "own" }')
-  const s = createScope({ datasets: { header: { fn: () => 'called' } }, parameters: { p: 1 }, context: { language: 'en' } })
+  const row: unknown = JSON.parse('{ "name": "x", "__proto__": { "polluted": true }, "constructor": "own" }')
+  const s = createScope({
+    datasets: { header: { fn: () => 'called' } }, parameters: { p: 1 }, context: { language: 'en' }
+  })
   s.row = row
   return s
 }
@@ -24,7 +26,8 @@ test('prototype and constructor paths resolve to null', () => {
 })
 
 test('globals, this and process are just unknown names', () => {
-  for (const src of ['this', 'globalThis', 'process', 'require', 'window', 'Function', 'eval', 'process.env', 'globalThis.process.exit']) {
+  const globals = ['this', 'globalThis', 'process', 'require', 'window', 'Function', 'eval', 'process.env', 'globalThis.process.exit']
+  for (const src of globals) {
     assert.equal(ev(src), null, src)
   }
 })
@@ -35,7 +38,8 @@ test('calling anything but a whitelisted name is a compile error', () => {
     'process.exit()', 'header.fn()', 'upper("a")()', 'row["constructor"]("x")', 'toString()', 'hasOwnProperty("x")',
     'constructor("x")', '__proto__()', '(upper)("x")'
   ]) {
-    assert.throws(() => compileExpression(src, 'body[0].text'), (e: unknown) => e instanceof TemplateError && e.message.startsWith('body[0].text: '), src)
+    assert.throws(() => compileExpression(src, 'body[0].text'),
+      (e: unknown) => e instanceof TemplateError && e.message.startsWith('body[0].text: '), src)
   }
 })
 

@@ -15,19 +15,22 @@ import { renderPdf } from '../../../engine/pdf/render-pdf.js'
 import type { RenderSuccess } from '../../../engine/types.js'
 import { input, invoiceDefinition, pdfText, withPdf } from './fixtures.js'
 import { decodeGrayPng, diffShare, inkShare, pagePng } from './gray-png.js'
+import { itemAt } from '../../helpers/item-at.js'
 
 const REFERENCES = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'engine', 'pdf', 'references')
 const CJK = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'
-const INCONSOLATA = join(import.meta.dirname, '..', '..', '..', '..', 'node_modules', 'bwip-js', 'fonts', 'Inconsolata.otf')
+const INCONSOLATA = join(import.meta.dirname, '..', '..', '..', '..', 'node_modules', 'bwip-js', 'fonts',
+  'Inconsolata.otf')
 const page = { size: [300, 70], orientation: 'landscape', margins: 10 }
 
 function render (document: unknown, assets: Record<string, unknown> = {}): RenderSuccess {
   const def = invoiceDefinition(document, assets)
-  return renderPdf(compileDocument(def.document, def as never), input(def, {}))
+  return renderPdf(compileDocument(def.document, def), input(def, {}))
 }
 
 const fontsOf = (bytes: Uint8Array): string[] =>
-  withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' })).split('\n').slice(2).filter((l) => l !== '')
+  withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }))
+    .split('\n').slice(2).filter((l) => l !== '')
 const lines = (bytes: Uint8Array): string[] => pdfText(bytes).split('\n').map((l) => l.trim()).filter((l) => l !== '')
 
 /** The FontFile3 (/CIDFontType0C) programs of a PDF, by the font name of their descriptor. */
@@ -41,7 +44,7 @@ function cffPrograms (bytes: Uint8Array): Map<string, CffSource> {
     assert.match(dict, /\/Subtype \/CIDFontType0C/)
     const start = s.indexOf('stream\n', obj) + 7
     const data = pdf.subarray(start, start + Number(/\/Length (\d+)/.exec(dict)![1]))
-    out.set(m[1], new CffSource(dict.includes('/FlateDecode') ? inflateSync(data) : data))
+    out.set(itemAt(m, 1), new CffSource(dict.includes('/FlateDecode') ? inflateSync(data) : data))
   }
   return out
 }
@@ -60,12 +63,17 @@ function assertLooksLike (bytes: Uint8Array, name: string): void {
 test('Chinese in regular and bold: one embedded CFF subset per font, the text back, the page as the reference', () => {
   const regular = '上海贸易有限公司，南京路100号'
   const bold = '发票总额：人民币'
-  const r = render({ page, styles: { b: { font: 'Helvetica-Bold', size: 14 } }, body: [{ text: regular, size: 12 }, { text: bold, style: 'b' }] })
+  const r = render({
+    page,
+    styles: { b: { font: 'Helvetica-Bold', size: 14 } },
+    body: [{ text: regular, size: 12 }, { text: bold, style: 'b' }]
+  })
   assert.equal(r.warnings, undefined)
   assert.deepEqual(lines(r.bytes), [regular, bold])
   const cjk = fontsOf(r.bytes).filter((l) => l.includes('NotoSansCJK'))
   assert.equal(cjk.length, 2, cjk.join('\n'))
-  for (const [font, l] of [['NotoSansCJKsc-Regular', cjk[0]], ['NotoSansCJKsc-Bold', cjk[1]]]) {
+  const faces = [['NotoSansCJKsc-Regular', itemAt(cjk, 0)], ['NotoSansCJKsc-Bold', itemAt(cjk, 1)]] as const
+  for (const [font, l] of faces) {
     assert.match(l, new RegExp(`^[A-Z]{6}\\+${font}\\s+CID Type 0C\\s+Identity-H\\s+yes yes yes`))
   }
   assertLooksLike(r.bytes, 'cjk-regular-bold')
@@ -76,7 +84,7 @@ test('a CJK subset holds the used glyphs plus .notdef, and only the subroutines 
   const r = render({ page, body: [{ text, size: 12 }] })
   const programs = cffPrograms(r.bytes)
   assert.equal(programs.size, 1)
-  const [name, cff] = [...programs][0]
+  const [name, cff] = itemAt([...programs], 0)
   assert.match(name, /\+NotoSansCJKsc-Regular$/)
   assert.equal(cff.charStrings.count, 5)
   assert.ok(cff.cid)
@@ -88,18 +96,19 @@ test('a CJK subset holds the used glyphs plus .notdef, and only the subroutines 
   for (const fd of cff.fds) assert.ok((fd.subrs?.count ?? 0) < 50, `${fd.subrs?.count} local subroutines`)
   // One glyph more, one charstring more.
   const more = cffPrograms(render({ page, body: [{ text: text + '司', size: 12 }] }).bytes)
-  assert.equal([...more.values()][0].charStrings.count, 6)
+  assert.equal(itemAt([...more.values()], 0).charStrings.count, 6)
 })
 
 test('Japanese from the JP face of the collection: its own glyph forms, embedded, the text back', () => {
   const text = '直通の骨董店、東京都千代田区'
-  const doc = (font: string): unknown => ({ page, styles: { s: { font: [font] } }, body: [{ text, size: 12, style: 's' }] })
+  const doc = (font: string): unknown =>
+    ({ page, styles: { s: { font: [font] } }, body: [{ text, size: 12, style: 's' }] })
   const jp = render(doc('Noto Sans CJK JP'))
   assert.equal(jp.warnings, undefined)
   assert.deepEqual(lines(jp.bytes), [text])
   const f = fontsOf(jp.bytes)
   assert.equal(f.length, 1, f.join('\n'))
-  assert.match(f[0], /^[A-Z]{6}\+NotoSansCJKjp-Regular\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
+  assert.match(itemAt(f, 0), /^[A-Z]{6}\+NotoSansCJKjp-Regular\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
   assertLooksLike(jp.bytes, 'japanese-jp')
   // The same characters in the SC face are other glyphs (直, 骨 have regional forms).
   const sc = render(doc('Noto Sans CJK SC'))
@@ -109,10 +118,11 @@ test('Japanese from the JP face of the collection: its own glyph forms, embedded
 test('a name-keyed OpenType CFF font asset is subset too (CID-keyed, with its glyphs only)', () => {
   const asset = { data: readFileSync(INCONSOLATA).toString('base64') }
   const text = 'Invoice 2026-0042: 1,234.50'
-  const r = render({ page, styles: { m: { font: 'Mono' } }, body: [{ text, size: 12, style: 'm' }] }, { fonts: { Mono: asset } })
+  const r = render({ page, styles: { m: { font: 'Mono' } }, body: [{ text, size: 12, style: 'm' }] },
+    { fonts: { Mono: asset } })
   assert.deepEqual(lines(r.bytes), [text])
   assert.match(fontsOf(r.bytes).join('\n'), /\+Inconsolata\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
-  const cff = [...cffPrograms(r.bytes).values()][0]
+  const cff = itemAt([...cffPrograms(r.bytes).values()], 0)
   assert.ok(cff.cid)
   assert.equal(cff.charStrings.count, new Set(text).size + 1)
   assertLooksLike(r.bytes, 'inconsolata')
@@ -150,14 +160,15 @@ test('a glyph with charstring arithmetic: the whole subset goes to fontkit\'s su
   const r = render(doc, asset(withComputedGlyph('x', 'l')))
   assert.deepEqual(lines(r.bytes), ['lxl'], 'the text comes back (ToUnicode)')
   assert.match(fontsOf(r.bytes).join('\n'), /\+Inconsolata\s+CID Type 0C\s+Identity-H\s+yes yes yes/)
-  const cff = [...cffPrograms(r.bytes).values()][0]
+  const cff = itemAt([...cffPrograms(r.bytes).values()], 0)
   assert.equal(cff.charStrings.count, 3, '.notdef, l and x')
   // fontkit's subset: every local subroutine slot of the font (unused ones emptied), where
   // cff-subset.ts keeps only those the glyphs call.
   const full = new CffSource(fontTable(readFileSync(INCONSOLATA), 'CFF '))
-  assert.equal(cff.fds[0].subrs?.count, full.fds[0].subrs?.count)
-  const own = [...cffPrograms(render(doc, asset(readFileSync(INCONSOLATA))).bytes).values()][0]
-  assert.ok((own.fds[0].subrs?.count ?? 0) < (full.fds[0].subrs?.count ?? 0), 'the unmodified font: cff-subset.ts')
+  const fullSubrs = itemAt(full.fds, 0).subrs?.count
+  assert.equal(itemAt(cff.fds, 0).subrs?.count, fullSubrs)
+  const own = itemAt([...cffPrograms(render(doc, asset(readFileSync(INCONSOLATA))).bytes).values()], 0)
+  assert.ok((itemAt(own.fds, 0).subrs?.count ?? 0) < (fullSubrs ?? 0), 'the unmodified font: cff-subset.ts')
   // Poppler draws the x as an l: the page is the one of `lll` in the unmodified font.
   const gray = (bytes: Uint8Array): ReturnType<typeof decodeGrayPng> => decodeGrayPng(pagePng(bytes, 100))
   const lll = gray(render({ ...doc, body: [{ text: 'lll', style: 'm' }] }, asset(readFileSync(INCONSOLATA))).bytes)
@@ -175,7 +186,9 @@ function fontTable (file: string | Buffer, tag: string): Buffer {
   const n = b.readUInt16BE(dir + 4)
   for (let i = 0; i < n; i++) {
     const r = dir + 12 + i * 16
-    if (b.toString('latin1', r, r + 4) === tag) return b.subarray(b.readUInt32BE(r + 8), b.readUInt32BE(r + 8) + b.readUInt32BE(r + 12))
+    if (b.toString('latin1', r, r + 4) === tag) {
+      return b.subarray(b.readUInt32BE(r + 8), b.readUInt32BE(r + 8) + b.readUInt32BE(r + 12))
+    }
   }
   throw new Error(`no ${tag} table`)
 }

@@ -23,8 +23,19 @@ export const invoiceDocument = {
     { spacer: 8 },
     {
       columns: [
-        { width: '50%', items: [{ text: 'Bill to', style: 'th' }, { text: '{{ header.customer_name }}\n{{ header.customer_address }}' }] },
-        { width: '*', items: [{ text: 'Date: {{ header.date }}', align: 'right' }, { text: 'Due: {{ header.due }}', align: 'right' }] }
+        {
+          width: '50%',
+          items: [{ text: 'Bill to', style: 'th' }, {
+            text: '{{ header.customer_name }}\n{{ header.customer_address }}'
+          }]
+        },
+        {
+          width: '*',
+          items: [{
+            text: 'Date: {{ header.date }}',
+            align: 'right'
+          }, { text: 'Due: {{ header.due }}', align: 'right' }]
+        }
       ]
     },
     { spacer: 10 },
@@ -62,7 +73,13 @@ export function invoiceDefinition (
 export function invoiceLines (n: number): Array<Record<string, unknown>> {
   const out = []
   for (let i = 1; i <= n; i++) {
-    out.push({ sku: `SKU-${String(i).padStart(4, '0')}`, description: `Widget model ${i} with a reasonably long description`, qty: (i % 5) + 1, amount: String((i * 7.25).toFixed(2)), region: i <= n / 2 ? 'North' : 'South' })
+    out.push({
+      sku: `SKU-${String(i).padStart(4, '0')}`,
+      description: `Widget model ${i} with a reasonably long description`,
+      qty: (i % 5) + 1,
+      amount: String((i * 7.25).toFixed(2)),
+      region: i <= n / 2 ? 'North' : 'South'
+    })
   }
   return out
 }
@@ -77,7 +94,9 @@ export const invoiceHeader = {
   currency: 'EUR'
 }
 
-export function input (definition: unknown, datasets: Record<string, unknown>, limits: Partial<RenderLimits> = {}, versionKey = 'test:1'): RenderInput {
+export function input (
+  definition: unknown, datasets: Record<string, unknown>, limits: Partial<RenderLimits> = {}, versionKey = 'test:1'
+): RenderInput {
   return {
     versionKey,
     definition: JSON.stringify(definition),
@@ -138,7 +157,8 @@ export function decodeDataMatrix (bytes: Uint8Array): string[] {
   return withPdf(bytes, (file, dir) => {
     execFileSync('pdftoppm', ['-r', '150', '-png', '-f', '1', '-l', '1', file, join(dir, 'p')])
     const png = execFileSync('sh', ['-c', `ls ${dir}/p*.png`], { encoding: 'utf8' }).trim()
-    const out = execFileSync('dmtxread', ['-n', '-m', '20000', png], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const out = execFileSync('dmtxread', ['-n', '-m', '20000', png],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     return out.split('\n').filter((l) => l.length > 0)
   })
 }

@@ -60,7 +60,10 @@ test('a table crossing pages repeats its header and numbers pages X of Y', () =>
     const headerRow = lines.findIndex((l) => l === 'SKU Item Qty Amount')
     const firstRow = lines.findIndex((l) => l.startsWith('SKU-0'))
     if (firstRow >= 0) assert.ok(headerRow >= 0 && headerRow < firstRow, `page ${p} repeats the table header`)
-    for (const l of lines) { const m = /^(SKU-\d{4}) /.exec(l); if (m !== null) { assert.ok(!seen.has(m[1]), `${m[1]} twice`); seen.add(m[1]) } }
+    for (const l of lines) {
+      const sku = /^(SKU-\d{4}) /.exec(l)?.[1]
+      if (sku !== undefined) { assert.ok(!seen.has(sku), `${sku} twice`); seen.add(sku) }
+    }
   }
   assert.equal(seen.size, 120, 'every row exactly once')
 })

@@ -9,7 +9,7 @@ import { input, invoiceDefinition, invoiceHeader, invoiceLines } from './fixture
 type Lines = number | Array<Record<string, unknown>>
 function renderWith (limits: Partial<RenderLimits>, lines: Lines, document?: unknown): unknown {
   const def = invoiceDefinition(document)
-  const cd = compileDocument(def.document, def as never)
+  const cd = compileDocument(def.document, def)
   const rows = typeof lines === 'number' ? invoiceLines(lines) : lines
   return renderPdf(cd, input(def, { header: invoiceHeader, lines: rows }, limits))
 }
@@ -67,7 +67,17 @@ test('maxRows: counts rows over all datasets', () => {
 })
 
 test('an expression error names the element path and the expression', () => {
-  const doc = { body: [{ text: 'ok' }, { table: { rows: 'lines', columns: [{ header: 'A', value: '{{ row.amount * "x" }}' }] } }] }
+  const doc = {
+    body: [{ text: 'ok' }, {
+      table: {
+        rows: 'lines',
+        columns: [{
+          header: 'A',
+          value: '{{ row.amount * "x" }}'
+        }]
+      }
+    }]
+  }
   expectRenderError(() => renderWith({}, 3, doc), 'RENDER_FAILED', /document\.body\[1\]\.table\.columns\[0\]\.value: row\.amount \* "x"/)
   const bad = { body: [{ text: 'x' }, { columns: [{ items: [{ text: '{{ upper(header.number }}' }] }] }] }
   assert.throws(() => renderWith({}, 1, bad), (err: unknown) => err instanceof TemplateError && /document\.body\[1\]\.columns\[0\]\.items\[0\]\.text/.test(err.message))
@@ -85,7 +95,7 @@ test('layout errors are TemplateErrors naming the path', () => {
   for (const [doc, re] of cases) {
     const def = invoiceDefinition(doc)
     assert.throws(
-      () => compileDocument(def.document, def as never),
+      () => compileDocument(def.document, def),
       (err: unknown) => err instanceof TemplateError && re.test(err.message),
       String(re)
     )

@@ -15,6 +15,7 @@ import { validateAndCompile } from '../../../engine/template/validate.js'
 import type { RenderInput, RenderSuccess } from '../../../engine/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfText, withPdf } from './fixtures.js'
 import { png2x1 } from '../../helpers/png.js'
+import { itemAt } from '../../helpers/item-at.js'
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..', '..')
 const PREFLIGHT = resolve(repoRoot, '../shared/pdfa/preflight')
@@ -90,7 +91,19 @@ function kitchenSink (standard?: string): Record<string, unknown> {
       { rect: { height: 8, fill: '#ff8800', stroke: '#000000' } },
       { barcode: { type: 'code128', value: 'INV-42', height: 25, text: true } },
       { barcode: { type: 'qr', value: 'https://example.com/inv/42', size: 60 } },
-      { table: { rows: 'lines', zebra: '#f2f2f2', headerFill: '#dddddd', repeatHeader: true, columns: [{ header: 'SKU', value: '{{ row.sku }}', width: 60 }, { header: 'Item', value: '{{ row.description }}' }, { header: 'Amount', value: '{{ row.amount }}', width: 50, align: 'right' }] } }
+      {
+        table: {
+          rows: 'lines',
+          zebra: '#f2f2f2',
+          headerFill: '#dddddd',
+          repeatHeader: true,
+          columns: [
+            { header: 'SKU', value: '{{ row.sku }}', width: 60 },
+            { header: 'Item', value: '{{ row.description }}' },
+            { header: 'Amount', value: '{{ row.amount }}', width: 50, align: 'right' }
+          ]
+        }
+      }
     ],
     pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center' }]
   }
@@ -99,7 +112,7 @@ function kitchenSink (standard?: string): Record<string, unknown> {
 function render (document: unknown, language = 'en_GB'): RenderSuccess {
   const def = invoiceDefinition(document, { images: { alpha: { data: pngRgba() } } })
   const task = { ...input(def, { lines: invoiceLines(40) }), context: { language } }
-  return renderPdf(compileDocument(def.document, def as never), task)
+  return renderPdf(compileDocument(def.document, def), task)
 }
 
 const examples = join(repoRoot, 'examples')
@@ -117,14 +130,18 @@ test('one template as PDF/A-1b, 2b and 3b passes PDFBox Preflight --part 1, 2 an
   const docs = STANDARDS.map((s) => render(kitchenSink(s)))
   for (const r of docs) assert.ok(r.pageCount >= 2, 'the table goes over pages')
   const verdicts = await Promise.all(docs.map(async (r, i) => await preflight(r.bytes, i + 1)))
-  verdicts.forEach((v, i) => assert.deepEqual(v, { code: 0, out: `VALID PDF/A-${i + 1}b (PDFBox Preflight, part ${i + 1} rules)\n` }))
+  verdicts.forEach((v, i) => assert.deepEqual(v, {
+    code: 0,
+    out: `VALID PDF/A-${i + 1}b (PDFBox Preflight, part ${i + 1} rules)\n`
+  }))
   // The same template without the setting is not PDF/A (the validator does refuse what it should).
   const plain = await preflight(render(kitchenSink()).bytes, 1)
   assert.equal(plain.code, 1)
   assert.match(plain.out, /3\.1\.3 : .*FontFile entry is missing/)
 })
 
-test('every example template (the invoice in Latin and Arabic, the sales report) passes as PDF/A-1b, 2b and 3b', async () => {
+test('every example template (the invoice in Latin and Arabic, the sales report) passes as PDF/A-1b, 2b and ' +
+  '3b', async () => {
   const examplesOf = (standard: string): RenderSuccess[] => [
     renderExample('invoice', 'invoice', standard, { invoiceId: 1 }),
     renderExample('invoice', 'invoice-arabic', standard, { invoiceId: 1 }),
@@ -132,15 +149,30 @@ test('every example template (the invoice in Latin and Arabic, the sales report)
   ]
   const docs = STANDARDS.flatMap((standard, i) => examplesOf(standard).map((r): [RenderSuccess, number] => [r, i + 1]))
   const verdicts = await Promise.all(docs.map(async ([r, part]) => await preflight(r.bytes, part)))
-  verdicts.forEach((v, i) => assert.deepEqual(v, { code: 0, out: `VALID PDF/A-${docs[i][1]}b (PDFBox Preflight, part ${docs[i][1]} rules)\n` }, `document ${i}`))
-  assert.ok(docs[2][0].pageCount > 5)
+  docs.forEach(([, part], i) => {
+    assert.deepEqual(verdicts[i], {
+      code: 0,
+      out: `VALID PDF/A-${part}b (PDFBox Preflight, part ${part} ` +
+      'rules)\n'
+    }, `document ${i}`)
+  })
+  assert.ok(itemAt(docs, 2)[0].pageCount > 5)
 })
 
 test('a document longer than the held pages (counted, then drawn and streamed page by page) is PDF/A too', async () => {
   const doc = {
     pdf: { standard: 'PDF/A-1b' },
     page: { size: [200, 120], margins: 10 },
-    body: [{ table: { rows: 'lines', columns: [{ header: 'SKU', value: '{{ row.sku }}', width: 60 }, { header: 'Amount', value: '{{ row.amount }}' }] } }],
+    body: [{
+      table: {
+        rows: 'lines',
+        columns: [{
+          header: 'SKU',
+          value: '{{ row.sku }}',
+          width: 60
+        }, { header: 'Amount', value: '{{ row.amount }}' }]
+      }
+    }],
     pageFooter: [{ text: 'Page {{ page }} of {{ pages }}', align: 'center', size: 6 }]
   }
   const def = invoiceDefinition(doc)
@@ -148,7 +180,7 @@ test('a document longer than the held pages (counted, then drawn and streamed pa
   const counts: number[] = []
   const sink: OutputSink = { count (n) { counts.push(n) }, write (chunk) { chunks.push(chunk) } }
   const task = input(def, { lines: invoiceLines(4 * (HOLD_PAGES + 20)) })
-  const r = renderPdf(compileDocument(doc, def as never), task, sink)
+  const r = renderPdf(compileDocument(doc, def), task, sink)
   assert.ok(r.pageCount > HOLD_PAGES)
   assert.deepEqual(counts, [r.pageCount])
   assert.ok(chunks.length > 1)
@@ -157,7 +189,8 @@ test('a document longer than the held pages (counted, then drawn and streamed pa
   assert.deepEqual(await preflight(bytes, 1), { code: 0, out: 'VALID PDF/A-1b (PDFBox Preflight, part 1 rules)\n' })
 })
 
-test('generated documents (several scripts, RTL, tables over pages, images, barcodes) pass Preflight: fixed seed, 4 cases', async () => {
+test('generated documents (several scripts, RTL, tables over pages, images, barcodes) pass Preflight: fixed seed, 4 ' +
+  'cases', async () => {
   const word = fc.oneof(
     fc.constantFrom(...SCRIPTS, 'Müller & Söhne', '€ 1.234,50', 'Ελλάδα', 'مرحبا بالعالم', 'עברית', '東京都', 'हिन्दी', 'ภาษาไทย'),
     fc.string({ minLength: 1, maxLength: 12, unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzÀÉÎÕÜß0123456789') })
@@ -171,7 +204,15 @@ test('generated documents (several scripts, RTL, tables over pages, images, barc
     fc.constantFrom('code128', 'qr', 'datamatrix', 'ean13').map((type) => ({ barcode: { type, value: type === 'ean13' ? '400638133393' : 'INV-42', height: 20, size: 40 } })),
     // The 40 rows of render() go over several A6 pages; the item column's width varies.
     fc.integer({ min: 40, max: 120 }).map((width) => ({
-      table: { rows: 'lines', repeatHeader: true, columns: [{ header: 'SKU', value: '{{ row.sku }}', width }, { header: 'Item', value: '{{ row.description }}' }] }
+      table: {
+        rows: 'lines',
+        repeatHeader: true,
+        columns: [{
+          header: 'SKU',
+          value: '{{ row.sku }}',
+          width
+        }, { header: 'Item', value: '{{ row.description }}' }]
+      }
     }))
   )
   const generated = fc.tuple(fc.array(element, { minLength: 3, maxLength: 10 }), fc.constantFrom(...STANDARDS))
@@ -189,12 +230,16 @@ test('every font is embedded and subset, and the text extracts whole', () => {
   const rows = pdffonts(r.bytes)
   // Embedded and subset; the standard fonts are WinAnsi simple fonts (text by glyph name, no ToUnicode).
   for (const row of rows) assert.match(row, /(Type 1C\s+(WinAnsi|Custom)\s+yes\s+yes\s+no|Identity-H\s+yes\s+yes\s+yes)\s+\d+\s+0$/, row)
-  const names = rows.map((row) => row.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, ''))
-  for (const face of ['NimbusSans-Bold', 'NimbusSans-Regular', 'NimbusSans-Italic', 'NimbusRoman-Regular', 'NimbusRoman-BoldItalic', 'NimbusMonoPS-Regular', 'StandardSymbolsPS', 'D050000L', 'NotoSansArabic-Regular', 'NotoSansCJKsc-Regular']) {
+  const names = rows.map((row) => itemAt(row.split(/\s+/), 0).replace(/^[A-Z]{6}\+/, ''))
+  for (const face of [
+    'NimbusSans-Bold', 'NimbusSans-Regular', 'NimbusSans-Italic', 'NimbusRoman-Regular', 'NimbusRoman-BoldItalic',
+    'NimbusMonoPS-Regular', 'StandardSymbolsPS', 'D050000L', 'NotoSansArabic-Regular', 'NotoSansCJKsc-Regular'
+  ]) {
     assert.ok(names.includes(face), `${face} in ${names.join(', ')}`)
   }
   const text = pdfText(r.bytes, 1).replace(/[\u202a-\u202e]/g, '')
-  for (const s of ['ACME Supplies Ltd', 'Müller & Söhne, “quoted” — €1.234,50', 'Œuvre Ÿ', 'Courier: SKU-0001', ...SCRIPTS]) assert.ok(text.includes(s), `${s} in\n${text}`)
+  for (const s of ['ACME Supplies Ltd', 'Müller & Söhne, “quoted” — ' +
+      '€1.234,50', 'Œuvre Ÿ', 'Courier: SKU-0001', ...SCRIPTS]) assert.ok(text.includes(s), `${s} in\n${text}`)
   // The whole WinAnsi repertoire in each font, found again through the glyph names.
   const raw = withPdf(r.bytes, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' })).replace(/\s+/g, '')
   // (no-break space and soft hyphen are WinAnsiEncoding's space and hyphen glyphs)
@@ -229,9 +274,13 @@ test('XMP metadata agrees with the Info dictionary; version header, output inten
   const b = render(kitchenSink('PDF/A-2b'))
   assert.ok(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), 'byte-deterministic')
   const meta = withPdf(a.bytes, (file) => execFileSync('pdfinfo', ['-meta', file], { encoding: 'utf8' }))
-  for (const s of ['<pdfaid:part>2</pdfaid:part>', '<pdfaid:conformance>B</pdfaid:conformance>', '<rdf:li xml:lang="x-default">Invoice &lt;42&gt; &amp; co</rdf:li>',
+  for (const s of [
+    '<pdfaid:part>2</pdfaid:part>', '<pdfaid:conformance>B</pdfaid:conformance>',
+    '<rdf:li xml:lang="x-default">Invoice &lt;42&gt; &amp; co</rdf:li>',
     '<dc:creator><rdf:Seq><rdf:li>ACME Supplies Ltd</rdf:li></rdf:Seq></dc:creator>', '<rdf:li>en-GB</rdf:li>',
-    '<xmp:CreateDate>2000-01-01T00:00:00Z</xmp:CreateDate>', '<xmp:ModifyDate>2000-01-01T00:00:00Z</xmp:ModifyDate>', '<pdf:Producer>svc</pdf:Producer>']) {
+    '<xmp:CreateDate>2000-01-01T00:00:00Z</xmp:CreateDate>', '<xmp:ModifyDate>2000-01-01T00:00:00Z</xmp:ModifyDate>',
+    '<pdf:Producer>svc</pdf:Producer>'
+  ]) {
     assert.ok(meta.includes(s), `${s} in ${meta}`)
   }
   const info = withPdf(a.bytes, (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' }))
@@ -247,7 +296,7 @@ test('XMP metadata agrees with the Info dictionary; version header, output inten
 
 test('images with alpha are flattened in PDF/A (no soft mask); plain documents keep their soft mask', () => {
   const list = (r: RenderSuccess): string[] => withPdf(r.bytes, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }))
-    .split('\n').slice(2).filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/)[2])
+    .split('\n').slice(2).filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s+/)[2] ?? '')
   const doc = (standard?: string): Record<string, unknown> => ({ ...(standard !== undefined ? { pdf: { standard } } : {}), body: [{ image: { asset: 'alpha', width: 40 } }] })
   assert.deepEqual(list(render(doc())), ['image', 'smask'])
   assert.deepEqual(list(render(doc('PDF/A-3b'))), ['image'])
@@ -264,7 +313,7 @@ test('images with alpha are flattened in PDF/A (no soft mask); plain documents k
   /** The last `n` bytes of the image as pdfimages writes it (a ppm file: RGB samples after a header). */
   const samples = (data: string, ext: string, n: number): number[] => {
     const def = invoiceDefinition({ pdf: { standard: 'PDF/A-1b' }, body: [{ image: { asset: 'x', width: 20 } }] }, { images: { x: { data } } })
-    const r = renderPdf(compileDocument(def.document, def as never), input(def, {}))
+    const r = renderPdf(compileDocument(def.document, def), input(def, {}))
     assert.deepEqual(list(r), ['image'])
     const out = withPdf(r.bytes, (file, dir) => {
       execFileSync('pdfimages', [file, join(dir, 'i')])
@@ -276,7 +325,8 @@ test('images with alpha are flattened in PDF/A (no soft mask); plain documents k
   assert.deepEqual(samples(grayAlpha, 'ppm', 6), [191, 191, 191, 100, 100, 100]) // (pdfimages writes gray as RGB too)
 })
 
-test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16-bit PNG in PDF/A-1, restricted font, embedFonts false', () => {
+test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16-bit PNG in PDF/A-1, restricted ' +
+  'font, embedFonts false', () => {
   const tpl = (document: Record<string, unknown>, assets: Record<string, unknown> = {}): unknown =>
     invoiceDefinition(document, assets)
   const errors = (json: unknown): Array<{ path: string, message: string }> => {
@@ -284,7 +334,7 @@ test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16
     if (r.ok) assert.fail('expected the template to be refused')
     return r.errors
   }
-  assert.equal(errors(tpl({ pdf: { standard: 'PDF/A-4' }, body: [] }))[0].path, '/document/pdf/standard')
+  assert.equal(errors(tpl({ pdf: { standard: 'PDF/A-4' }, body: [] }))[0]?.path, '/document/pdf/standard')
   assert.deepEqual(errors(tpl({ pdf: { standard: 'PDF/A-1b', embedFonts: false }, body: [] })).map((e) => e.path), ['/document/pdf/embedFonts'])
   // A CMYK JPEG: its colours are outside the sRGB output intent (a plain document takes it).
   const components = [1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 4, 0x11, 0]
@@ -294,7 +344,7 @@ test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16
   assert.equal(validateAndCompile(withScan()).ok, true)
   const e = errors(withScan({ standard: 'PDF/A-2b' }))
   assert.deepEqual(e.map((x) => x.path), ['/assets/images/scan'])
-  assert.match(e[0].message, /CMYK.*PDF\/A/)
+  assert.match(itemAt(e, 0).message, /CMYK.*PDF\/A/)
   // A 16-bit PNG: PDF/A-1 is PDF 1.4, whose images have 8 bits per component at most.
   const png16 = Buffer.from(pngRgba(), 'base64')
   png16[8 + 8 + 8] = 16 // IHDR bit depth
@@ -317,7 +367,12 @@ test('refused at publish, naming the JSON path: unknown standard, CMYK image, 16
 })
 
 test('a character no font has: PDF/A-2b and 3b refuse the render (no .notdef glyph), PDF/A-1b warns as before', () => {
-  const doc = (standard: string): Record<string, unknown> => ({ pdf: { standard }, body: [{ text: 'Private \ue000 use' }] })
+  const doc = (standard: string): Record<string, unknown> => ({
+    pdf: { standard },
+    body: [{
+      text: 'Private \ue000 use'
+    }]
+  })
   const r1 = render(doc('PDF/A-1b'))
   assert.match(r1.warnings?.[0] ?? '', /U\+E000/)
   for (const s of ['PDF/A-2b', 'PDF/A-3b']) {
@@ -325,21 +380,22 @@ test('a character no font has: PDF/A-2b and 3b refuse the render (no .notdef gly
   }
 })
 
-test('plain documents are unchanged (PDF 1.3, standard fonts not embedded, no metadata); embedFonts embeds them without PDF/A', () => {
+test('plain documents are unchanged (PDF 1.3, standard fonts not embedded, no metadata); embedFonts embeds them ' +
+  'without PDF/A', () => {
   const doc = (pdf?: unknown): Record<string, unknown> => ({ ...(pdf !== undefined ? { pdf } : {}), body: [{ text: 'Invoice {{ header.number }}', font: 'Helvetica-Bold' }] })
   const renderDoc = (d: Record<string, unknown>): RenderSuccess => {
     const def = invoiceDefinition(d)
-    return renderPdf(compileDocument(d, def as never), input(def, { header: invoiceHeader }))
+    return renderPdf(compileDocument(d, def), input(def, { header: invoiceHeader }))
   }
   const plain = renderDoc(doc())
   const raw = Buffer.from(plain.bytes).toString('latin1')
   assert.ok(raw.startsWith('%PDF-1.3'))
   assert.doesNotMatch(raw, /\/Metadata|\/OutputIntents/)
-  assert.match(pdffonts(plain.bytes)[0], /^Helvetica-Bold\s+Type 1\s+WinAnsi\s+no\s+no\s+no/)
+  assert.match(itemAt(pdffonts(plain.bytes), 0), /^Helvetica-Bold\s+Type 1\s+WinAnsi\s+no\s+no\s+no/)
   const embedded = renderDoc(doc({ embedFonts: true }))
   const raw2 = Buffer.from(embedded.bytes).toString('latin1')
   assert.ok(raw2.startsWith('%PDF-1.3'))
   assert.doesNotMatch(raw2, /\/Metadata|\/OutputIntents/)
-  assert.match(pdffonts(embedded.bytes)[0], /\+NimbusSans-Bold\s+Type 1C\s+WinAnsi\s+yes\s+yes\s+no/)
+  assert.match(itemAt(pdffonts(embedded.bytes), 0), /\+NimbusSans-Bold\s+Type 1C\s+WinAnsi\s+yes\s+yes\s+no/)
   assert.ok(pdfText(embedded.bytes).includes('Invoice INV-2026-0042'))
 })

@@ -125,7 +125,8 @@ test('fonts: a compressing document writes a ref whose `compress` was set false 
   deflated.end(Buffer.from('deflated bytes'))
   doc.end()
   const pdf = out()
-  assert.match(pdf, new RegExp(`${stored.id} 0 obj\\s*<<[^>]*/Note /stored[^>]*>>\\s*stream\\s*plain bytes\\s*endstream`))
+  assert.match(pdf, new RegExp(`${stored.id} 0 obj\\s*<<[^>]*/Note /stored[^>]*>>\\s*stream\\s*plain ` +
+    'bytes\\s*endstream'))
   assert.doesNotMatch(pdf.slice(pdf.indexOf(`${stored.id} 0 obj`), pdf.indexOf('plain bytes')), /FlateDecode/)
   assert.match(pdf, new RegExp(`${deflated.id} 0 obj\\s*<<[^>]*/Filter /FlateDecode`))
 })

@@ -17,12 +17,14 @@ const REFERENCES = join(import.meta.dirname, '..', '..', '..', '..', 'test', 'en
 
 function render (document: unknown, assets: Record<string, unknown> = {}): RenderSuccess {
   const def = invoiceDefinition(document, assets)
-  return renderPdf(compileDocument(def.document, def as never), input(def, {}))
+  return renderPdf(compileDocument(def.document, def), input(def, {}))
 }
 
-const fontsOf = (bytes: Uint8Array): string => withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }))
+const fontsOf = (bytes: Uint8Array): string =>
+  withPdf(bytes, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }))
 // pdftotext wraps right-to-left runs in embedding marks (U+202A-U+202E): not part of the text.
-const plain = (s: string): string => s.replace(/[\u202a-\u202e]/g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '').join('\n')
+const plain = (s: string): string =>
+  s.replace(/[\u202a-\u202e]/g, '').split('\n').map((l) => l.trim()).filter((l) => l !== '').join('\n')
 
 const SAMPLES: Array<{ name: string, text: string, font: string }> = [
   { name: 'polish', text: 'Łódź Hurt Sp. z o.o., ul. Piotrkowska 12', font: 'NotoSans-Regular' },
@@ -36,7 +38,9 @@ const SAMPLES: Array<{ name: string, text: string, font: string }> = [
 
 for (const s of SAMPLES) {
   test(`${s.name}: logical text, embedded subset font and page image as reviewed`, () => {
-    const r = render({ page: { size: [300, 60], orientation: 'landscape', margins: 10 }, body: [{ text: s.text, size: 12 }] })
+    const r = render({
+      page: { size: [300, 60], orientation: 'landscape', margins: 10 }, body: [{ text: s.text, size: 12 }]
+    })
     assert.equal(r.warnings, undefined)
     assert.equal(plain(pdfText(r.bytes)), s.text)
     const line = fontsOf(r.bytes).split('\n').find((l) => l.includes('+' + s.font + ' '))
@@ -53,7 +57,10 @@ for (const s of SAMPLES) {
 test('right-to-left paragraphs are right-aligned by default; direction and align override it', () => {
   const page = { size: [300, 100], orientation: 'landscape', margins: 10 }
   const heb = 'שלום עולם'
-  const g = decodeGrayPng(pagePng(render({ page, body: [{ text: heb, size: 14 }, { text: heb, size: 14, direction: 'ltr' }, { text: heb, size: 14, align: 'left' }] }).bytes, 72))
+  const body = [
+    { text: heb, size: 14 }, { text: heb, size: 14, direction: 'ltr' }, { text: heb, size: 14, align: 'left' }
+  ]
+  const g = decodeGrayPng(pagePng(render({ page, body }).bytes, 72))
   // Helvetica's line height at 14 pt (the primary font gives the metrics): 16.2 pt, 72 dpi = 1 px/pt.
   const lh = 16.2
   const band = (i: number): [number, number] => [Math.ceil(10 + i * lh + 1), Math.floor(10 + (i + 1) * lh - 1)]
@@ -69,7 +76,10 @@ test('right-to-left paragraphs are right-aligned by default; direction and align
 })
 
 test('numbers and Latin words inside right-to-left text keep their own order', () => {
-  const r = render({ page: { size: [400, 60], orientation: 'landscape', margins: 10 }, body: [{ text: 'فاتورة رقم 2026 من ACME Tools', size: 12 }] })
+  const r = render({
+    page: { size: [400, 60], orientation: 'landscape', margins: 10 },
+    body: [{ text: 'فاتورة رقم 2026 من ACME Tools', size: 12 }]
+  })
   const text = plain(pdfText(r.bytes))
   assert.match(text, /2026/)
   assert.match(text, /ACME Tools/)
@@ -96,12 +106,16 @@ test('a long Chinese paragraph wraps between characters inside its column, never
 test('closing punctuation that does not fit pulls the character before it onto the next line (UAX #14)', () => {
   // 10 pt ideographs in a 150 pt column: 15 per line; the 16th character is a closing comma.
   const para = '中'.repeat(15) + '，' + '文'.repeat(5)
-  const r = render({ page: { size: [400, 200], orientation: 'landscape', margins: [20, 230, 20, 20] }, body: [{ text: para, size: 10 }] })
+  const r = render({
+    page: { size: [400, 200], orientation: 'landscape', margins: [20, 230, 20, 20] }, body: [{ text: para, size: 10 }]
+  })
   assert.deepEqual(plain(pdfText(r.bytes)).split('\n'), ['中'.repeat(14), '中，' + '文'.repeat(5)])
 })
 
 test('a character no font has is a visible .notdef box and a warning, never "?"', () => {
-  const r = render({ page: { size: [200, 50], orientation: 'landscape', margins: 10 }, body: [{ text: 'A\u{1FAE8}B', size: 20 }] })
+  const r = render({
+    page: { size: [200, 50], orientation: 'landscape', margins: 10 }, body: [{ text: 'A\u{1FAE8}B', size: 20 }]
+  })
   assert.deepEqual(r.warnings, ['1 character(s) no font has, drawn as boxes: U+1FAE8'])
   assert.doesNotMatch(pdfText(r.bytes), /\?/)
   const g = decodeGrayPng(pagePng(r.bytes, 72))
@@ -115,9 +129,12 @@ test('a style names a font stack; template font assets join every stack before t
   const own = render({ body: [{ text: greek }] }, { fonts: { DejaVu: dejavu } })
   assert.match(fontsOf(own.bytes), /\+DejaVuSans /)
   assert.doesNotMatch(fontsOf(own.bytes), /NotoSans-Regular/)
-  const stack = render({ styles: { s: { font: ['Helvetica', 'Noto Sans Hebrew', 'Noto Sans Arabic'] } }, body: [{ text: 'ש ش', style: 's' }] })
+  const stack = render({
+    styles: { s: { font: ['Helvetica', 'Noto Sans Hebrew', 'Noto Sans Arabic'] } }, body: [{ text: 'ש ش', style: 's' }]
+  })
   assert.match(fontsOf(stack.bytes), /NotoSansHebrew-Regular/)
-  assert.throws(() => render({ styles: { s: { font: ['Helvetica', 'No Such Font'] } }, body: [{ text: 'x', style: 's' }] }), /unknown font "No Such Font"/)
+  const unknown = { styles: { s: { font: ['Helvetica', 'No Such Font'] } }, body: [{ text: 'x', style: 's' }] }
+  assert.throws(() => render(unknown), /unknown font "No Such Font"/)
 })
 
 test('installed fonts are parsed once per worker, not per render or per template', () => {
@@ -133,7 +150,8 @@ test('the same input gives the same bytes', () => {
   assert.deepEqual(Buffer.from(render(doc).bytes), Buffer.from(render(doc).bytes))
 })
 
-test('the example invoice with an Arabic customer (examples/data/invoice-arabic.json) draws the name and address', () => {
+test('the example invoice with an Arabic customer (examples/data/invoice-arabic.json) draws the name and ' +
+  'address', () => {
   const root = join(import.meta.dirname, '..', '..', '..', '..', 'examples')
   const def = JSON.parse(readFileSync(join(root, 'templates', 'invoice.json'), 'utf8')) as { document: unknown }
   const data = JSON.parse(readFileSync(join(root, 'data', 'invoice-arabic.json'), 'utf8')) as Record<string, unknown>
@@ -144,7 +162,8 @@ test('the example invoice with an Arabic customer (examples/data/invoice-arabic.
   assert.equal(r.warnings, undefined)
   const text = plain(pdfText(r.bytes))
   // (pdftotext puts a number at the left end of a right-to-left line first: visual order there.)
-  for (const s of ['شركة النور للتجارة', 'شارع التحرير', 'القاهرة', '11511', 'مصر', 'INV-2024-0043']) assert.ok(text.includes(s), s)
+  for (const s of ['شركة النور ' +
+    'للتجارة', 'شارع التحرير', 'القاهرة', '11511', 'مصر', 'INV-2024-0043']) assert.ok(text.includes(s), s)
   assert.match(fontsOf(r.bytes), /NotoSansArabic-Bold/)
 })
 

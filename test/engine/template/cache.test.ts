@@ -5,6 +5,7 @@ import { clearCompiled, compiledCacheSize, getCompiled } from '../../../engine/t
 import { compileTemplate } from '../../../engine/template/compile.js'
 import { TemplateError } from '../../../engine/errors.js'
 import type { TemplateDefinition } from '../../../engine/template/definition.js'
+import { itemAt } from '../../helpers/item-at.js'
 
 const read = (name: string): string => readFileSync(new URL(`../../../../examples/templates/${name}.json`, import.meta.url), 'utf8')
 
@@ -48,8 +49,8 @@ test('getCompiled keeps at most 256 versions', () => {
 test('getCompiled rejects bad JSON and invalid templates with TemplateError paths', () => {
   clearCompiled()
   assert.throws(() => getCompiled('bad:1', '{ nope'), (e: unknown) => e instanceof TemplateError && /not valid JSON/.test(e.message))
-  const t = JSON.parse(read('invoice'))
-  t.document.body[0].text = '{{ header.number + }}'
-  assert.throws(() => getCompiled('bad:2', JSON.stringify(t)), (e: unknown) => e instanceof TemplateError && e.errors[0].path === '/document/body/0/text')
+  const t = JSON.parse(read('invoice')) as { document: { body: Array<{ text?: string }> } }
+  itemAt(t.document.body, 0).text = '{{ header.number + }}'
+  assert.throws(() => getCompiled('bad:2', JSON.stringify(t)), (e: unknown) => e instanceof TemplateError && e.errors[0]?.path === '/document/body/0/text')
   assert.equal(compiledCacheSize(), 0, 'failures are not cached')
 })

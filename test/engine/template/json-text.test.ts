@@ -2,18 +2,17 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { firstSyntaxError, parseTemplateText } from '../../../engine/template/json-text.js'
+import { itemAt } from '../../helpers/item-at.js'
 
 const invoice = readFileSync(new URL('../../../../examples/templates/invoice.json', import.meta.url), 'utf8')
 
 function messageOf (text: string): string {
   const r = parseTemplateText(text)
-  assert.equal(r.ok, false, 'expected a syntax error')
-  // Narrowed by the assert above.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  if (r.ok) return ''
+  assert.ok(!r.ok, 'expected a syntax error')
   assert.equal(r.errors.length, 1)
-  assert.equal(r.errors[0].path, '/')
-  return r.errors[0].message
+  const e = itemAt(r.errors, 0)
+  assert.equal(e.path, '/')
+  return e.message
 }
 
 test('a syntax error deep in a real template names its line and column with a caret excerpt', () => {
@@ -21,8 +20,8 @@ test('a syntax error deep in a real template names its line and column with a ca
   const lines = invoice.split('\n')
   const at = lines.findIndex((l) => /^\s*"format": /.test(l))
   assert.ok(at > 0)
-  lines[at] = lines[at].replace(/,\s*$/, '')
-  const next = lines[at + 1]
+  lines[at] = itemAt(lines, at).replace(/,\s*$/, '')
+  const next = itemAt(lines, at + 1)
   const column = next.length - next.trimStart().length + 1
   const message = messageOf(lines.join('\n'))
   const [head, excerpt, caret] = message.split('\n')
@@ -46,8 +45,9 @@ test('each kind of mistake is named where it is', () => {
     ['', 1, 1, /unexpected end of file/]
   ]
   for (const [text, line, column, what] of cases) {
-    const head = messageOf(text).split('\n')[0]
-    assert.match(head, new RegExp(`^is not valid JSON: line ${line}, column ${column}: `), `${JSON.stringify(text)} -> ${head}`)
+    const [head = ''] = messageOf(text).split('\n')
+    assert.match(head, new RegExp(`^is not valid JSON: line ${line}, ` +
+      `column ${column}: `), `${JSON.stringify(text)} -> ${head}`)
     assert.match(head, what, JSON.stringify(text))
   }
 })
@@ -61,7 +61,7 @@ test('the scanner accepts what JSON.parse accepts', () => {
 
 test('a long minified line is cut around the error', () => {
   const text = '{"a":"' + 'x'.repeat(500) + '",,"b":1}'
-  const [, excerpt, caret] = messageOf(text).split('\n')
+  const [, excerpt = '', caret = ''] = messageOf(text).split('\n')
   assert.ok(excerpt.length < 90)
   assert.equal(excerpt[caret.length - 1], ',')
 })

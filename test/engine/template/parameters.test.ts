@@ -19,7 +19,13 @@ const def: TemplateDefinition = {
     { name: 'kind', type: 'string', enum: ['x', 'y'], defaultValue: 'x', required: true }
   ],
   datasets: [
-    { code: 'header', description: 'Head', cardinality: 'single', query: 'SELECT secret FROM t WHERE id = :invoiceId', fields: [{ name: 'secret', type: 'string' }] },
+    {
+      code: 'header',
+      description: 'Head',
+      cardinality: 'single',
+      query: 'SELECT secret FROM t WHERE id = :invoiceId',
+      fields: [{ name: 'secret', type: 'string' }]
+    },
     { code: 'lines', cardinality: 'multiple', query: 'SELECT 1', fields: [] }
   ]
 }
@@ -107,7 +113,7 @@ test('publicTemplateView: spec 2.3 pieces, never the SQL', () => {
   const v = publicTemplateView(def)
   assert.deepEqual(v.parameters[0], { name: 'invoiceId', type: 'integer', required: true, defaultValue: null, description: 'Invoice' })
   assert.deepEqual(v.parameters[3], { name: 'draft', type: 'boolean', required: false, defaultValue: false, description: '' })
-  assert.deepEqual(v.parameters[8].required, false, 'a default makes a parameter optional for callers')
+  assert.deepEqual(v.parameters[8]?.required, false, 'a default makes a parameter optional for callers')
   assert.deepEqual(v.datasets, [
     { code: 'header', description: 'Head', cardinality: 'single', fields: [{ name: 'secret', type: 'string' }] },
     { code: 'lines', description: '', cardinality: 'multiple', fields: [] }

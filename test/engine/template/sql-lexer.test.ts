@@ -27,15 +27,18 @@ test('tokens: comments, quotes, identifiers and placeholders as MariaDB reads th
     ['SELECT /* a -- \'b */ 1', ['word:SELECT', 'comment:/* a -- \'b */', 'word:1']],
     ['SELECT /* /* */ 1', ['word:SELECT', 'comment:/* /* */', 'word:1']],
     ['SELECT 1 /*!50100 + 1 */', ['word:SELECT', 'word:1', 'executable:/*!50100 + 1 */']],
-    ['SELECT 1 /*M! + 1 */, 2 /*M!100000 x*/', ['word:SELECT', 'word:1', 'executable:/*M! + 1 */', 'op:,', 'word:2', 'executable:/*M!100000 x*/']],
+    ['SELECT 1 /*M! + 1 */, 2 /*M!100000 ' +
+      'x*/', ['word:SELECT', 'word:1', 'executable:/*M! + 1 */', 'op:,', 'word:2', 'executable:/*M!100000 x*/']],
     ['SELECT /*+ MAX_EXECUTION_TIME(0) */ 1', ['word:SELECT', 'executable:/*+ MAX_EXECUTION_TIME(0) */', 'word:1']],
     // Strings: doubled quotes and backslash escapes; a `--` or `#` inside is text.
-    ["SELECT 'it''s -- no', 'a\\nb', 'c\\\\'", ['word:SELECT', "string:it's -- no", 'op:,', 'string:a\nb', 'op:,', 'string:c\\']],
+    ["SELECT 'it''s -- no', 'a\\nb', " +
+      "'c\\\\'", ['word:SELECT', "string:it's -- no", 'op:,', 'string:a\nb', 'op:,', 'string:c\\']],
     ['SELECT "a""b # c"', ['word:SELECT', 'string:a"b # c']],
     ["SELECT 'a\\%b'", ['word:SELECT', 'string:a\\%b']],
     ['SELECT `x``y` FROM `a\\`', ['word:SELECT', 'identifier:x`y', 'word:FROM', 'identifier:a\\']],
     // Placeholders: not inside quotes or comments, not after `:` or a word character.
-    ["SELECT :a, ':b', a::int, x:c, (:context.company)", ['word:SELECT', 'placeholder:a', 'op:,', 'string::b', 'op:,', 'word:A', 'op::', 'op::', 'word:INT', 'op:,', 'word:X', 'op::', 'word:C', 'op:,', 'op:(', 'placeholder:context.company', 'op:)']],
+    ["SELECT :a, ':b', a::int, x:c, " +
+      '(:context.company)', ['word:SELECT', 'placeholder:a', 'op:,', 'string::b', 'op:,', 'word:A', 'op::', 'op::', 'word:INT', 'op:,', 'word:X', 'op::', 'word:C', 'op:,', 'op:(', 'placeholder:context.company', 'op:)']],
     ['SELECT é$1, 0x7f, N\'x\'', ['word:SELECT', 'word:É$1', 'op:,', 'word:0X7F', 'op:,', 'word:N', 'string:x']]
   ]
   for (const [sql, expected] of cases) assert.deepEqual(code(sql), expected, sql)

@@ -2,8 +2,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { queryPlaceholders, toPointer, validateTemplate } from '../../../engine/template/validate.js'
+import { itemAt } from '../../helpers/item-at.js'
 
-const example = (name: string): Record<string, unknown> => JSON.parse(readFileSync(new URL(`../../../../examples/templates/${name}.json`, import.meta.url), 'utf8'))
+const templatesDir = new URL('../../../../examples/templates/', import.meta.url)
+const example = (name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(new URL(`${name}.json`, templatesDir), 'utf8')) as Record<string, unknown>
 
 function base (): Record<string, unknown> {
   return {
@@ -11,10 +14,24 @@ function base (): Record<string, unknown> {
     format: 'document',
     parameters: [{ name: 'id', type: 'integer', required: true }],
     datasets: [
-      { code: 'head', cardinality: 'single', query: 'SELECT a FROM t WHERE id = :id', fields: [{ name: 'a', type: 'string' }] },
-      { code: 'items', cardinality: 'multiple', query: 'SELECT b FROM u WHERE t_id = :id AND lang = :context.language', fields: [] }
+      {
+        code: 'head',
+        cardinality: 'single',
+        query: 'SELECT a FROM t WHERE id = :id',
+        fields: [{ name: 'a', type: 'string' }]
+      },
+      {
+        code: 'items',
+        cardinality: 'multiple',
+        query: 'SELECT b FROM u WHERE t_id = :id AND lang = :context.language',
+        fields: []
+      }
     ],
-    document: { body: [{ text: 'Hello {{ head.a }}' }, { table: { rows: 'items', columns: [{ header: 'B', value: '{{ row.b }}' }] } }] }
+    document: {
+      body: [{
+        text: 'Hello {{ head.a }}'
+      }, { table: { rows: 'items', columns: [{ header: 'B', value: '{{ row.b }}' }] } }]
+    }
   }
 }
 
@@ -42,9 +59,10 @@ test('schema errors name JSON paths (all of them at once)', () => {
   const t = base()
   t.code = 'Bad Code'
   t.extra = 1
-  ;(t.parameters as Array<Record<string, unknown>>)[0].type = 'float'
-  ;(t.datasets as Array<Record<string, unknown>>)[1].cardinality = 'many'
-  delete (t.datasets as Array<Record<string, unknown>>)[0].query
+  const datasets = t.datasets as Array<Record<string, unknown>>
+  itemAt(t.parameters as Array<Record<string, unknown>>, 0).type = 'float'
+  itemAt(datasets, 1).cardinality = 'many'
+  delete itemAt(datasets, 0).query
   const errs = errorsOf(t)
   const byPath = new Map(errs.map(e => [e.path, e.message]))
   assert.match(byPath.get('/code') ?? '', /pattern/)
@@ -87,12 +105,13 @@ test('defaultValue must satisfy its own parameter; minimum <= maximum', () => {
   ;(t.parameters as unknown[]).push({ name: 'n', type: 'integer', defaultValue: 'five', minimum: 3, maximum: 1 })
   const errs = errorsOf(t)
   assert.deepEqual(errs.map(e => e.path), ['/parameters/1/minimum', '/parameters/1/defaultValue'])
-  assert.match(errs[1].message, /must be an integer/)
+  assert.match(itemAt(errs, 1).message, /must be an integer/)
 })
 
 test('queries may only use declared parameters and :context.xxx', () => {
   const t = base()
-  ;(t.datasets as Array<Record<string, unknown>>)[0].query = "SELECT a FROM t WHERE id = :id AND x = :secret AND y = :context.a.b AND z = '10:30' -- :ignored\n"
+  itemAt(t.datasets as Array<Record<string, unknown>>, 0).query = 'SELECT a FROM t WHERE id = :id AND x = :secret ' +
+    "AND y = :context.a.b AND z = '10:30' -- :ignored\n"
   const errs = errorsOf(t)
   assert.deepEqual(errs, [
     { path: '/datasets/0/query', message: 'placeholder :secret is not a declared parameter' },
@@ -101,30 +120,38 @@ test('queries may only use declared parameters and :context.xxx', () => {
 })
 
 test('queryPlaceholders ignores strings, comments and casts', () => {
-  assert.deepEqual(queryPlaceholders("SELECT ':no', \"x:y\" /* :c */ FROM t WHERE a = :a AND b IN (:ids) AND c = :context.companyId # :d"), ['a', 'ids', 'context.companyId'])
+  assert.deepEqual(queryPlaceholders("SELECT ':no', \"x:y\" /* :c */ FROM t WHERE a = :a AND b IN (:ids) AND c = " +
+    ':context.companyId # :d'), ['a', 'ids', 'context.companyId'])
   assert.deepEqual(queryPlaceholders('SELECT a::text FROM t'), [])
 })
 
 test('expressions must compile; errors point at the element', () => {
   const t = base()
   const doc = t.document as { body: Array<Record<string, unknown>> }
-  doc.body[0].text = 'Hello {{ head.a + }}'
+  itemAt(doc.body, 0).text = 'Hello {{ head.a + }}'
   doc.body.push({ text: '{{ evil(1) }}' })
   const errs = errorsOf(t)
   assert.deepEqual(errs.map(e => e.path), ['/document/body/0/text', '/document/body/2/text'])
-  assert.match(errs[1].message, /unknown function 'evil'/)
+  assert.match(itemAt(errs, 1).message, /unknown function 'evil'/)
 })
 
 test('table rows must name a multiple dataset', () => {
   const t = base()
-  const table = (t.document as { body: Array<{ table?: Record<string, unknown> }> }).body[1].table as Record<
+  const table = itemAt((t.document as { body: Array<{ table?: Record<string, unknown> }> }).body, 1).table as Record<
     string,
     unknown
   >
   table.rows = 'head'
-  assert.deepEqual(errorsOf(t), [{ path: '/document/body/1/table/rows', message: "dataset 'head' must have cardinality 'multiple'" }])
+  assert.deepEqual(errorsOf(t), [{
+    path: '/document/body/1/table/rows',
+    message: "dataset 'head' must have cardinality 'multiple'"
+  }])
   table.rows = '{{ nothing }}'
-  assert.deepEqual(errorsOf(t), [{ path: '/document/body/1/table/rows', message: "'nothing' is not a dataset of this template" }])
+  assert.deepEqual(errorsOf(t), [{
+    path: '/document/body/1/table/rows',
+    message: "'nothing' is not a dataset of this " +
+    'template'
+  }])
 })
 
 test('label rows must name a multiple dataset; bad ZPL is reported at /label/zpl', () => {

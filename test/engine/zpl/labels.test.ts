@@ -117,7 +117,7 @@ test('compile errors: structure, prefix changes, ^PQ, bad copies, bad expression
   for (const [def, re, path] of cases) {
     assert.throws(
       () => compileLabel(def),
-      (e: unknown) => e instanceof TemplateError && re.test(e.message) && e.errors[0].path === path,
+      (e: unknown) => e instanceof TemplateError && re.test(e.message) && e.errors[0]?.path === path,
       def.zpl
     )
   }

@@ -10,6 +10,7 @@ import { ready } from 'zpl-renderer-js'
 import { getCompiled } from '../../../engine/template/cache.js'
 import { createScope } from '../../../engine/expr/expressions.js'
 import { renderLabels } from '../../../engine/zpl/render.js'
+import { itemAt } from '../../helpers/item-at.js'
 
 const root = new URL('../../../../examples/', import.meta.url)
 
@@ -38,6 +39,6 @@ test('the example shipping label renders as one image per parcel, hostile data i
   const { api } = await ready
   const images = await api.zplToBase64MultipleAsync(zpl, 101.6, 152.4, 8)
   assert.equal(images.length, parcels.length)
-  assert.deepEqual(decode(images[0]), [parcels[0].tracking_no])
-  assert.deepEqual(decode(images[parcels.length - 1]), ['TRK^XZ^XA~JA_1'], 'escaped data prints literally')
+  assert.deepEqual(decode(itemAt(images, 0)), [itemAt(parcels, 0).tracking_no])
+  assert.deepEqual(decode(itemAt(images, -1)), ['TRK^XZ^XA~JA_1'], 'escaped data prints literally')
 })
