@@ -61,11 +61,7 @@ export function renderCliDocs (program: Command): string {
       lines.push('| argument | meaning |', '|---|---|', ...cmd.registeredArguments.map((a) => `| \`${a.name()}\` | ${cell(a.description)} |`), '')
     }
     if (cmd.options.length > 0) lines.push('| option | meaning |', '|---|---|', ...cmd.options.map(optionRow), '')
-    // JSON_OUTPUTS is looked up by command path; a command may be missing
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     lines.push(`**--json:** ${out?.json ?? '(undocumented)'}`, '')
-    // JSON_OUTPUTS is looked up by command path; a command may be missing
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (out?.exit1 !== undefined) lines.push(`**Exit 1** also when ${out.exit1}.`, '')
   }
   return lines.join('\n')

@@ -70,7 +70,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
       const keys = await loadKeys(config)
       const kept = keys.filter((k) => keyIdOf(k).toString('hex') !== id)
       if (kept.length === keys.length) throw new UsageError(`no configured key ${keyId}`)
-      if (kept.length === 0 || keyIdOf(keys[0]).toString('hex') === id) {
+      if (kept.length === 0 || (keys[0] !== undefined && keyIdOf(keys[0]).toString('hex') === id)) {
         throw new UsageError(`${keyId} is the sealing key: add a new key first`)
       }
       const status = await rt.withContext((ctx) => ctx.services.secrets.status())

@@ -43,7 +43,7 @@ export function datasetsFromFile (def: TemplateDefinition, file: unknown): Datas
   for (const d of def.datasets ?? []) {
     const v = Object.hasOwn(given, d.code) ? given[d.code] : undefined
     if (d.cardinality === 'single') {
-      const row = Array.isArray(v) ? v[0] : v
+      const row: unknown = Array.isArray(v) ? v[0] : v
       if (row !== undefined && row !== null && (typeof row !== 'object' || Array.isArray(row))) throw new UsageError(`--data: "${d.code}" must be a row object`)
       out[d.code] = (row ?? null) as Row | null
     } else {
@@ -117,7 +117,11 @@ async function writePictures (
     if (isLabel && ext === '.pdf') pictures = [await labelsPdf(def, pictures as Buffer[])]
   }
   if (!each) pictures = pictures.slice(0, 1)
-  const files = pictures.map((p, i) => ({ file: each ? numbered(output, i + 1) : output, bytes: p.byteLength }))
-  for (let i = 0; i < pictures.length; i++) await writeFile(files[i].file, pictures[i])
+  const files: Array<{ file: string, bytes: number }> = []
+  for (const [i, p] of pictures.entries()) {
+    const file = each ? numbered(output, i + 1) : output
+    await writeFile(file, p)
+    files.push({ file, bytes: p.byteLength })
+  }
   return files
 }
