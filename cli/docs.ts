@@ -46,7 +46,8 @@ export function renderCliDocs (program: Command): string {
     '|---|---|',
     ...program.options.map(optionRow),
     '',
-    'Exit codes, every command: **0** success; **1** failure (one line `error: CODE: detail` on stderr, or with `--json` a',
+    'Exit codes, every command: **0** success; **1** failure (one line `error: CODE: detail` on stderr, ' +
+      'or with `--json` a',
     'problem document on stdout with `correlationId` `cli`), and the command-specific cases below; **2** usage error',
     '(unknown command or option, missing required option, invalid choice or value; with `--json` also a',
     '`VALIDATION_FAILED` problem document on stdout). Never a stack trace. The API key of `svc bench` comes from',

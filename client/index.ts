@@ -67,7 +67,9 @@ export class SvcClient {
   private readonly headers: Record<string, string> & { 'user-agent': string }
 
   constructor (options: ClientOptions) {
-    if (typeof options.apiKey !== 'string' || options.apiKey === '') { throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)') }
+    if (typeof options.apiKey !== 'string' || options.apiKey === '') {
+      throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)')
+    }
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/api/v1/')
     this.transport = new Transport(options)
     this.headers = { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent ?? 'svc-client/1' }

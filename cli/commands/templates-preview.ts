@@ -35,7 +35,9 @@ function parseJsonOption (name: string, text: string | undefined): Record<string
 
 /** `{ "<dataset code>": rows }` → engine datasets: a `single` dataset is one row (or null), `multiple` an array. */
 export function datasetsFromFile (def: TemplateDefinition, file: unknown): DatasetValues {
-  if (file === null || typeof file !== 'object' || Array.isArray(file)) throw new UsageError('--data: expected a JSON object { "<dataset code>": rows }')
+  if (file === null || typeof file !== 'object' || Array.isArray(file)) {
+    throw new UsageError('--data: expected a JSON object { "<dataset code>": rows }')
+  }
   const given = file as Record<string, unknown>
   const out: DatasetValues = {}
   const known = new Set((def.datasets ?? []).map((d) => d.code))
@@ -61,7 +63,9 @@ export async function preview (
   limits: RenderLimits
 ): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
-  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') { throw new UsageError('-o: the file name must end in .pdf, .zpl or .png') }
+  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') {
+    throw new UsageError('-o: the file name must end in .pdf, .zpl or .png')
+  }
   // A .png is a picture of either format, and a label template may also be previewed as a PDF (one
   // page per label); otherwise the file names the format, as `format` does in a render.
   if (ext !== '.png' && !(def.format === 'label' && ext === '.pdf')) {
