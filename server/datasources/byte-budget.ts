@@ -117,7 +117,7 @@ export function meterWire (
         continue
       }
       // Header: 3 bytes of length (little-endian), 1 of sequence id.
-      if (headerGot < 3) length += chunk[i] * 2 ** (8 * headerGot)
+      if (headerGot < 3) length += chunk[i]! * 2 ** (8 * headerGot)
       headerGot++
       i++
       if (headerGot < 4) continue

@@ -69,8 +69,9 @@ export function bindQuery (q: CompiledQuery, lookup: (name: string) => unknown):
     values.push(v)
   }
   if (!expanded) return { sql: q.sql, values }
-  let sql = q.parts[0]
-  for (let i = 0; i < markers.length; i++) sql += markers[i] + q.parts[i + 1]
+  // parts has one more entry than markers (the text around each name)
+  let sql = q.parts[0] ?? ''
+  for (const [i, marker] of markers.entries()) sql += marker + (q.parts[i + 1] ?? '')
   return { sql, values }
 }
 

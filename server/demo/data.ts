@@ -1,7 +1,7 @@
 // Sample data for the demo databases, shaped exactly as the SQL of examples/templates/*.json
 // reads it: customers + invoices + invoice_lines (invoice), sales (sales-report), parcels
 // (shipping-label). Generated from a seeded PRNG, so a database is the same on every run.
-import type { Conn } from '../store/db.js'
+import { onlyRow, type Conn } from '../store/db.js'
 
 export const DEMO_TABLES = ['customers', 'invoices', 'invoice_lines', 'sales', 'parcels'] as const
 
@@ -87,7 +87,11 @@ export interface DemoRows {
 export function demoRows (seed: number, label: string): DemoRows {
   const rnd = prng(seed)
   const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1))
-  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)]
+  const pick = <T>(list: readonly T[]): T => {
+    const v = list[int(0, list.length - 1)]
+    if (v === undefined) throw new Error('demo data: pick from an empty list')
+    return v
+  }
   const rows: DemoRows = { customers: [], invoices: [], invoice_lines: [], sales: [], parcels: [] }
   CUSTOMERS.forEach(([name, address], i) => rows.customers.push([i + 1, name, address]))
 
@@ -131,7 +135,7 @@ export function demoRows (seed: number, label: string): DemoRows {
   // Three shipping batches, 24 parcels in all (batch 1 has 12).
   for (let id = 1; id <= 24; id++) {
     const batch = id <= 12 ? 1 : id <= 20 ? 2 : 3
-    const [name, street, city, postcode, country] = RECIPIENTS[(id - 1) % RECIPIENTS.length]
+    const [name, street, city, postcode, country] = RECIPIENTS[(id - 1) % RECIPIENTS.length]!
     const tracking = `1Z${label.toUpperCase().slice(0, 3).padEnd(3, 'X')}${String(seed % 1000).padStart(3, '0')}${String(10_000_000 + id * 7919).slice(-8)}`
     rows.parcels.push([
       id,
@@ -170,7 +174,7 @@ export async function seedDemoDatabase (
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {
     const [r] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``)) as unknown as [Array<{ n: number }>]
-    return Number(r[0].n)
+    return Number(onlyRow(r).n)
   }
   let seeded = false
   if ((await count('invoices')) === 0) {

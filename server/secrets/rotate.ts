@@ -68,7 +68,8 @@ export function secretsService (db: Db, ring: Keyring) {
             `SELECT id, ${renders === true ? 'workspace_id' : 'NULL'} AS workspace_id, ${column} AS sealed FROM ${table}
               WHERE id > ? AND ${column} IS NOT NULL AND LEFT(${column}, 7) <> ? ORDER BY id LIMIT ?`,
             [after, ring.activeHeader, batchSize])
-          if (rows.length === 0) break
+          const last = rows.at(-1)
+          if (last === undefined) break
           for (const r of rows) {
             const ref: SealedRef = { table, column, id: r.id }
             let plain: string
@@ -88,7 +89,7 @@ export function secretsService (db: Db, ring: Keyring) {
             if (await transaction(db, write)) result.resealed++
             else result.skipped++
           }
-          after = rows[rows.length - 1].id
+          after = last.id
           options.onBatch?.(table, result.resealed)
         }
       }

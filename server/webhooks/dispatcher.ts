@@ -186,7 +186,8 @@ export function webhookDispatcher (config: Config, deps: DispatcherDeps) {
       lease: d.lease,
       attempt,
       status,
-      retryDelayMs: status === 'failed' ? wh.retrySchedule[attempt - 1] : null,
+      // 'failed' only while attempt < maxAttempts: the schedule has a delay for it
+      retryDelayMs: status === 'failed' ? wh.retrySchedule[attempt - 1]! : null,
       startedAt,
       durationMs: result.durationMs,
       httpStatus: result.httpStatus,

@@ -71,7 +71,7 @@ export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ meth
   })
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]
+    const [path = ''] = request.url.split('?')
     const allowed = [...new Set(routes().filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '))
