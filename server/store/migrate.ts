@@ -8,7 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowDataPacket } from 'mysql2/promise'
-import type { Conn, Db } from './db.js'
+import { onlyRow, type Conn, type Db } from './db.js'
 import { takeMigrationLock } from './migration-lock.js'
 import { migrationsDir } from '../util/paths.js'
 
@@ -48,7 +48,7 @@ async function bookkeeping (conn: Conn): Promise<void> {
   if (table[0]?.c !== 'utf8mb4_bin') await conn.query('ALTER TABLE schema_migrations CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin')
   const [column] = await conn.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM information_schema.COLUMNS
     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'schema_migrations' AND COLUMN_NAME = 'statements_applied'`)
-  if (Number(column[0].n) === 0) await conn.query('ALTER TABLE schema_migrations ADD COLUMN statements_applied INT NULL')
+  if (Number(onlyRow(column).n) === 0) await conn.query('ALTER TABLE schema_migrations ADD COLUMN statements_applied INT NULL')
 }
 
 /**
@@ -61,11 +61,12 @@ async function bookkeeping (conn: Conn): Promise<void> {
  */
 async function applyFile (conn: Conn, file: string, stmts: string[], from: number): Promise<void> {
   let resuming = true
-  for (let i = from; i < stmts.length; i++) {
+  for (const [i, stmt] of stmts.entries()) {
+    if (i < from) continue
     await conn.beginTransaction()
     try {
       try {
-        await conn.query(stmts[i])
+        await conn.query(stmt)
         resuming = false
       } catch (err) {
         if (!resuming || !ALREADY_APPLIED.has((err as { errno?: number }).errno ?? 0)) throw err

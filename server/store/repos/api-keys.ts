@@ -68,7 +68,7 @@ export function apiKeysRepo (db: Db) {
     /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id])
-      return rows.length === 0 ? undefined : toKey(rows[0])
+      return rows[0] === undefined ? undefined : toKey(rows[0])
     },
     async list (workspaceId: string): Promise<ApiKeyRow[]> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])

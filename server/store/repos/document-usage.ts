@@ -7,7 +7,7 @@
 // statement over one row per workspace with documents, never a SUM over the documents.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import { problem, type Problem } from '../../errors.js'
-import type { Conn, Db } from '../db.js'
+import { onlyRow, type Conn, type Db } from '../db.js'
 
 export interface DocumentUsage { workspace: number, total: number }
 /** SVC_DOCUMENT_WORKSPACE_QUOTA and SVC_DOCUMENT_TOTAL_QUOTA. */
@@ -47,7 +47,7 @@ export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: num
   total = Number.MAX_SAFE_INTEGER): Promise<'workspace' | 'total' | undefined> {
   if (total < Number.MAX_SAFE_INTEGER) {
     const [rows] = await conn.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS total FROM document_usage')
-    if (Number(rows[0].total) + n > total) return 'total'
+    if (Number(onlyRow(rows).total) + n > total) return 'total'
   }
   const add = async (): Promise<boolean> => {
     const [res] = await conn.execute<ResultSetHeader>(
@@ -76,14 +76,15 @@ export function documentUsageRepo (db: Db) {
     async usage (workspaceId: string): Promise<DocumentUsage> {
       const [rows] = await db.query<RowDataPacket[]>(`SELECT COALESCE(SUM(bytes), 0) AS total,
         COALESCE(SUM(IF(workspace_id = ?, bytes, 0)), 0) AS workspace FROM document_usage`, [workspaceId])
-      return { workspace: Number(rows[0].workspace), total: Number(rows[0].total) }
+      const row = onlyRow(rows)
+      return { workspace: Number(row.workspace), total: Number(row.total) }
     },
     /** When the oldest stored document expires: the workspace's (index ix_docs_workspace_expiry) or anyone's. */
     async oldestExpiry (workspaceId?: string): Promise<Date | undefined> {
       const [rows] = workspaceId === undefined
         ? await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents')
         : await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents WHERE workspace_id = ?', [workspaceId])
-      return (rows[0].at as Date | null) ?? undefined
+      return (onlyRow(rows).at as Date | null) ?? undefined
     }
   }
 }

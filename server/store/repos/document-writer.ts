@@ -49,7 +49,7 @@ export function documentWriter (db: Db, doc: PendingDocument, chunkBytes: number
       }
 
   async function flush (): Promise<void> {
-    const content = parts.length === 1 ? parts[0] : Buffer.concat(parts, held)
+    const content = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts, held)
     parts = []
     held = 0
     await transaction(db, async (conn) => {
@@ -111,8 +111,9 @@ export async function commitPending (conn: Conn | Db, docs: Array<{ id: string }
 export async function discardPending (db: Db, id: string): Promise<void> {
   await transaction(db, async (conn) => {
     const [rows] = await conn.execute<RowDataPacket[]>('SELECT workspace_id, bytes FROM documents WHERE id = ? AND pending = 1 FOR UPDATE', [id])
-    if (rows.length === 0) return
+    const [row] = rows
+    if (row === undefined) return
     await conn.execute('DELETE FROM documents WHERE id = ?', [id])
-    await subtractUsage(conn, new Map([[rows[0].workspace_id as string, Number(rows[0].bytes)]]))
+    await subtractUsage(conn, new Map([[row.workspace_id as string, Number(row.bytes)]]))
   })
 }

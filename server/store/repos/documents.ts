@@ -148,8 +148,8 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
   async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
     const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
       WHERE id = ? AND expires_at > UTC_TIMESTAMP(3) AND pending = 0`, [id])
-    if (rows.length === 0) return undefined
-    const r = rows[0]
+    const [r] = rows
+    if (r === undefined) return undefined
     return {
       meta: {
         id: r.id,
@@ -169,8 +169,9 @@ export function documentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES) {
     for (let seq = 1; sent < meta.bytes; seq++) {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? AND seq = ?', [meta.id, seq])
       // Swept (or deleted) while being sent: the response ends short and the client sees it.
-      if (rows.length === 0) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
-      const chunk = rows[0].content as Buffer
+      const [row] = rows
+      if (row === undefined) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
+      const chunk = row.content as Buffer
       sent += chunk.length
       yield chunk
     }

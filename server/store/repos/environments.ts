@@ -98,7 +98,7 @@ export function environmentsRepo (db: Db) {
         `SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? AND env_key = ?`,
         [workspaceId, key]
       )
-      return rows.length === 0 ? undefined : toEnvironment(rows[0])
+      return rows[0] === undefined ? undefined : toEnvironment(rows[0])
     },
     async list (workspaceId: string): Promise<Environment[]> {
       const [rows] = await db.execute<RowDataPacket[]>(

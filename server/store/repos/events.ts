@@ -33,14 +33,15 @@ export function eventsRepo () {
         'SELECT seq, id, workspace_id, type, payload FROM events WHERE id = ?',
         [id]
       )
-      return rows.length === 0
+      const [r] = rows
+      return r === undefined
         ? undefined
         : {
-            seq: Number(rows[0].seq),
-            id: rows[0].id,
-            workspaceId: rows[0].workspace_id,
-            type: rows[0].type,
-            payload: rows[0].payload
+            seq: Number(r.seq),
+            id: r.id,
+            workspaceId: r.workspace_id,
+            type: r.type,
+            payload: r.payload
           }
     }
   }

@@ -4,7 +4,7 @@
 // (a retry's backoff) is a filter on the rows read, not part of the index.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
-import { transaction } from '../db.js'
+import { onlyRow, transaction } from '../db.js'
 import { fairPick, fairTurn } from './jobs-fair.js'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
@@ -178,7 +178,7 @@ export function jobsRepo (db: Db) {
         WHERE status = 'queued' AND workspace_id = ? LIMIT ${Math.max(1, Math.floor(max))}) t`,
         [workspaceId]
       )
-      return Number(rows[0].n)
+      return Number(onlyRow(rows).n)
     },
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
@@ -186,7 +186,7 @@ export function jobsRepo (db: Db) {
         `SELECT ${COLUMNS} FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`,
         [id, workspaceId]
       )
-      return rows.length === 0 ? undefined : toJob(rows[0])
+      return rows[0] === undefined ? undefined : toJob(rows[0])
     },
 
     /**

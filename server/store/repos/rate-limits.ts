@@ -75,8 +75,9 @@ export function rateLimitsRepo (db: Db) {
       const [rows] = await db.query<RowDataPacket[]>(
         `SELECT epoch, ${RING.map((k) => `s${k}`).join(', ')}, FLOOR(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now_ms
          FROM rate_limit_windows WHERE key_id = ?`, [keyId])
-      if (rows.length === 0) return undefined
-      return { nowMs: Number(rows[0].now_ms), epoch: Number(rows[0].epoch), slots: RING.map((k) => Number(rows[0][`s${k}`])) }
+      const [r] = rows
+      if (r === undefined) return undefined
+      return { nowMs: Number(r.now_ms), epoch: Number(r.epoch), slots: RING.map((k) => Number(r[`s${k}`])) }
     }
   }
 }

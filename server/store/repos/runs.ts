@@ -130,7 +130,7 @@ export function runsRepo (db: Db) {
     },
     async get (id: string): Promise<RunRecord | undefined> {
       const [rows] = await db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [id])
-      return rows.length === 0 ? undefined : toRun(rows[0])
+      return rows[0] === undefined ? undefined : toRun(rows[0])
     }
   }
 }

@@ -94,7 +94,7 @@ export function deliveriesRepo (db: Db) {
     },
     async get (id: string): Promise<DeliveryRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`${VIEW} WHERE d.id = ?`, [id])
-      return rows.length === 0 ? undefined : toDelivery(rows[0])
+      return rows[0] === undefined ? undefined : toDelivery(rows[0])
     },
     async listByEndpoint (
       endpointId: string,

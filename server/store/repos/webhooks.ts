@@ -46,7 +46,7 @@ export function webhooksRepo (db: Db) {
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
       const [rows] = await conn.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id])
-      return rows.length === 0 ? undefined : toEndpoint(rows[0])
+      return rows[0] === undefined ? undefined : toEndpoint(rows[0])
     },
     async list (workspaceId: string): Promise<EndpointRow[]> {
       const [rows] = await db.execute<RowDataPacket[]>(
@@ -99,7 +99,7 @@ export function webhooksRepo (db: Db) {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [
         workspaceId
       ])
-      return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
+      return rows[0] === undefined ? 0 : Number(rows[0].webhooks_version)
     },
     /** Subscribed types of the enabled endpoints of one workspace (hasSubscriber). */
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
