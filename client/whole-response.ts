@@ -32,7 +32,7 @@ export async function wholeResponse (
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', onAbort)
-      if (res === undefined) reject(err)
+      if (res === undefined) reject(err ?? new Error('the request ended without an answer'))
       else resolve(res)
     }
     // A request still waiting for a connection has no controller yet: it is rejected now and

@@ -57,10 +57,9 @@ export function createMetrics () {
         help: string,
         labelNames: string[],
         collect: (this: Gauge) => void | Promise<void>
-      ): void => {
-        // eslint-disable-next-line no-new -- the gauge lives in `registers`; nothing else holds it
+      ): Gauge =>
+        // The gauge lives in `registers`; callers need not hold it
         new Gauge({ name, help, labelNames, registers, collect })
-      }
       g('svc_render_threads', 'Render threads by state', ['state'], function () {
         const s = w.pool()
         this.set({ state: 'busy' }, s.running)

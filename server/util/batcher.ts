@@ -11,8 +11,8 @@
 
 /** A result for one item that failed while the others of its batch succeeded. */
 export class ItemFailed {
-  // eslint-disable-next-line n/handle-callback-err -- a stored failure, not a callback's error argument
-  constructor (readonly error: unknown) {}
+  readonly error: unknown
+  constructor (failure: unknown) { this.error = failure }
 }
 
 export interface Isolation<T> {

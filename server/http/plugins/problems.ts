@@ -10,7 +10,7 @@ type ValidationItem = { instancePath?: string, message?: string, params?: Record
 /** Ajv errors → { member: [messages] } keyed by the member's path (`parameters.invoiceId`). */
 export function validationErrors (items: ValidationItem[], context: string): Record<string, string[]> {
   // No prototype: member names are the caller's (`constructor`, `__proto__` …), never built-ins.
-  const errors: Record<string, string[]> = Object.create(null)
+  const errors = Object.create(null) as Record<string, string[]>
   for (const item of items) {
     let path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
     if (item.keyword === 'required' && typeof item.params?.missingProperty === 'string') {
@@ -32,10 +32,9 @@ function toProblem (err: FastifyError): Problem {
   if (err instanceof Problem) return err
   if (err.validation !== undefined) {
     const where = err.validationContext ?? 'body'
-    const errors = validationErrors(err.validation as ValidationItem[], where)
-    const first = Object.entries(errors)[0]
+    const errors = validationErrors(err.validation, where)
     // No entries when the validator gave no field errors
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    const first = Object.entries(errors)[0]
     return problem('VALIDATION_FAILED', first === undefined ? 'The request is invalid' : `${first[0]}: ${first[1][0]}`, { errors })
   }
   switch (err.code) {

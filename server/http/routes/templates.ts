@@ -88,8 +88,9 @@ export function templatesRoutes (api: FastifyInstance, deps: { templates: Templa
   const templates = deps.templates
   const typed = api.withTypeProvider<SchemaTypes>()
   typed.get('/templates', { schema: listSchema, config: { scope: 'templates.read' } }, async (request) => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- limit is optional in the query string
-    return await templates.list(request.auth.workspaceId, { limit: Number(request.query.limit ?? '50'), cursor: request.query.cursor })
+    // limit is optional in the query string, whatever the schema type says
+    const limit = (request.query.limit as string | undefined) ?? '50'
+    return await templates.list(request.auth.workspaceId, { limit: Number(limit), cursor: request.query.cursor })
   })
   typed.get('/templates/:code', { schema: getSchema, config: { scope: 'templates.read' } }, async (request) => {
     return await templates.get(request.auth.workspaceId, request.params.code)

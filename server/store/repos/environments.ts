@@ -39,7 +39,8 @@ const webhooksVersionOf = (alias: string): string =>
 
 /** An environment from a row whose environment columns carry `prefix` (none for this table's own queries). */
 export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
-  const c = (name: string): any => r[prefix + name] // eslint-disable-line @typescript-eslint/no-explicit-any
+  // Each column read as the field it fills
+  const c = <T>(name: string): T => r[prefix + name] as T
   return {
     id: c('id'),
     workspaceId: c('workspace_id'),
