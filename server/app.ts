@@ -87,7 +87,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'svc render API', version: '1.0.0', description: 'Renders published templates into PDF and ZPL (see docs/api.md).' },
+      info: {
+        title: 'svc render API',
+        version: '1.0.0',
+        description: 'Renders published templates into PDF and ZPL (see docs/api.md).'
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }]
     }

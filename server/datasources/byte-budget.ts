@@ -161,7 +161,8 @@ export function meteredConnection (host: string, port: number): { socket: Socket
   socket.once('connect', () => socket.setKeepAlive(true))
   const budget: ByteBudget = { limit: SETUP_LIMIT, used: 0, cellLimit: 64 * 1024 }
   const meter = meterWire(socket, budget, () => 0, () => {
-    socket.destroy(Object.assign(new Error('The data source sent too much before its session was ready'), { code: 'ER_NET_PACKET_TOO_LARGE' }))
+    socket.destroy(Object.assign(new Error('The data source sent too much before its session was ' +
+      'ready'), { code: 'ER_NET_PACKET_TOO_LARGE' }))
   })
   return { socket, meter }
 }

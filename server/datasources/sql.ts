@@ -29,7 +29,10 @@ export function compileQuery (sql: string, dataset: string): CompiledQuery {
   const names: string[] = []
   let last = 0
   for (const t of tokenizeSql(sql)) {
-    if (t.kind === 'op' && t.value === '?') throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query contains a bare "?"; use a named :placeholder`)
+    if (t.kind === 'op' && t.value === '?') {
+      throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: ` +
+      'its query contains a bare "?"; use a named :placeholder')
+    }
     if (t.kind !== 'placeholder') continue
     parts.push(sql.slice(last, t.start))
     names.push(t.value)

@@ -9,7 +9,8 @@ export function demoDdl (db: string): string[] {
   const q = (t: string): string => `\`${db}\`.\`${t}\``
   const tail = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
   return [
-    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL, address VARCHAR(500) NOT NULL) ${tail}`,
+    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL, ` +
+      `address VARCHAR(500) NOT NULL) ${tail}`,
     `CREATE TABLE IF NOT EXISTS ${q('invoices')} (id INT NOT NULL PRIMARY KEY, number VARCHAR(32) NOT NULL UNIQUE, customer_id INT NOT NULL,
       issued_on DATE NOT NULL, due_on DATE NOT NULL, currency CHAR(3) NOT NULL, subtotal DECIMAL(12,2) NOT NULL, tax DECIMAL(12,2) NOT NULL,
       total DECIMAL(12,2) NOT NULL, KEY ix_customer (customer_id)) ${tail}`,
@@ -54,7 +55,8 @@ const CUSTOMERS: Array<[string, string]> = [
 const PRODUCTS: Array<[string, string, number]> = [
   ['WID-100', 'Widget, standard', 1290], ['WID-200', 'Widget, deluxe', 2490], ['GAD-010', 'Gadget', 735],
   ['SPR-001', 'Spring set (10 pcs)', 320], ['CAB-5M', 'Cable 5 m', 999], ['BOL-M8', 'Bolt M8 × 40, zinc', 45],
-  ['NUT-M8', 'Nut M8', 12], ['SRV-HR', 'Service hour', 8500], ['PMP-300', 'Pump, 300 l/h, with a rather long description that wraps onto a second line', 18900],
+  ['NUT-M8', 'Nut M8', 12], ['SRV-HR', 'Service hour', 8500], ['PMP-300', 'Pump, 300 l/h, ' +
+    'with a rather long description that wraps onto a second line', 18900],
   ['VLV-025', 'Valve DN25', 4750], ['FLT-010', 'Filter cartridge', 1575], ['GSK-SET', 'Gasket set', 860]
 ]
 

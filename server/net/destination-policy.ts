@@ -140,17 +140,23 @@ export async function checkDestination (dest: DestinationCheck, policy: Destinat
   service?: { endpoint: ServiceEndpoint, addresses: () => Promise<ResolvedAddress[]> }): Promise<ResolvedAddress> {
   // A denied name is refused before (and whether or not) it resolves.
   const named = policy.deny.find((r) => nameMatches(r, dest.host, dest.port))
-  if (named !== undefined) throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by SVC_DATASOURCE_DENY rule "${named.text}"`)
+  if (named !== undefined) {
+    throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by ` +
+    `SVC_DATASOURCE_DENY rule "${named.text}"`)
+  }
   const addresses = await resolveHost(dest.host, resolver)
   const own = await ruleAddresses(policy, dest, resolver)
   for (const { address } of addresses) {
     const at = `${address} port ${dest.port}`
     const denied = policy.deny.find((r) => covers(r, dest, address, own.get(r), true))
-    if (denied !== undefined) throw new AddressRefused(dest.host, `${at} is refused by SVC_DATASOURCE_DENY rule "${denied.text}"`)
+    if (denied !== undefined) {
+      throw new AddressRefused(dest.host, `${at} is refused by SVC_DATASOURCE_DENY rule "${denied.text}"`)
+    }
     if (policy.allow.some((r) => covers(r, dest, address, own.get(r), false))) continue
     const reason = defaultRefusal(address)
     if (reason !== undefined) {
-      throw new AddressRefused(dest.host, `${at} is a ${reason} address, refused by default (rule "${reason}"; an operator may allow it with SVC_DATASOURCE_ALLOW)`)
+      throw new AddressRefused(dest.host, `${at} is a ${reason} address, refused by default ` +
+        `(rule "${reason}"; an operator may allow it with SVC_DATASOURCE_ALLOW)`)
     }
   }
   if (service !== undefined && dest.port === service.endpoint.port && dest.user !== undefined &&

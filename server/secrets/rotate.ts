@@ -40,7 +40,8 @@ export interface RotateResult {
 }
 
 const KEY_OF = (column: string): string =>
-  `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
+  `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, ` +
+    `LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
 
 export function secretsService (db: Db, ring: Keyring) {
   return {

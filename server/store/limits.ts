@@ -34,7 +34,8 @@ export async function checkStorageLimits (db: Db, config: Config): Promise<void>
   const packet = Number(onlyRow(rows).packet)
   const needed = packetNeeded(config)
   if (packet < needed.bytes) {
-    throw new StorageLimitError(`the service database's max_allowed_packet is ${packet} bytes; ${needed.because} needs at least ` +
+    throw new StorageLimitError('the service database\'s max_allowed_packet ' +
+      `is ${packet} bytes; ${needed.because} needs at least ` +
       `${needed.bytes} bytes with headroom: raise max_allowed_packet or lower the limit`)
   }
 }

@@ -45,7 +45,8 @@ function toProblem (err: FastifyError): Problem {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return problem('VALIDATION_FAILED', 'The JSON body is empty', { errors: { body: ['must be a JSON object'] } })
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return problem('VALIDATION_FAILED', 'Content-Length does not match the body', { errors: { body: ['Content-Length does not match the body'] } })
+      return problem('VALIDATION_FAILED', 'Content-Length does not match the ' +
+        'body', { errors: { body: ['Content-Length does not match the body'] } })
   }
   if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return problem('VALIDATION_FAILED', 'The body is not valid JSON', { errors: { body: ['is not valid JSON'] } })
@@ -87,7 +88,8 @@ export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ meth
 export function frameworkErrorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Correlation-ID', request.id)
   const p = err.code === 'FST_ERR_BAD_URL'
-    ? problem('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)', { errors: { path: ['is not a valid URL path'] } })
+    ? problem('VALIDATION_FAILED', 'The URL is malformed ' +
+      '(bad percent-encoding)', { errors: { path: ['is not a valid URL path'] } })
     : problem('VALIDATION_FAILED', 'The request could not be routed', { errors: { path: ['could not be routed'] } })
   void sendProblem(reply, request, p)
 }

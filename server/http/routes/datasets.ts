@@ -24,7 +24,13 @@ export const executeSchema = {
     additionalProperties: false,
     properties: {
       parameters: { type: 'object', description: 'Parameter values by name, typed as the template declares' },
-      environment: { type: 'string', minLength: 1, maxLength: 64, description: "Environment key; default: the key's default environment" },
+      environment: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 64,
+        description: 'Environment key; default: ' +
+        "the key's default environment"
+      },
       maxRows: { type: 'integer', minimum: 1, maximum: MAX_ROWS, default: DEFAULT_ROWS },
       context: { type: 'object', description: 'Caller context for :context.xxx placeholders (as in a render)' }
     }

@@ -60,7 +60,12 @@ export const listSchema = {
     additionalProperties: false,
     properties: {
       // Query strings are text and the app's Ajv does not coerce: an integer 1..100 spelled as digits.
-      limit: { type: 'string', pattern: '^(?:[1-9][0-9]?|100)$', default: '50', description: 'Page size, an integer from 1 to 100 (default 50)' },
+      limit: {
+        type: 'string',
+        pattern: '^(?:[1-9][0-9]?|100)$',
+        default: '50',
+        description: 'Page size, an integer from 1 to 100 (default 50)'
+      },
       cursor: { type: 'string', maxLength: 200 }
     }
   },
@@ -70,7 +75,10 @@ export const listSchema = {
       required: ['data', 'nextCursor'],
       properties: {
         data: { type: 'array', items: templateRecord },
-        nextCursor: { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' }
+        nextCursor: {
+          type: ['string', 'null'],
+          description: 'Pass as ?cursor= for the next page; null on the last page'
+        }
       }
     },
     '4xx': { $ref: 'problem#' }

@@ -62,8 +62,9 @@ export const keyColumns = (a: string): string => NAMES.map((n) => `${a}.${n} AS 
 export function apiKeysRepo (db: Db) {
   return {
     async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
-      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
+      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, ' +
+        'rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
     /** The one read per authenticated request: by primary key, never cached, so revocation is immediate. */
     async get (id: string): Promise<ApiKeyRow | undefined> {
@@ -71,7 +72,8 @@ export function apiKeysRepo (db: Db) {
       return rows[0] === undefined ? undefined : toKey(rows[0])
     },
     async list (workspaceId: string): Promise<ApiKeyRow[]> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER ` +
+        'BY created_at, id', [workspaceId])
       return rows.map((r) => toKey(r))
     },
     async revoke (id: string): Promise<boolean> {

@@ -16,7 +16,8 @@ export interface StorageQuota { workspaceBytes: number, totalBytes: number }
 /** The problem of a document refused by the quota (a render limit: no new errorCode). */
 export function quotaExceeded (over: 'workspace' | 'total', quota: StorageQuota): Problem {
   return problem('RENDER_LIMIT_EXCEEDED', `Stored documents would exceed ${over === 'workspace' ? 'this workspace\'s' : 'the service\'s'} ` +
-    `storage quota of ${over === 'workspace' ? quota.workspaceBytes : quota.totalBytes} bytes; retry when older documents have expired`)
+    `storage quota of ${over === 'workspace' ? quota.workspaceBytes : quota.totalBytes} bytes; retry when older ` +
+      'documents have expired')
 }
 
 /** Adds bytes to workspaces' counters without a bound (documents held whole; their size is known). */
@@ -33,7 +34,8 @@ export async function addUsage (conn: Conn | Db, bytes: Map<string, number>): Pr
 export async function subtractUsage (conn: Conn, bytes: Map<string, number>): Promise<void> {
   for (const [workspaceId, n] of [...bytes].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
     if (n === 0) continue
-    await conn.execute('UPDATE document_usage SET bytes = GREATEST(0, bytes - ?) WHERE workspace_id = ?', [n, workspaceId])
+    await conn.execute('UPDATE document_usage SET bytes = GREATEST(0, bytes - ?) WHERE workspace_id = ' +
+      '?', [n, workspaceId])
   }
 }
 
@@ -51,7 +53,8 @@ export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: num
   }
   const add = async (): Promise<boolean> => {
     const [res] = await conn.execute<ResultSetHeader>(
-      'UPDATE document_usage SET bytes = bytes + ? WHERE workspace_id = ? AND bytes + ? <= ?', [n, workspaceId, n, quota])
+      'UPDATE document_usage SET bytes = bytes + ? WHERE workspace_id = ? AND bytes + ? <= ' +
+        '?', [n, workspaceId, n, quota])
     return res.affectedRows === 1
   }
   if (await add()) return undefined
@@ -59,7 +62,8 @@ export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: num
   // No row yet (the workspace's first stored bytes), or over: with the row there, the update decides.
   // Not INSERT IGNORE: its duplicate-key check takes a shared lock, and two writers upgrading theirs
   // to the update's exclusive one deadlock; ON DUPLICATE KEY UPDATE locks exclusively at once.
-  await conn.execute('INSERT INTO document_usage (workspace_id, bytes) VALUES (?, 0) ON DUPLICATE KEY UPDATE bytes = bytes', [workspaceId])
+  await conn.execute('INSERT INTO document_usage (workspace_id, bytes) VALUES (?, 0) ON DUPLICATE KEY UPDATE bytes = ' +
+    'bytes', [workspaceId])
   return await add() ? undefined : 'workspace'
 }
 
@@ -83,7 +87,8 @@ export function documentUsageRepo (db: Db) {
     async oldestExpiry (workspaceId?: string): Promise<Date | undefined> {
       const [rows] = workspaceId === undefined
         ? await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents')
-        : await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents WHERE workspace_id = ?', [workspaceId])
+        : await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents WHERE workspace_id = ' +
+          '?', [workspaceId])
       return (onlyRow(rows).at as Date | null) ?? undefined
     }
   }

@@ -67,7 +67,8 @@ export function environmentsRepo (db: Db) {
       id: string = randomUUID()
     ): Promise<Environment> {
       await db.execute(
-        `INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
+        `INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user,
+          ds_password_enc, ds_database)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,

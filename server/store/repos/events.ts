@@ -20,7 +20,8 @@ export function eventsRepo () {
      */
     async claimUnfanned (conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>> {
       const [rows] = await conn.query<RowDataPacket[]>(
-        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED',
+        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP ' +
+          'LOCKED',
         [limit]
       )
       return rows.map((r) => ({ seq: Number(r.seq), id: r.id, workspaceId: r.workspace_id, type: r.type }))

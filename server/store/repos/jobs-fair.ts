@@ -10,8 +10,10 @@ import type { Conn } from '../db.js'
 export const FAIR_WORKSPACES_SQL = `SELECT workspace_id FROM render_jobs FORCE INDEX (ix_jobs_fair)
   WHERE status = 'queued' AND workspace_id > ? GROUP BY workspace_id ORDER BY workspace_id LIMIT ?`
 /** One part of the claim's UNION per workspace: its oldest due jobs after `seq`, at most its share. */
-export const fairPartSql = (columns: string): string => `(SELECT ${columns}, NULL AS document_expires_at FROM render_jobs j FORCE INDEX (ix_jobs_fair)
-  WHERE j.status = 'queued' AND j.workspace_id = ? AND j.seq > ? AND (j.not_before IS NULL OR j.not_before <= UTC_TIMESTAMP(3))
+export const fairPartSql = (columns: string): string => `(SELECT ${columns}, NULL AS document_expires_at FROM
+  render_jobs j FORCE INDEX (ix_jobs_fair)
+  WHERE j.status = 'queued' AND j.workspace_id = ? AND j.seq > ? AND (j.not_before IS NULL OR j.not_before <=
+    UTC_TIMESTAMP(3))
   ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED)`
 const RUNNING_SQL = `SELECT workspace_id, COUNT(*) AS n FROM render_jobs FORCE INDEX (ix_jobs_fair)
   WHERE status = 'running' AND workspace_id IN (?) GROUP BY workspace_id`

@@ -152,7 +152,8 @@ export interface NewVersion {
   publishedBy: string | null
 }
 
-const RECORD = `SELECT t.code, t.format, t.current_version, t.disabled, t.updated_at, v.description, v.document_type, v.public_view
+const RECORD = `SELECT t.code, t.format, t.current_version, t.disabled, t.updated_at, v.description,
+  v.document_type, v.public_view
   FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = t.current_version`
 
 function toRecord (r: RowDataPacket): RecordRow {
@@ -207,7 +208,8 @@ export function templatesRepo (db: Db) {
 
     async insertVersion (conn: Conn, v: NewVersion): Promise<void> {
       await conn.execute(
-        `INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view, note, published_by)
+        `INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view,
+          note, published_by)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [v.templateId, v.version, v.description, v.documentType, v.definition, v.publicView, v.note, v.publishedBy]
       )

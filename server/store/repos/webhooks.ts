@@ -40,7 +40,8 @@ export function webhooksRepo (db: Db) {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
       await conn.execute(
-        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ' +
+          '?, ?)',
         [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc]
       )
     },

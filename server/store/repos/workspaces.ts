@@ -30,7 +30,8 @@ export function workspacesRepo (db: Db) {
       return rows[0] === undefined ? undefined : { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at }
     },
     async list (): Promise<Workspace[]> {
-      const [rows] = await db.query<RowDataPacket[]>('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id')
+      const [rows] = await db.query<RowDataPacket[]>('SELECT id, name, created_at FROM workspaces ORDER BY ' +
+        'created_at, id')
       return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }))
     }
   }
