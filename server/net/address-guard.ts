@@ -117,8 +117,11 @@ export class AddressRefused extends Error {
   }
 }
 
+/** At least one address: an empty answer is refused. */
+export type ResolvedAddresses = [ResolvedAddress, ...ResolvedAddress[]]
+
 /** Resolves `hostname` (an IP literal is taken as is) to all its addresses; AddressRefused when it does not resolve. */
-export async function resolveHost (hostname: string, resolver: Resolver): Promise<[ResolvedAddress, ...ResolvedAddress[]]> {
+export async function resolveHost (hostname: string, resolver: Resolver): Promise<ResolvedAddresses> {
   const bare = hostname.replace(/^\[|\]$/g, '')
   const literal = isIP(bare)
   if (literal !== 0) return [{ address: bare, family: literal === 6 ? 6 : 4 }]
@@ -142,7 +145,7 @@ export async function checkHost (
   hostname: string,
   resolver: Resolver,
   allowPrivate: boolean
-): Promise<[ResolvedAddress, ...ResolvedAddress[]]> {
+): Promise<ResolvedAddresses> {
   const addresses = await resolveHost(hostname, resolver)
   if (allowPrivate) return addresses
   for (const a of addresses) {

@@ -65,6 +65,9 @@ test('loadMasterKey: processes starting at once all read the same, complete key'
 
 function run (cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, (err, stdout) => { if (err !== null) reject(new Error(err.message, { cause: err })); else resolve(stdout) })
+    execFile(cmd, args, (err, stdout) => {
+      if (err !== null) reject(new Error(err.message, { cause: err }))
+      else resolve(stdout)
+    })
   })
 }
