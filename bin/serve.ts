@@ -24,8 +24,7 @@ export async function serve (config: Config, print: (line: string) => void = con
     try {
       await server.close()
       await admin.close()
-      // The logger may be one without flush (a replaced destination)
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- a replaced destination has no flush
       logger.flush?.()
       process.exit(0)
     } catch (err) {

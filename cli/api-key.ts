@@ -15,6 +15,7 @@ export function apiKeyFromEnv (env: NodeJS.ProcessEnv = process.env): string | u
 
 /** The usage error of a command that needs a key and has none. */
 export function noApiKey (): UsageError {
-  return new UsageError('no API key: set SVC_API_KEY (alias SVC_KEY) or pass --key; `svc demo` prints a live and a test key, ' +
+  return new UsageError('no API key: set SVC_API_KEY (alias SVC_KEY) or pass --key; `svc demo` prints a live and a ' +
+    'test key, ' +
     'and `svc keys create --workspace ID --name bench --mode test --scopes render` makes one')
 }

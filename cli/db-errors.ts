@@ -25,10 +25,13 @@ export function databaseProblem (err: unknown): Problem | undefined {
     return new Problem('DATABASE_UNAVAILABLE', `The service database${where} is not reachable (${code}): ${START}`)
   }
   if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR' || code === 'ER_BAD_DB_ERROR') {
-    return new Problem('DATABASE_UNAVAILABLE', `The service database refused the connection (${code}: ${String(e.sqlMessage ?? e.message)}): check SVC_DATABASE_URL, or run \`svc db start\` for the private one`)
+    return new Problem('DATABASE_UNAVAILABLE', 'The service database refused the connection ' +
+      `(${code}: ${String(e.sqlMessage ?? e.message)}): check SVC_DATABASE_URL, or run \`svc db start\` for the ` +
+        'private one')
   }
   if (code === 'ER_NO_SUCH_TABLE') {
-    return new Problem('DATABASE_UNAVAILABLE', `The service database has no tables yet (${String(e.sqlMessage ?? e.message)}): run \`svc db migrate\``)
+    return new Problem('DATABASE_UNAVAILABLE', 'The service database has no tables yet ' +
+      `(${String(e.sqlMessage ?? e.message)}): run \`svc db migrate\``)
   }
   return undefined
 }

@@ -46,7 +46,8 @@ export function renderCliDocs (program: Command): string {
     '|---|---|',
     ...program.options.map(optionRow),
     '',
-    'Exit codes, every command: **0** success; **1** failure (one line `error: CODE: detail` on stderr, or with `--json` a',
+    'Exit codes, every command: **0** success; **1** failure (one line `error: CODE: detail` on stderr, ' +
+      'or with `--json` a',
     'problem document on stdout with `correlationId` `cli`), and the command-specific cases below; **2** usage error',
     '(unknown command or option, missing required option, invalid choice or value; with `--json` also a',
     '`VALIDATION_FAILED` problem document on stdout). Never a stack trace. The API key of `svc bench` comes from',
@@ -61,11 +62,7 @@ export function renderCliDocs (program: Command): string {
       lines.push('| argument | meaning |', '|---|---|', ...cmd.registeredArguments.map((a) => `| \`${a.name()}\` | ${cell(a.description)} |`), '')
     }
     if (cmd.options.length > 0) lines.push('| option | meaning |', '|---|---|', ...cmd.options.map(optionRow), '')
-    // JSON_OUTPUTS is looked up by command path; a command may be missing
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     lines.push(`**--json:** ${out?.json ?? '(undocumented)'}`, '')
-    // JSON_OUTPUTS is looked up by command path; a command may be missing
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (out?.exit1 !== undefined) lines.push(`**Exit 1** also when ${out.exit1}.`, '')
   }
   return lines.join('\n')

@@ -32,9 +32,9 @@ export function emit<T> (io: Io, value: T, text: (value: T) => string | string[]
 /** Fixed-width table for list commands. */
 export function table<T extends object> (rows: T[], columns: Array<keyof T & string>): string[] {
   if (rows.length === 0) return ['(none)']
-  const cell = (v: unknown): string => v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v)
+  const cell = (v: unknown): string => v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : JSON.stringify(v)
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)))
-  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd()
+  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i] ?? 0)).join('  ').trimEnd()
   return [line(columns.map((c) => c.toUpperCase())), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))]
 }
 

@@ -30,8 +30,6 @@ export function buildProgram (): Command {
     cmd.exitOverride()
     cmd.showHelpAfterError(false)
     const out = JSON_OUTPUTS[path.join(' ')]
-    // JSON_OUTPUTS is looked up by command path; a command may be missing
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (out !== undefined) cmd.addHelpText('after', `\n--json: ${out.json}${out.exit1 === undefined ? '' : `\nExit 1 also when ${out.exit1}.`}`)
     cmd.commands.forEach((sub) => { walk(sub, [...path, sub.name()]) })
   }

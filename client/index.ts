@@ -56,18 +56,20 @@ const intHeader = (res: WholeResponse, name: string): number | null => {
 /** `attachment; filename="a.pdf"; filename*=UTF-8''%C3%A4.pdf` → the UTF-8 name when present. */
 export function fileNameOf (disposition: string | undefined): string {
   if (disposition === undefined) return ''
-  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)
-  if (star !== null) { try { return decodeURIComponent(star[1]) } catch { /* fall back to the ASCII name */ } }
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1]
+  if (star !== undefined) { try { return decodeURIComponent(star) } catch { /* fall back to the ASCII name */ } }
   return /filename="([^"]*)"/i.exec(disposition)?.[1] ?? ''
 }
 
 export class SvcClient {
   private readonly transport: Transport
   private readonly base: URL
-  private readonly headers: Record<string, string>
+  private readonly headers: Record<string, string> & { 'user-agent': string }
 
   constructor (options: ClientOptions) {
-    if (typeof options.apiKey !== 'string' || options.apiKey === '') { throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)') }
+    if (typeof options.apiKey !== 'string' || options.apiKey === '') {
+      throw new TypeError('apiKey: a workspace API key is required (e.g. process.env.SVC_API_KEY)')
+    }
     this.base = new URL(options.baseUrl.replace(/\/+$/, '') + '/api/v1/')
     this.transport = new Transport(options)
     this.headers = { authorization: `Bearer ${options.apiKey}`, 'user-agent': options.userAgent ?? 'svc-client/1' }

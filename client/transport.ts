@@ -68,7 +68,7 @@ export class Transport {
   async sendWhole (req: SendOptions): Promise<WholeResponse> {
     return await this.retrying(req,
       async () => await wholeResponse(this.agent, this.dispatchOptions(req), req.signal),
-      async (res) => problemOf(res.statusCode, res.headers, parseJson(res.body), req.headers['x-correlation-id']))
+      (res) => problemOf(res.statusCode, res.headers, parseJson(res.body), req.headers['x-correlation-id']))
   }
 
   /** A 2xx answer whose body the caller must consume as a stream (downloads); throws ProblemError or NetworkError. */
@@ -87,7 +87,7 @@ export class Transport {
   private async retrying<R extends { statusCode: number }> (
     req: SendOptions,
     attempt: () => Promise<R>,
-    problem: (res: R) => Promise<ProblemError>
+    problem: (res: R) => ProblemError | Promise<ProblemError>
   ): Promise<R> {
     for (let n = 1; ; n++) {
       const last = n >= this.policy.maxAttempts

@@ -18,7 +18,8 @@ export interface WaitOptions {
 /** The wait before poll `n` (0-based). */
 export function pollInterval (n: number, initialMs = 1000, maxMs = 15_000): number {
   const steps = [1, 1, 2, 2]
-  const ms = n < steps.length ? initialMs * steps[n] : initialMs * 2 * 1.5 ** (n - steps.length + 1)
+  const step = steps[n]
+  const ms = step !== undefined ? initialMs * step : initialMs * 2 * 1.5 ** (n - steps.length + 1)
   return Math.min(maxMs, Math.round(ms))
 }
 

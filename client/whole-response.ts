@@ -28,11 +28,11 @@ export async function wholeResponse (
     let length = 0
     let settled = false
     const reason = (): Error => signal?.reason instanceof Error ? signal.reason : new DOMException('This operation was aborted', 'AbortError')
-    const settle = (err: unknown, res?: WholeResponse): void => {
+    const settle = (err: Error | undefined, res?: WholeResponse): void => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', onAbort)
-      if (res === undefined) reject(err)
+      if (res === undefined) reject(err ?? new Error('the request ended without an answer'))
       else resolve(res)
     }
     // A request still waiting for a connection has no controller yet: it is rejected now and
@@ -58,7 +58,7 @@ export async function wholeResponse (
         length += chunk.length
       },
       onResponseEnd () {
-        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, length)
+        const body = chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks, length)
         settle(undefined, { statusCode, headers, body })
       },
       onResponseError (_c, err) { settle(err) }

@@ -144,7 +144,10 @@ function int (env: Env, name: string, fallback: number, min = 0, max = Number.MA
 function duration (env: Env, name: string, fallback: string): number {
   const raw = str(env, name, fallback) as string
   const value = parseDuration(raw)
-  if (value === undefined) throw new ConfigError(name, `expected a duration such as 500ms, 30s, 5m, 2h or 1d, got "${raw}"`)
+  if (value === undefined) {
+    throw new ConfigError(name, 'expected a duration such as 500ms, 30s, 5m, 2h or 1d, ' +
+    `got "${raw}"`)
+  }
   return value
 }
 
@@ -257,7 +260,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   const tlsCert = str(e, 'SVC_TLS_CERT')
   const tlsKey = str(e, 'SVC_TLS_KEY')
   if ((tlsCert === undefined) !== (tlsKey === undefined)) {
-    throw new ConfigError(tlsCert === undefined ? 'SVC_TLS_CERT' : 'SVC_TLS_KEY', 'SVC_TLS_CERT and SVC_TLS_KEY go together')
+    throw new ConfigError(tlsCert === undefined ? 'SVC_TLS_CERT' : 'SVC_TLS_KEY', 'SVC_TLS_CERT and SVC_TLS_KEY go ' +
+      'together')
   }
   const masterKey = str(e, 'SVC_MASTER_KEY')
   if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
@@ -265,7 +269,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   }
   const masterKeys = str(e, 'SVC_MASTER_KEYS')?.split(',').map((k) => k.trim()).filter(Boolean)
   if (masterKeys !== undefined && (masterKeys.length === 0 || !masterKeys.every((k) => /^[0-9a-fA-F]{64}$/.test(k)))) {
-    throw new ConfigError('SVC_MASTER_KEYS', 'expected comma-separated keys of 64 hex characters, the sealing key first')
+    throw new ConfigError('SVC_MASTER_KEYS', 'expected comma-separated keys of 64 hex characters, ' +
+      'the sealing key first')
   }
   if (masterKeys !== undefined && new Set(masterKeys.map((k) => k.toLowerCase())).size !== masterKeys.length) {
     throw new ConfigError('SVC_MASTER_KEYS', 'a key is listed twice')
@@ -294,7 +299,9 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
   const connectionTimeoutMs = str(e, 'SVC_CONNECTION_TIMEOUT') === undefined
     ? Math.max(120_000, 2 * renderTimeoutMs)
     : duration(e, 'SVC_CONNECTION_TIMEOUT', '2m')
-  if (connectionTimeoutMs <= renderTimeoutMs) throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
+  if (connectionTimeoutMs <= renderTimeoutMs) {
+    throw new ConfigError('SVC_CONNECTION_TIMEOUT', 'must be longer than SVC_RENDER_TIMEOUT')
+  }
   const renderQueue = int(e, 'SVC_RENDER_QUEUE', 256, 0)
   const webhookConcurrency = int(e, 'SVC_WEBHOOK_CONCURRENCY', 64, 1, 1024)
   const jobConcurrency = int(e, 'SVC_JOB_CONCURRENCY', threads * 16, 1, 1024)
@@ -386,7 +393,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Env> = {}
       caFile: str(e, 'SVC_WEBHOOK_CA_FILE'),
       pollMs: duration(e, 'SVC_WEBHOOK_POLL', '500ms'),
       concurrency: webhookConcurrency,
-      maxInFlightPerEndpoint: int(e, 'SVC_WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT', Math.max(1, Math.floor(webhookConcurrency / 4)), 1, 1024)
+      maxInFlightPerEndpoint: int(e, 'SVC_WEBHOOK_MAX_IN_FLIGHT_PER_' +
+        'ENDPOINT', Math.max(1, Math.floor(webhookConcurrency / 4)), 1, 1024)
     }
   }
   return Object.freeze(config)

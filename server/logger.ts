@@ -39,12 +39,16 @@ function driverInChain (e: unknown, depth = 0): boolean {
   return isDriverError(e as Record<string, unknown>) || driverInChain((e as { cause?: unknown }).cause, depth + 1)
 }
 
+/** A driver's code or message (a string, or an errno number); anything else reads as the fallback. */
+const textOr = (v: unknown, fallback: string): string =>
+  typeof v === 'string' || typeof v === 'number' ? String(v) : fallback
+
 function scrubError (original: unknown, out: Record<string, unknown>, depth = 0): Record<string, unknown> {
   const own = typeof original === 'object' && original !== null ? original as Record<string, unknown> : {}
   if (driverInChain(original)) {
     const message = isDriverError(own)
-      ? `${String(own.code ?? 'database error')} (driver message withheld: it may quote SQL or values)`
-      : `${String(own.message ?? '')} (caused by a database error; its message is withheld)`
+      ? `${textOr(own.code, 'database error')} (driver message withheld: it may quote SQL or values)`
+      : `${textOr(own.message, '')} (caused by a database error; its message is withheld)`
     out.message = message
     if (typeof out.stack === 'string') {
       out.stack = [message, ...out.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n')

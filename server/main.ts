@@ -71,7 +71,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
   const logger = options.logger ?? createLogger(config)
   const metrics = createMetrics()
   const context = await createContext(config, {
-    logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery
+    logger, db: options.db, onDataSourceQuery: metrics.observeDataSourceQuery.bind(metrics)
   })
   if (options.migrate === true) await migrate(context.db)
   try {
@@ -86,7 +86,13 @@ export async function createServer (config: Config, options: ServerOptions = {})
   let baseUrl = config.publicUrl ?? `https://${config.host}:${config.port}`
   const { threads, maxQueue, workspaceRunning, workspaceQueue, fairWindowMs, timeoutMs } = config.render
   const pool = createRenderPool({
-    threads, maxQueue, workspaceRunning, workspaceQueue, fairWindowMs, timeoutMs, onRender: metrics.observeRender
+    threads,
+    maxQueue,
+    workspaceRunning,
+    workspaceQueue,
+    fairWindowMs,
+    timeoutMs,
+    onRender: metrics.observeRender.bind(metrics)
   })
   const recorder = createRunRecorder(repos.runs, context.db, {
     onError: (err) => logger.error({ err }, 'could not write run history'),
@@ -125,7 +131,7 @@ export async function createServer (config: Config, options: ServerOptions = {})
       repos,
       outbox: context.services.outbox,
       logger: logger.child({ component: 'webhooks' }),
-      onAttempt: metrics.observeWebhookAttempt
+      onAttempt: metrics.observeWebhookAttempt.bind(metrics)
     })
     : undefined
   // The claim transaction's latency, timed for the loop only (the shared repository stays as it is).
@@ -144,7 +150,10 @@ export async function createServer (config: Config, options: ServerOptions = {})
     jobs: claimJobs, documents: repos.documents, run: jobs, log: logger.child({ component: 'jobs' })
   })
   metrics.watch({
-    db: context.db, pool: pool.stats, jobsRunning: () => loop.inFlight(), dataSourcePools: context.dataSources.poolCount
+    db: context.db,
+    pool: pool.stats.bind(pool),
+    jobsRunning: () => loop.inFlight(),
+    dataSourcePools: context.dataSources.poolCount.bind(context.dataSources)
   })
   const saturated = (): string | undefined => {
     const s = pool.stats()

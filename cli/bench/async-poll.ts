@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { RenderRequest } from '../../client/index.js'
 import type { BenchApi } from './api.js'
-import type { Operation } from './operation.js'
+import { bodyFor, type Operation } from './operation.js'
 import type { Recorder } from './recorder.js'
 
 interface JobView { jobId?: unknown, status?: unknown, error?: { code?: unknown } | null }
@@ -22,7 +22,7 @@ export function asyncOperation (
 ): Operation {
   return async (index, intendedStart) => {
     const counted = rec.counted(intendedStart)
-    const submit = await api.submit(bodies[index % bodies.length])
+    const submit = await api.submit(bodyFor(bodies, index))
     rec.answer(submit.errorCode)
     if (counted) {
       rec.bytes += submit.bytes
@@ -62,7 +62,7 @@ export function asyncOperation (
         finish('pollFailed')
         return
       }
-      job = poll.job as JobView
+      job = poll.job
     }
     if (job.status === 'succeeded') finish('succeeded')
     else finish('failed', typeof job.error?.code === 'string' ? job.error.code : 'JOB_FAILED')

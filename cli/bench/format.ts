@@ -20,8 +20,8 @@ function latencyRows (label: string, s: LatencySummary): string[] {
 }
 
 function grid (rows: string[][]): string[] {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)))
-  return rows.map((r) => r.map((v, c) => c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c])).join('  '))
+  const widths = (rows[0] ?? []).map((_, c) => Math.max(...rows.map((r) => r[c]?.length ?? 0)))
+  return rows.map((r) => r.map((v, c) => c === 0 ? v.padEnd(widths[c] ?? 0) : v.padStart(widths[c] ?? 0)).join('  '))
 }
 
 export function formatSummary (r: BenchResult): string[] {

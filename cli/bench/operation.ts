@@ -21,9 +21,16 @@ export function renderBodies (options: Pick<BenchOptions, 'template' | 'paramete
   }))
 }
 
+/** Request `index`'s body (renderBodies makes at least one). */
+export function bodyFor (bodies: RenderRequest[], index: number): RenderRequest {
+  const body = bodies[index % bodies.length]
+  if (body === undefined) throw new Error('bench: no request bodies')
+  return body
+}
+
 export function syncOperation (api: BenchApi, bodies: RenderRequest[], rec: Recorder): Operation {
   return async (index, intendedStart) => {
-    const out = await api.render(bodies[index % bodies.length])
+    const out = await api.render(bodyFor(bodies, index))
     const now = performance.now()
     rec.answer(out.errorCode)
     rec.completedAll++

@@ -7,10 +7,13 @@ import { Problem } from '../../server/errors.js'
 import type { BenchOptions } from './types.js'
 
 const HINTS: Partial<Record<string, (o: BenchOptions) => string>> = {
-  TEMPLATE_NOT_FOUND: (o) => `"${o.template}": no such template in the key's workspace (template codes are case-sensitive; ` +
+  TEMPLATE_NOT_FOUND: (o) => `"${o.template}": no such template in the key's workspace (template codes are ` +
+    'case-sensitive; ' +
     'list them with `svc templates list --workspace ID`)',
-  TEMPLATE_NOT_PUBLISHED: (o) => `"${o.template}" has no published version: \`svc templates publish FILE --workspace ID\``,
-  API_KEY_INVALID: () => 'the key is malformed or unknown: check SVC_API_KEY (or --key) against `svc keys list --workspace ID`',
+  TEMPLATE_NOT_PUBLISHED: (o) => `"${o.template}" has no published version: \`svc templates publish FILE --workspace ` +
+    'ID`',
+  API_KEY_INVALID: () => 'the key is malformed or unknown: check SVC_API_KEY (or --key) against `svc keys list ' +
+    '--workspace ID`',
   API_KEY_REVOKED: () => 'the key was revoked: create another with `svc keys create`',
   API_KEY_EXPIRED: () => 'the key expired: create another with `svc keys create`',
   SCOPE_MISSING: () => 'the key lacks the render scope: create one with `--scopes render`',
@@ -57,7 +60,8 @@ function probeProblem (err: unknown, options: BenchOptions): unknown {
   }
   const code = (err as { code?: unknown } | null | undefined)?.code
   if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code)) {
-    return new Error(`the server's certificate is not trusted (${code}): pass --ca FILE (e.g. SVC_HOME/tls/cert.pem) or --insecure`)
+    return new Error(`the server's certificate is not trusted (${code}): pass --ca FILE (e.g. ` +
+      'SVC_HOME/tls/cert.pem) or --insecure')
   }
   return err
 }

@@ -32,7 +32,10 @@ export interface BenchDefaults { url: string, key?: string, ca?: Buffer }
 
 function duration (flag: string, text: string, min: number): number {
   const ms = parseDuration(text)
-  if (ms === undefined || ms < min) throw new UsageError(`${flag}: expected a duration like 500ms, 30s or 5m${min > 0 ? '' : ' (0 allowed)'}, got "${text}"`)
+  if (ms === undefined || ms < min) {
+    throw new UsageError(`${flag}: expected a duration like 500ms, ` +
+    `30s or 5m${min > 0 ? '' : ' (0 allowed)'}, got "${text}"`)
+  }
   return ms
 }
 
@@ -60,8 +63,13 @@ export function benchOptions (flags: BenchFlags, defaults: BenchDefaults): Bench
   const url = flags.url ?? defaults.url
   let parsed: URL
   try { parsed = new URL(url) } catch { throw new UsageError(`--url: not a URL: "${url}"`) }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new UsageError(`--url: expected https://host:port, got "${url}"`)
-  if (flags.parameters !== undefined && flags.parametersFile !== undefined) throw new UsageError('--parameters and --parameters-file exclude each other')
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    throw new UsageError('--url: expected ' +
+    `https://host:port, got "${url}"`)
+  }
+  if (flags.parameters !== undefined && flags.parametersFile !== undefined) {
+    throw new UsageError('--parameters and --parameters-file exclude each other')
+  }
   if (flags.ca !== undefined && flags.insecure === true) throw new UsageError('--ca and --insecure exclude each other')
   const parameters = flags.parameters !== undefined
     ? parseParameters(flags.parameters, '--parameters')

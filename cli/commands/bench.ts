@@ -12,14 +12,16 @@ import { apiKeyFromEnv, noApiKey } from '../api-key.js'
 export function benchCommand (program: Command, rt: CliRuntime): void {
   program.command('bench').description('load-test POST /api/v1/render (closed loop, or open loop with --rate)')
     .requiredOption('--template <code>', 'template code to render')
-    .option('--url <base>', 'service base URL (default https://127.0.0.1:<SVC_PORT>, trusting the local dev certificate)')
+    .option('--url <base>', 'service base URL (default https://127.0.0.1:<SVC_PORT>, trusting the local dev ' +
+      'certificate)')
     .option('--key <key>', 'API key with scope render (default: SVC_API_KEY, or its alias SVC_KEY)')
     .option('--parameters <json>', 'parameters object, or a JSON array of them cycled through')
     .option('--parameters-file <file>', 'file with a JSON array of parameter objects cycled through')
     .option('--environment <env>', 'environment key (default: the key\'s own)')
     .addOption(new Option('--format <format>', 'expected output').choices(['pdf', 'zpl']))
     .option('--async', 'submit async renders and poll each job until succeeded or failed')
-    .option('-c, --connections <n>', 'closed loop: concurrent clients (32); open loop: pool size (rate/10, at least 32)')
+    .option('-c, --connections <n>', 'closed loop: concurrent clients (32); open loop: pool size (rate/10, ' +
+      'at least 32)')
     .option('-d, --duration <duration>', 'measured window after the warm-up', '30s')
     .option('--rate <r>', 'open loop at r requests/s; latency counts from each intended send time')
     .option('--warmup <duration>', 'sent but not counted, before the window', '5s')
@@ -28,7 +30,8 @@ export function benchCommand (program: Command, rt: CliRuntime): void {
     .option('--ca <file>', 'PEM certificate to trust (e.g. SVC_HOME/tls/cert.pem)')
     .option('--insecure', 'do not verify the server certificate')
     .option('--max-error-rate <fraction>', 'exit 1 when errors/total is above this', '0.01')
-    .option('--abort-after <n>', 'stop at once when the first n answers all fail with the same errorCode (0: never)', '20')
+    .option('--abort-after <n>', 'stop at once when the first n answers all fail with the same errorCode (0: ' +
+      'never)', '20')
     .option('--no-probe', 'skip the single request sent (through svc/client) before the warm-up')
     .action(async (flags: BenchFlags) => {
       const { benchOptions } = await import('./bench-options.js')

@@ -53,7 +53,8 @@ export function bashScript (program: Command): string {
 
 // zsh: keep a compinit the user already ran; bashcompinit provides `complete` and `compgen`
 // (zsh's own matching then filters the words by what was typed).
-const ZSH_PRELUDE = '(( $+functions[compdef] )) || { autoload -U +X compinit && compinit }\nautoload -U +X bashcompinit && bashcompinit\n'
+const ZSH_PRELUDE = '(( $+functions[compdef] )) || { autoload -U +X compinit && compinit }\nautoload -U +X ' +
+  'bashcompinit && bashcompinit\n'
 
 export function completionCommand (program: Command, _rt: CliRuntime): void {
   program.command('completion').description('print a shell completion script: source <(svc completion bash), or zsh')

@@ -12,9 +12,11 @@ async function answers (url: string): Promise<string | undefined> {
 }
 
 export function dbCommands (program: Command, rt: CliRuntime): void {
-  const db = program.command('db').description('the service database (a private MariaDB in SVC_HOME unless SVC_DATABASE_URL is set)')
+  const db = program.command('db').description('the service database (a private MariaDB in SVC_HOME unless ' +
+    'SVC_DATABASE_URL is set)')
 
-  db.command('start').description('start the private MariaDB on 127.0.0.1 (installs mariadb-server when missing and root)')
+  db.command('start').description('start the private MariaDB on 127.0.0.1 (installs mariadb-server when missing and ' +
+    'root)')
     .action(async () => {
       const config = rt.config()
       const io = rt.io()
@@ -31,7 +33,8 @@ export function dbCommands (program: Command, rt: CliRuntime): void {
       emit(rt.io(), { stopped }, (v) => v.stopped ? 'MariaDB stopped' : 'MariaDB was not running')
     })
 
-  db.command('status').description('is the database running (exit 1 when not): the private MariaDB, or the SVC_DATABASE_URL one')
+  db.command('status').description('is the database running (exit 1 when not): the private MariaDB, ' +
+    'or the SVC_DATABASE_URL one')
     .action(async () => {
       const config = rt.config()
       const { instanceStatus } = await import('../../server/store/instance.js')
@@ -48,7 +51,10 @@ export function dbCommands (program: Command, rt: CliRuntime): void {
         error: reachable ?? null
       }
       emit(rt.io(), value, (v) => v.external
-        ? v.running ? 'SVC_DATABASE_URL is set and answers (the private MariaDB is not used)' : `SVC_DATABASE_URL is set but does not answer: ${v.error}`
+        ? v.running
+          ? 'SVC_DATABASE_URL is set and answers (the private MariaDB is not used)'
+          : 'SVC_DATABASE_URL is ' +
+          `set but does not answer: ${v.error}`
         : v.running ? `running (pid ${v.pid}) on 127.0.0.1:${v.port}, state in ${v.dir}` : `not running (state in ${v.dir}): start it with \`svc db start\` or \`make db-start\``)
       if (!value.running) throw new ExitCode(1)
     })

@@ -6,10 +6,13 @@ import type { CliRuntime } from '../runtime.js'
 
 export function demoCommand (program: Command, rt: CliRuntime): void {
   program.command('demo')
-    .description('create (or refresh) the demo workspace: environments with sample MariaDB databases, example templates, API keys and curl commands')
+    .description('create (or refresh) the demo workspace: environments with sample MariaDB databases, ' +
+      'example templates, API keys and curl commands')
     .option('--db-prefix <prefix>', 'prefix of the demo databases and read-only users', 'demo')
     .action(async (opts: { dbPrefix: string }) => {
-      if (!/^[a-z][a-z0-9_]{0,40}$/.test(opts.dbPrefix)) throw new UsageError('--db-prefix: lowercase letters, digits and _ (at most 41), starting with a letter')
+      if (!/^[a-z][a-z0-9_]{0,40}$/.test(opts.dbPrefix)) {
+        throw new UsageError('--db-prefix: lowercase letters, digits and _ (at most 41), starting with a letter')
+      }
       const config = rt.config()
       const [{ runDemo }, { demoDocument, demoText }, { createDb }, { adminConnection }] = await Promise.all([
         import('../../server/demo/setup.js'), import('../../server/demo/output.js'),
@@ -26,7 +29,10 @@ export function demoCommand (program: Command, rt: CliRuntime): void {
         }
       })
       const allowed = config.datasources.policy.allow.map((r) => r.text)
-      if (allowed.length > 0) rt.io().err(`data sources: SVC_DATASOURCE_ALLOW=${allowed.join(',')} lets environments reach these addresses (the demo's own loopback database)`)
+      if (allowed.length > 0) {
+        rt.io().err(`data sources: SVC_DATASOURCE_ALLOW=${allowed.join(',')} lets environments ` +
+        'reach these addresses (the demo\'s own loopback database)')
+      }
       const doc = demoDocument(result, config)
       emit(rt.io(), doc, demoText)
     })

@@ -8,7 +8,8 @@ export function envCommands (program: Command, rt: CliRuntime): void {
     .requiredOption('--workspace <id>', 'workspace id')
     .requiredOption('--key <key>', 'environment key, e.g. development, staging, production')
     .option('--datasource <url>', 'mysql://user:password@host:port/database')
-    .option('--production', 'mark as a production environment (default for the key "production"); test keys may not use it')
+    .option('--production', 'mark as a production environment (default for the key "production"); ' +
+      'test keys may not use it')
     .option('--no-production', 'do not mark as production')
     .action(async (opts: { workspace: string, key: string, datasource?: string, production?: boolean }) => {
       const created = await rt.withContext((ctx) =>

@@ -12,7 +12,9 @@ export function runCommands (program: Command, rt: CliRuntime): void {
     .addOption(new Option('--status <status>', 'only succeeded or failed runs').choices(['succeeded', 'failed']))
     .action(async (opts: { workspace: string, limit: string, key?: string, status?: 'succeeded' | 'failed' }) => {
       const limit = Number(opts.limit)
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit: expected a whole number from 1 to 1000')
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+        throw new UsageError('--limit: expected a whole number from 1 to 1000')
+      }
       const list = await rt.withContext(async (ctx) => {
         await ctx.services.workspaces.get(opts.workspace)
         return await ctx.repos.runs.list(opts.workspace, { limit, keyPrefix: opts.key, status: opts.status })

@@ -30,7 +30,9 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
     .option('--batch-size <n>', 'rows read per batch', '200')
     .action(async (opts: { batchSize: string }) => {
       const batchSize = Number(opts.batchSize)
-      if (!/^\d+$/.test(opts.batchSize) || batchSize < 1) throw new UsageError('--batch-size: expected a whole number ≥ 1')
+      if (!/^\d+$/.test(opts.batchSize) || batchSize < 1) {
+        throw new UsageError('--batch-size: expected a whole number ≥ 1')
+      }
       const result = await rt.withContext((ctx) => ctx.services.secrets.rotate({ batchSize }))
       emit(rt.io(), result, (v) => [
         `${v.resealed} values re-sealed under ${v.activeKeyId}; ${v.skipped} changed meanwhile (left as written); ` +
@@ -70,7 +72,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
       const keys = await loadKeys(config)
       const kept = keys.filter((k) => keyIdOf(k).toString('hex') !== id)
       if (kept.length === keys.length) throw new UsageError(`no configured key ${keyId}`)
-      if (kept.length === 0 || keyIdOf(keys[0]).toString('hex') === id) {
+      if (kept.length === 0 || (keys[0] !== undefined && keyIdOf(keys[0]).toString('hex') === id)) {
         throw new UsageError(`${keyId} is the sealing key: add a new key first`)
       }
       const status = await rt.withContext((ctx) => ctx.services.secrets.status())
@@ -79,6 +81,7 @@ export function secretsCommands (program: Command, rt: CliRuntime): void {
         throw new UsageError(`${left} values may still be sealed under ${keyId}: run "svc secrets rotate" first`)
       }
       const file = await writeKeyringFile(config.home, kept)
-      emit(rt.io(), { keyId, file }, (v) => `${v.keyId} removed from ${v.file}; running servers drop it on SIGHUP or within 30 s`)
+      emit(rt.io(), { keyId, file }, (v) => `${v.keyId} removed from ${v.file}; running servers drop it on SIGHUP or ` +
+        'within 30 s')
     })
 }

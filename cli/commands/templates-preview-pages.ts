@@ -25,7 +25,8 @@ export async function labelPngs (def: TemplateDefinition, zpl: string, first?: n
   try {
     mod = await import('zpl-renderer-js')
   } catch {
-    throw new Error('PNG and PDF previews of labels need the devDependency zpl-renderer-js, which is not installed: run `npm install --include=dev`')
+    throw new Error('PNG and PDF previews of labels need the devDependency zpl-renderer-js, which is not installed: ' +
+      'run `npm install --include=dev`')
   }
   const { api } = await mod.ready
   const label = def.label as Label
@@ -47,7 +48,9 @@ export async function documentPngs (pdf: Uint8Array, first = MAX_PREVIEW_PICTURE
     try {
       await run('pdftoppm', ['-png', '-r', '100', '-l', String(Math.min(first, MAX_PREVIEW_PICTURES)), join(dir, 'doc.pdf'), join(dir, 'page')])
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new Error('PNG previews of documents need pdftoppm: apt-get install poppler-utils')
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new Error('PNG previews of documents need pdftoppm: apt-get install poppler-utils')
+      }
       throw new Error(`pdftoppm failed: ${(err as Error).message}`)
     }
     // page-1.png … or page-01.png …: zero-padded to the page count, so name order is page order.

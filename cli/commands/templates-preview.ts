@@ -44,7 +44,9 @@ function parseJsonOption (name: string, text: string | undefined): Record<string
 
 /** `{ "<dataset code>": rows }` → engine datasets: a `single` dataset is one row (or null), `multiple` an array. */
 export function datasetsFromFile (def: TemplateDefinition, file: unknown): DatasetValues {
-  if (file === null || typeof file !== 'object' || Array.isArray(file)) throw new UsageError('--data: expected a JSON object { "<dataset code>": rows }')
+  if (file === null || typeof file !== 'object' || Array.isArray(file)) {
+    throw new UsageError('--data: expected a JSON object { "<dataset code>": rows }')
+  }
   const given = file as Record<string, unknown>
   const out: DatasetValues = {}
   const known = new Set((def.datasets ?? []).map((d) => d.code))
@@ -52,7 +54,7 @@ export function datasetsFromFile (def: TemplateDefinition, file: unknown): Datas
   for (const d of def.datasets ?? []) {
     const v = Object.hasOwn(given, d.code) ? given[d.code] : undefined
     if (d.cardinality === 'single') {
-      const row = Array.isArray(v) ? v[0] : v
+      const row: unknown = Array.isArray(v) ? v[0] : v
       if (row !== undefined && row !== null && (typeof row !== 'object' || Array.isArray(row))) throw new UsageError(`--data: "${d.code}" must be a row object`)
       out[d.code] = (row ?? null) as Row | null
     } else {
@@ -70,7 +72,9 @@ export async function preview (
   limits: RenderLimits
 ): Promise<PreviewResult> {
   const ext = extname(options.output).toLowerCase()
-  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') { throw new UsageError('-o: the file name must end in .pdf, .zpl or .png') }
+  if (ext !== '.pdf' && ext !== '.zpl' && ext !== '.png') {
+    throw new UsageError('-o: the file name must end in .pdf, .zpl or .png')
+  }
   // A .png is a picture of either format, and a label template may also be previewed as a PDF (one
   // page per label); otherwise the file names the format, as `format` does in a render.
   if (ext !== '.png' && !(def.format === 'label' && ext === '.pdf')) {
@@ -139,7 +143,11 @@ async function writePictures (
     if (isLabel && ext === '.pdf') pictures = [await labelsPdf(def, pictures as Buffer[])]
   }
   if (!each) pictures = pictures.slice(0, 1)
-  const files = pictures.map((p, i) => ({ file: each ? numbered(output, i + 1) : output, bytes: p.byteLength }))
-  for (let i = 0; i < pictures.length; i++) await writeFile(files[i].file, pictures[i])
+  const files: Array<{ file: string, bytes: number }> = []
+  for (const [i, p] of pictures.entries()) {
+    const file = each ? numbered(output, i + 1) : output
+    await writeFile(file, p)
+    files.push({ file, bytes: p.byteLength })
+  }
   return files
 }

@@ -35,8 +35,7 @@ export async function watchAndRender (
         } catch (err) {
           report(err)
         }
-      // The signal is aborted by another task.
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- another task aborts the signal
       } while (again && !signal.aborted)
     } finally {
       running = false

@@ -20,9 +20,11 @@ async function checkFile (file: string): Promise<CheckedTemplate> {
 }
 
 export function templateCommands (program: Command, rt: CliRuntime): void {
-  const templates = program.command('templates').description('template files: validate, preview locally, publish versions, list, disable/enable')
+  const templates = program.command('templates').description('template files: validate, preview locally, ' +
+    'publish versions, list, disable/enable')
 
-  templates.command('validate').description('check a template file; lists every error by JSON path (exit 1 when invalid)')
+  templates.command('validate').description('check a template file; lists every error by JSON path ' +
+    '(exit 1 when invalid)')
     .argument('<file>', 'template file (JSON)')
     .action(async (file: string) => {
       const io = rt.io()
@@ -52,12 +54,14 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       )
     })
 
-  templates.command('preview').description('render a template file locally with rows from a file (no server, no database)')
+  templates.command('preview').description('render a template file locally with rows from a file (no server, ' +
+    'no database)')
     .argument('<file>', 'template file (JSON)')
     .option('--data <file>', 'rows by dataset code: { "<dataset code>": rows }')
     .option('--parameters <json>', 'parameter values as a JSON object')
     .option('--context <json>', 'caller context as a JSON object (company, user, language …)')
-    .requiredOption('-o, --output <file>', 'output: .pdf (documents; labels: one page per label), .zpl (labels) or .png (first page or label; out-%d.png: one file each)')
+    .requiredOption('-o, --output <file>', 'output: .pdf (documents; labels: one page per label), .zpl ' +
+      '(labels) or .png (first page or label; out-%d.png: one file each)')
     .option('--dpi <dpi>', 'labels: render at this printer resolution (152, 203, 300, 600); pictures are drawn at it too')
     .option('--watch', 'render again on every save of the template or data file, until Ctrl-C')
     .option('--xml <file>', 'also write the e-invoice XML (document.einvoice) embedded in the PDF to this file')
@@ -87,7 +91,8 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
       )
     })
 
-  templates.command('publish').description('publish a template file as the next version of its code (emits template.published)')
+  templates.command('publish').description('publish a template file as the next version of its code ' +
+    '(emits template.published)')
     .argument('<file>', 'template file (JSON)')
     .requiredOption('--workspace <id>', 'workspace id')
     .option('--note <text>', 'release note (in the event and the version history)')
@@ -111,7 +116,9 @@ export function templateCommands (program: Command, rt: CliRuntime): void {
     })
 
   for (const [name, disabled] of [['disable', true], ['enable', false]] as const) {
-    templates.command(name).description(disabled ? 'disable a template: renders answer 409 TEMPLATE_DISABLED and the read API stops listing it' : 'enable a disabled template again')
+    templates.command(name).description(disabled
+      ? 'disable a template: renders answer 409 TEMPLATE_DISABLED and the read API stops listing it'
+      : 'enable a disabled template again')
       .argument('<code>', 'template code')
       .requiredOption('--workspace <id>', 'workspace id')
       .action(async (code: string, opts: { workspace: string }) => {

@@ -116,7 +116,8 @@ export function listenCommand (wh: Command, rt: CliRuntime): void {
         else {
           io.out(`listening on ${url} — register it with: svc webhooks create --url ${url} …`)
           io.out(
-            `certificate: ${tls.certFile} (for a local server: SVC_WEBHOOK_CA_FILE=${tls.certFile} SVC_WEBHOOKS_ALLOW_PRIVATE=true)`
+            `certificate: ${tls.certFile} (for a local server: ` +
+              `SVC_WEBHOOK_CA_FILE=${tls.certFile} SVC_WEBHOOKS_ALLOW_PRIVATE=true)`
           )
         }
         await new Promise<void>((resolve) => {

@@ -30,7 +30,8 @@ const deliveryRow = (d: DeliveryView) => ({
 })
 
 export function webhookCommands (program: Command, rt: CliRuntime): void {
-  const wh = program.command('webhooks').description('webhook endpoints: signed HTTPS event deliveries (secrets are shown once)')
+  const wh = program.command('webhooks').description('webhook endpoints: signed HTTPS event deliveries ' +
+    '(secrets are shown once)')
 
   wh.command('create').description('register an https:// endpoint; prints its id and signing secret once')
     .requiredOption('--workspace <id>', 'workspace id')
@@ -39,7 +40,8 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
     .option('--description <text>', 'what the endpoint is for')
     .action(async (opts: { workspace: string, url: string, events: string, description?: string }) => {
       const created = await rt.withContext((ctx) => ctx.services.webhooks.create({ workspaceId: opts.workspace, url: opts.url, events: opts.events.split(','), description: opts.description }))
-      emit(rt.io(), created, (v) => [`${v.id}`, v.secret, `(${v.url}, events ${v.events.join(',')}) — store the secret now: it is not shown again`])
+      emit(rt.io(), created, (v) => [`${v.id}`, v.secret, `(${v.url}, events ${v.events.join(',')}) — store the ` +
+        'secret now: it is not shown again'])
     })
 
   wh.command('list').description('endpoints of a workspace')
@@ -58,7 +60,8 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.show(opts.workspace, id)), endpointLines)
     })
 
-  wh.command('disable').description('stop deliveries; open ones wait until the endpoint is enabled again').argument('<id>', 'endpoint id')
+  wh.command('disable').description('stop deliveries; open ones wait until the endpoint is enabled ' +
+    'again').argument('<id>', 'endpoint id')
     .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
     .action(async (id: string, opts: { workspace: string }) => {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.disable(opts.workspace, id)), (v) => `${v.id} disabled`)
@@ -76,13 +79,15 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.delete(opts.workspace, id)), (v) => `${v.id} deleted`)
     })
 
-  wh.command('rotate-secret').description('new signing secret, printed once; the old one stops signing at once').argument('<id>', 'endpoint id')
+  wh.command('rotate-secret').description('new signing secret, printed once; the old one stops signing at ' +
+    'once').argument('<id>', 'endpoint id')
     .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
     .action(async (id: string, opts: { workspace: string }) => {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.rotateSecret(opts.workspace, id)), (v) => [v.secret, '(the previous secret no longer signs; store this one now: it is not shown again)'])
     })
 
-  wh.command('test').description('send a webhook.test event (delivered whatever the subscriptions)').argument('<id>', 'endpoint id')
+  wh.command('test').description('send a webhook.test event (delivered whatever the ' +
+    'subscriptions)').argument('<id>', 'endpoint id')
     .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
     .action(async (id: string, opts: { workspace: string }) => {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.test(opts.workspace, id)), (v) => `webhook.test event ${v.eventId} queued as delivery ${v.deliveryId}`)
@@ -112,7 +117,8 @@ export function webhookCommands (program: Command, rt: CliRuntime): void {
       ])
     })
 
-  wh.command('redeliver').description('send an event again: a new delivery with the same event id').argument('<deliveryId>', 'delivery id')
+  wh.command('redeliver').description('send an event again: a new delivery with the same event ' +
+    'id').argument('<deliveryId>', 'delivery id')
     .requiredOption('--workspace <id>', 'workspace the endpoint or delivery belongs to')
     .action(async (id: string, opts: { workspace: string }) => {
       emit(rt.io(), await rt.withContext((ctx) => ctx.services.webhooks.redeliver(opts.workspace, id)), (v) => `event ${v.eventId} queued again as delivery ${v.id}`)

@@ -3,7 +3,8 @@ import { emit, table } from '../io.js'
 import type { CliRuntime } from '../runtime.js'
 
 export function workspaceCommands (program: Command, rt: CliRuntime): void {
-  const ws = program.command('workspaces').description('workspaces: the tenants that own templates, environments, keys and webhooks')
+  const ws = program.command('workspaces').description('workspaces: the tenants that own templates, environments, ' +
+    'keys and webhooks')
   ws.command('create').description('create a workspace and print its id')
     .requiredOption('--name <name>', 'display name')
     .action(async (opts: { name: string }) => {

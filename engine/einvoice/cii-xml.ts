@@ -12,8 +12,8 @@ const GUIDELINE = {
 }
 
 // Text outside XML 1.0's character range would make the file unreadable: dropped.
-// eslint-disable-next-line no-control-regex
-const INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g
+// (Control characters but tab, line feed and carriage return; and the two non-characters.)
+const INVALID = /(?![\t\n\r\u007f-\u009f])\p{Cc}|[\ufffe\uffff]/gu
 const esc = (s: string): string => s.replace(INVALID, '').replace(/[&<>"]/g, (c) =>
   c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
 

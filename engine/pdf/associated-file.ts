@@ -6,7 +6,7 @@
 // properties).
 import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
-import { PdfRaw } from './pdf-raw.js'
+import { PdfRaw, pdfString } from './pdf-raw.js'
 
 export interface AssociatedFile {
   name: string
@@ -44,21 +44,19 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   const subtype = new PdfRaw('/' + nameEscape(f.mime))
   const stream = d.ref({ Type: 'EmbeddedFile', Subtype: subtype, Params: params, Filter: 'FlateDecode' })
   stream.end(deflateSync(f.data))
-  // eslint-disable-next-line no-new-wrappers -- pdfkit writes String objects as PDF strings
-  const name = new String(f.name)
+  const name = pdfString(f.name)
   const spec = d.ref({
     Type: 'Filespec',
     F: name,
     UF: name,
     EF: { F: stream, UF: stream },
-    // eslint-disable-next-line no-new-wrappers
-    Desc: new String(f.description),
+    Desc: pdfString(f.description),
     AFRelationship: f.relationship
   })
   spec.end()
   d.addNamedEmbeddedFile(f.name, spec)
-  const af = d._root.data.AF
-  d._root.data.AF = Array.isArray(af) ? [...af, spec] : [spec]
+  const af: unknown = d._root.data.AF
+  d._root.data.AF = Array.isArray(af) ? [...(af as unknown[]), spec] : [spec]
 }
 
 const md5 = (b: Buffer): string => createHash('md5').update(b).digest('hex')

@@ -35,7 +35,7 @@ export function countRows (datasets: RenderInput['datasets']): number {
     const v = datasets[k]
     if (Array.isArray(v)) n += v.length
     // Datasets come from the data source; values may be undefined
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+
     else if (v !== null && v !== undefined) n += 1
   }
   return n
@@ -133,7 +133,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const kids = internals._root.data.Pages.data.Kids
   const sink = {
     page (parts: Canvas[]): void {
-      doc.addPage(pageOptions as PDFKit.PDFDocumentOptions)
+      doc.addPage(pageOptions)
       // addPage() wrote out the previous page's objects; the page tree keeps its reference only
       // for `n 0 R`: drop the written dictionary (and its content and resource objects with
       // it) so a long document does not keep ~1 KB per page.
@@ -151,7 +151,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
           page.xobjects['I' + img.index] = imageRefs[img.index]
         }
       }
-      doc.addContent(Buffer.from(ops + '\n', 'latin1') as unknown as string) // as pdfkit would write it
+      doc.addContent(Buffer.from(ops + '\n', 'latin1')) // as pdfkit would write it
     }
   }
   const names = plan.extras?.names

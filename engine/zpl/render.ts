@@ -34,7 +34,7 @@ const LONGEST_END = 24 // `^PQ` + digits of maxLabels + 1 + `^XZ\n`, with room t
 function planOf (label: CompiledLabel): Plan {
   let plan = plans.get(label)
   if (plan !== undefined) return plan
-  const tail = ENDS[0].subarray(0, 0)
+  const tail = Buffer.alloc(0)
   plan = { lead: [], value: [], indicator: [], encode: [], tail, literalBytes: 0, src: [], where: [] }
   let literal = ''
   for (const chunk of label.body) {
@@ -120,13 +120,15 @@ export function renderLabels (
     if (at + plan.literalBytes + LONGEST_END > buf.length) buf = grown(buf, at, at + plan.literalBytes + LONGEST_END)
     // lead, value and indicator hold one entry per slot (planOf).
     for (let k = 0; k < slots; k++) {
-      at = put(buf, at, lead[k])
+      at = put(buf, at, lead[k]!) // k < slots
       const enc = plan.encode[k]
-      const v = enc === undefined ? value[k](scope) : enc(value[k](scope))
+      const raw = value[k]!(scope)
+      const v = enc === undefined ? raw : enc(raw)
       const room = at + MAX_ESCAPED_PER_UNIT * v.length + plan.literalBytes + LONGEST_END
       if (room > buf.length) buf = grown(buf, at, room)
-      if (indicator[k] > 0) at = writeFieldData(buf, at, v, indicator[k])
-      else if (indicator[k] < 0) at = putAscii(buf, at, v) // an encoder's own commands (ASCII)
+      const ind = indicator[k]!
+      if (ind > 0) at = writeFieldData(buf, at, v, ind)
+      else if (ind < 0) at = putAscii(buf, at, v) // an encoder's own commands (ASCII)
       else if (isSafeParameter(v)) at = putAscii(buf, at, v)
       else unsafe(plan, k, v)
     }

@@ -33,7 +33,7 @@ export function createLastUsedRecorder (keys: Pick<ApiKeysRepo, 'touch'>, interv
       waiting.add(keyId)
       uses.record(keyId)
     },
-    flush: uses.flush,
-    close: uses.close
+    flush: uses.flush.bind(uses),
+    close: uses.close.bind(uses)
   }
 }

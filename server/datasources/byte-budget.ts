@@ -117,7 +117,7 @@ export function meterWire (
         continue
       }
       // Header: 3 bytes of length (little-endian), 1 of sequence id.
-      if (headerGot < 3) length += chunk[i] * 2 ** (8 * headerGot)
+      if (headerGot < 3) length += chunk[i]! * 2 ** (8 * headerGot)
       headerGot++
       i++
       if (headerGot < 4) continue
@@ -161,7 +161,8 @@ export function meteredConnection (host: string, port: number): { socket: Socket
   socket.once('connect', () => socket.setKeepAlive(true))
   const budget: ByteBudget = { limit: SETUP_LIMIT, used: 0, cellLimit: 64 * 1024 }
   const meter = meterWire(socket, budget, () => 0, () => {
-    socket.destroy(Object.assign(new Error('The data source sent too much before its session was ready'), { code: 'ER_NET_PACKET_TOO_LARGE' }))
+    socket.destroy(Object.assign(new Error('The data source sent too much before its session was ' +
+      'ready'), { code: 'ER_NET_PACKET_TOO_LARGE' }))
   })
   return { socket, meter }
 }

@@ -52,13 +52,29 @@ export function mapDriverError (err: unknown, dataset: string, environment: stri
   const errno = typeof e?.errno === 'number' ? e.errno : 0
   const code = typeof e?.code === 'string' ? e.code : TIMEOUT_ERRNOS[errno] ?? 'UNKNOWN'
   if (QUERY_ACCESS.has(code) && !connecting && e?.fatal !== true) {
-    return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }
+    return {
+      problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of ` +
+      `environment "${environment}"`),
+      reason: code
+    }
   }
   if (STATEMENT_TIMEOUTS.has(code) && !connecting) {
-    return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" did not finish within the query time limit on the data source of environment "${environment}"`), reason: code }
+    return {
+      problem: problem('DATASET_FAILED', `Dataset "${dataset}" did not finish within the query time limit on ` +
+      `the data source of environment "${environment}"`),
+      reason: code
+    }
   }
   if (UNAVAILABLE.has(code) || STATEMENT_TIMEOUTS.has(code) || e?.fatal === true || /^E[A-Z]+$/.test(code)) {
-    return { problem: unavailable(`The data source of environment "${environment}" cannot be reached now; retry later`), reason: code }
+    return {
+      problem: unavailable(`The data source of environment "${environment}" cannot be reached now; ` +
+      'retry later'),
+      reason: code
+    }
   }
-  return { problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of environment "${environment}"`), reason: code }
+  return {
+    problem: problem('DATASET_FAILED', `Dataset "${dataset}" could not be read from the data source of ` +
+    `environment "${environment}"`),
+    reason: code
+  }
 }

@@ -205,8 +205,8 @@ export function createDataSources (config: Pick<Config, 'datasources'>, environm
         })
       )
       list.forEach((d, i) => {
-        const rows = results[i].rows
-        if (results[i].spilled) return
+        const { rows, spilled } = results[i]!
+        if (spilled) return
         // A `required` single dataset with no row would render blanks ("Please pay by  quoting ."):
         // the render fails instead, naming the dataset (docs/api.md).
         if (d.cardinality === 'single' && d.required === true && rows.length === 0) {

@@ -36,8 +36,7 @@ function endPool (pool: Pool): Promise<void> {
 function acquire (pool: Pool): Promise<PoolConnection> {
   return new Promise((resolve, reject) => {
     // mysql2's callback passes null or undefined for no error
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    pool.getConnection((err, conn) => { if (err !== null && err !== undefined) reject(err); else resolve(conn) })
+    pool.getConnection((err, conn) => { if (err != null) reject(err); else resolve(conn) })
   })
 }
 

@@ -63,7 +63,7 @@ export async function runStatement (
     let perRow = 0
     let settled = false
     let spilled = false
-    const finish = (err: unknown, cut = false): void => {
+    const finish = (err: Error | undefined, cut = false): void => {
       if (settled) return
       settled = true
       meter.stop()
@@ -83,7 +83,7 @@ export async function runStatement (
       if (!last) conn.pause()
       spill?.push(batch).then(
         () => { if (last) finish(undefined); else if (!settled) conn.resume() },
-        (err: unknown) => { finish(err, !last) }
+        (err: Error) => { finish(err, !last) }
       )
     }
     // Attached before the statement is sent, so it counts from the first byte of the answer.
@@ -115,7 +115,7 @@ export async function runStatement (
       rows.push(row)
       if (spill !== undefined && rows.length >= spill.batch && (spilled || rows.length > spill.above)) send(false)
     })
-    cmd.on('error', (err: unknown) => finish(err))
+    cmd.on('error', (err: Error) => finish(err))
     cmd.on('end', () => { if (spilled && !settled) send(true); else finish(undefined) })
   })
 }

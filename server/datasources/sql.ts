@@ -29,7 +29,10 @@ export function compileQuery (sql: string, dataset: string): CompiledQuery {
   const names: string[] = []
   let last = 0
   for (const t of tokenizeSql(sql)) {
-    if (t.kind === 'op' && t.value === '?') throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: its query contains a bare "?"; use a named :placeholder`)
+    if (t.kind === 'op' && t.value === '?') {
+      throw problem('DATASET_FAILED', `Dataset "${dataset}" cannot be read: ` +
+      'its query contains a bare "?"; use a named :placeholder')
+    }
     if (t.kind !== 'placeholder') continue
     parts.push(sql.slice(last, t.start))
     names.push(t.value)
@@ -69,8 +72,9 @@ export function bindQuery (q: CompiledQuery, lookup: (name: string) => unknown):
     values.push(v)
   }
   if (!expanded) return { sql: q.sql, values }
-  let sql = q.parts[0]
-  for (let i = 0; i < markers.length; i++) sql += markers[i] + q.parts[i + 1]
+  // parts has one more entry than markers (the text around each name)
+  let sql = q.parts[0] ?? ''
+  for (const [i, marker] of markers.entries()) sql += marker + (q.parts[i + 1] ?? '')
   return { sql, values }
 }
 

@@ -1,7 +1,7 @@
 // Sample data for the demo databases, shaped exactly as the SQL of examples/templates/*.json
 // reads it: customers + invoices + invoice_lines (invoice), sales (sales-report), parcels
 // (shipping-label). Generated from a seeded PRNG, so a database is the same on every run.
-import type { Conn } from '../store/db.js'
+import { onlyRow, type Conn } from '../store/db.js'
 
 export const DEMO_TABLES = ['customers', 'invoices', 'invoice_lines', 'sales', 'parcels'] as const
 
@@ -9,7 +9,8 @@ export function demoDdl (db: string): string[] {
   const q = (t: string): string => `\`${db}\`.\`${t}\``
   const tail = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
   return [
-    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL, address VARCHAR(500) NOT NULL) ${tail}`,
+    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL, ` +
+      `address VARCHAR(500) NOT NULL) ${tail}`,
     `CREATE TABLE IF NOT EXISTS ${q('invoices')} (id INT NOT NULL PRIMARY KEY, number VARCHAR(32) NOT NULL UNIQUE, customer_id INT NOT NULL,
       issued_on DATE NOT NULL, due_on DATE NOT NULL, currency CHAR(3) NOT NULL, subtotal DECIMAL(12,2) NOT NULL, tax DECIMAL(12,2) NOT NULL,
       total DECIMAL(12,2) NOT NULL, KEY ix_customer (customer_id)) ${tail}`,
@@ -54,7 +55,8 @@ const CUSTOMERS: Array<[string, string]> = [
 const PRODUCTS: Array<[string, string, number]> = [
   ['WID-100', 'Widget, standard', 1290], ['WID-200', 'Widget, deluxe', 2490], ['GAD-010', 'Gadget', 735],
   ['SPR-001', 'Spring set (10 pcs)', 320], ['CAB-5M', 'Cable 5 m', 999], ['BOL-M8', 'Bolt M8 × 40, zinc', 45],
-  ['NUT-M8', 'Nut M8', 12], ['SRV-HR', 'Service hour', 8500], ['PMP-300', 'Pump, 300 l/h, with a rather long description that wraps onto a second line', 18900],
+  ['NUT-M8', 'Nut M8', 12], ['SRV-HR', 'Service hour', 8500], ['PMP-300', 'Pump, 300 l/h, ' +
+    'with a rather long description that wraps onto a second line', 18900],
   ['VLV-025', 'Valve DN25', 4750], ['FLT-010', 'Filter cartridge', 1575], ['GSK-SET', 'Gasket set', 860]
 ]
 
@@ -87,7 +89,11 @@ export interface DemoRows {
 export function demoRows (seed: number, label: string): DemoRows {
   const rnd = prng(seed)
   const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1))
-  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)]
+  const pick = <T>(list: readonly T[]): T => {
+    const v = list[int(0, list.length - 1)]
+    if (v === undefined) throw new Error('demo data: pick from an empty list')
+    return v
+  }
   const rows: DemoRows = { customers: [], invoices: [], invoice_lines: [], sales: [], parcels: [] }
   CUSTOMERS.forEach(([name, address], i) => rows.customers.push([i + 1, name, address]))
 
@@ -131,7 +137,7 @@ export function demoRows (seed: number, label: string): DemoRows {
   // Three shipping batches, 24 parcels in all (batch 1 has 12).
   for (let id = 1; id <= 24; id++) {
     const batch = id <= 12 ? 1 : id <= 20 ? 2 : 3
-    const [name, street, city, postcode, country] = RECIPIENTS[(id - 1) % RECIPIENTS.length]
+    const [name, street, city, postcode, country] = RECIPIENTS[(id - 1) % RECIPIENTS.length]!
     const tracking = `1Z${label.toUpperCase().slice(0, 3).padEnd(3, 'X')}${String(seed % 1000).padStart(3, '0')}${String(10_000_000 + id * 7919).slice(-8)}`
     rows.parcels.push([
       id,
@@ -170,7 +176,7 @@ export async function seedDemoDatabase (
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {
     const [r] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``)) as unknown as [Array<{ n: number }>]
-    return Number(r[0].n)
+    return Number(onlyRow(r).n)
   }
   let seeded = false
   if ((await count('invoices')) === 0) {

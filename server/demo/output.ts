@@ -35,16 +35,20 @@ export function demoBaseUrl (config: Pick<Config, 'publicUrl' | 'port'>): string
 export function demoCommands (caCert: string): DemoCommands {
   const get = `curl -sS --fail-with-body --cacert ${shellQuote(caCert)}`
   const curl = (key: string): string => `${get} -H "Authorization: Bearer $${key}"`
-  const post = (key: string, body: unknown): string => `${curl(key)} -H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify(body))}`
+  const post = (key: string, body: unknown): string => `${curl(key)} -H 'Content-Type: ` +
+    `application/json' -d ${shellQuote(JSON.stringify(body))}`
   return {
-    renderInvoicePdf: `${post('SVC_API_KEY', { template: 'invoice', parameters: { invoiceId: 1 } })} -o invoice.pdf "$SVC_URL/api/v1/render"`,
+    renderInvoicePdf: `${post('SVC_API_KEY', { template: 'invoice', parameters: { invoiceId: 1 } })} -o invoice.pdf ` +
+      '"$SVC_URL/api/v1/render"',
     renderAsync: `JOB=$(${post('SVC_API_KEY', { template: 'sales-report', parameters: { from: '2025-01-01', to: '2025-03-31' }, async: true })} "$SVC_URL/api/v1/render" | sed -E 's/.*"jobId":"([^"]+)".*/\\1/') && echo "job $JOB"`,
     // Every second until the job is final (Part 4 advises 1–2 s at first), then print it.
     pollJob: `while JOB_JSON=$(${curl('SVC_API_KEY')} "$SVC_URL/api/v1/jobs/$JOB") && ` +
       '! printf \'%s\' "$JOB_JSON" | grep -Eq \'"status":"(succeeded|failed)"\'; do sleep 1; done; echo "$JOB_JSON"',
     // The signed documentUrl needs no API key.
-    downloadDocument: `${get} -o sales-report.pdf "$(printf '%s' "$JOB_JSON" | sed -E 's/.*"documentUrl":"([^"]+)".*/\\1/')"`,
-    renderLabels: `${post('SVC_TEST_KEY', { template: 'shipping-label', parameters: { batchId: 1 } })} -o labels.zpl "$SVC_URL/api/v1/render"`,
+    downloadDocument: `${get} -o sales-report.pdf "$(printf '%s' "$JOB_JSON" | sed -E ` +
+      '\'s/.*"documentUrl":"([^"]+)".*/\\1/\')"',
+    renderLabels: `${post('SVC_TEST_KEY', { template: 'shipping-label', parameters: { batchId: 1 } })} -o labels.zpl ` +
+      '"$SVC_URL/api/v1/render"',
     listTemplates: `${curl('SVC_API_KEY')} "$SVC_URL/api/v1/templates"`,
     executeDataset: `${post('SVC_TEST_KEY', { parameters: { invoiceId: 2 }, maxRows: 5 })} "$SVC_URL/api/v1/datasets/invoice/lines/execute"`
   }
@@ -54,9 +58,14 @@ export function demoDocument (result: DemoResult, config: Pick<Config, 'publicUr
   const caCert = config.tlsCert ?? join(config.home, 'tls', 'cert.pem')
   const notes = [
     'The keys are shown only now; store them (only their digests are kept).',
-    'The live key defaults to the production environment, the test key to development (test keys may not use production).'
+    'The live key defaults to the production environment, the test key to development (test keys may not use ' +
+      'production).'
   ]
-  if (result.rerun) notes.unshift('The demo existed already: nothing was duplicated, but keys cannot be shown twice, so a new live and test key were created (the earlier ones still work; revoke them with svc keys revoke ID --workspace ID).')
+  if (result.rerun) {
+    notes.unshift('The demo existed already: nothing was duplicated, but keys cannot be shown twice, ' +
+    'so a new live and test key were created (the earlier ones still work; revoke them with svc keys revoke ID ' +
+      '--workspace ID).')
+  }
   return {
     workspace: result.workspace,
     environments: result.environments,

@@ -144,7 +144,9 @@ async function publishExamples (ctx: Context, workspaceId: string): Promise<Demo
 
 export async function runDemo (ctx: Context, options: DemoOptions): Promise<DemoResult> {
   const prefix = options.prefix ?? 'demo'
-  if (!NAME.test(prefix)) throw new Error('demo prefix: lowercase letters, digits and _ (max 41), starting with a letter')
+  if (!NAME.test(prefix)) {
+    throw new Error('demo prefix: lowercase letters, digits and _ (max 41), starting with a letter')
+  }
   const workspace = await findWorkspace(ctx, options.home)
   await mkdir(options.home, { recursive: true })
   await writeFile(join(options.home, 'demo.json'), JSON.stringify({ workspaceId: workspace.id, prefix }, null, 2) + '\n', { mode: 0o600 })

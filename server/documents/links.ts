@@ -21,7 +21,12 @@ const PURPOSE = 'svc document links v1'
 
 export function createDocumentLinks (keys: Pick<Keyring, 'derive' | 'refresh'>, linkTtlMs: number): DocumentLinks {
   // Derived on each use (the keyring caches it): the keys may change while the process runs.
-  const sign = (payload: string, k = keys.derive(PURPOSE)[0]): Buffer => hmacSha256(k, payload)
+  const signingKey = (): Buffer => {
+    const [k] = keys.derive(PURPOSE)
+    if (k === undefined) throw new Error('document links: the keyring has no key')
+    return k
+  }
+  const sign = (payload: string, k = signingKey()): Buffer => hmacSha256(k, payload)
   const signedByAny = (payload: string, mac: Buffer): boolean =>
     keys.derive(PURPOSE).some((k) => safeEqual(mac, sign(payload, k)))
   return {
@@ -33,13 +38,12 @@ export function createDocumentLinks (keys: Pick<Keyring, 'derive' | 'refresh'>, 
       return { token: `${payload}.${sign(payload).toString('base64url')}`, expiresAt: new Date(seconds * 1000) }
     },
     verify (token, now = Date.now()) {
-      const match = TOKEN.exec(token)
-      if (match === null) return undefined
-      const payload = `${match[1]}.${match[2]}`
-      const mac = Buffer.from(match[3], 'base64url')
+      const [, h, expires, macText] = TOKEN.exec(token) ?? []
+      if (h === undefined || expires === undefined || macText === undefined) return undefined
+      const payload = `${h}.${expires}`
+      const mac = Buffer.from(macText, 'base64url')
       if (!signedByAny(payload, mac) && !(keys.refresh() && signedByAny(payload, mac))) return undefined
-      if (parseInt(match[2], 36) * 1000 <= now) return undefined
-      const h = match[1]
+      if (parseInt(expires, 36) * 1000 <= now) return undefined
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
     }
   }

@@ -36,14 +36,17 @@ function parseV1 (buf: Buffer): ProxyHeader | undefined {
     return undefined
   }
   const parts = buf.toString('latin1', 0, end).split(' ')
-  if (parts[1] === 'UNKNOWN') return { length: end + 2, address: undefined }
-  const family = parts[1] === 'TCP4' ? 4 : parts[1] === 'TCP6' ? 6 : 0
-  if (parts.length !== 6 || family === 0 || isIP(parts[2]) !== family) throw new ProxyHeaderError('malformed PROXY v1 line')
-  return { length: end + 2, address: parts[2] }
+  const [, protocol, address] = parts
+  if (protocol === 'UNKNOWN') return { length: end + 2, address: undefined }
+  const family = protocol === 'TCP4' ? 4 : protocol === 'TCP6' ? 6 : 0
+  if (parts.length !== 6 || family === 0 || address === undefined || isIP(address) !== family) {
+    throw new ProxyHeaderError('malformed PROXY v1 line')
+  }
+  return { length: end + 2, address }
 }
 
 function parseV2 (buf: Buffer): ProxyHeader | undefined {
-  const versionCommand = buf[12]
+  const versionCommand = buf.readUInt8(12)
   if (versionCommand >> 4 !== 2) throw new ProxyHeaderError('PROXY v2: unknown version')
   const length = 16 + buf.readUInt16BE(14)
   if (length > MAX_HEADER) throw new ProxyHeaderError('PROXY v2 header too long')
@@ -51,7 +54,7 @@ function parseV2 (buf: Buffer): ProxyHeader | undefined {
   const command = versionCommand & 0x0f
   if (command === 0) return { length, address: undefined } // LOCAL: the balancer's own check
   if (command !== 1) throw new ProxyHeaderError('PROXY v2: unknown command')
-  const family = buf[13] >> 4
+  const family = buf.readUInt8(13) >> 4
   if (family === 1 && length >= 16 + 12) return { length, address: [...buf.subarray(16, 20)].join('.') }
   if (family === 2 && length >= 16 + 36) {
     const groups: string[] = []

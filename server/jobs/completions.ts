@@ -55,16 +55,17 @@ export function createCompletions (deps: CompletionsDeps, maxItems = 64): Comple
     const stored = []
     const runs = []
     for (let i = 0; i < items.length; i++) {
-      if (!won[i]) continue
+      const item = items[i]
+      if (item === undefined || won[i] !== true) continue
       const doc = docs[i]
-      if (doc !== null) stored.push({ job: items[i].job, outcome: items[i].outcome, doc })
-      runs.push(items[i].run)
+      if (doc !== null && doc !== undefined) stored.push({ job: item.job, outcome: item.outcome, doc })
+      runs.push(item.run)
     }
     await storeDocuments(deps.documents, conn, stored)
     await deps.runs.insertMany(conn, runs)
     for (let i = 0; i < items.length; i++) {
       const c = items[i]
-      if (!won[i] || !c.event) continue
+      if (c === undefined || won[i] !== true || !c.event) continue
       const doc = docs[i]
       await deps.outbox.append(tx, {
         workspaceId: c.job.workspaceId,

@@ -134,8 +134,7 @@ export function createJobLoop (config: Config, deps: { jobs: JobsRepo, documents
       await loop.close()
       // Let running renders finish, their leases renewed meanwhile (an expired lease would let
       // another process render the job again). A maintenance pass in flight may add one.
-      // `maintaining` is changed by another async task.
-      // eslint-disable-next-line no-unmodified-loop-condition
+      // eslint-disable-next-line no-unmodified-loop-condition -- `maintaining` is changed by another async task
       while (running.size > 0 || maintaining !== undefined) {
         await Promise.allSettled([...running.values()].map((r) => r.done).concat(maintaining ?? []))
       }

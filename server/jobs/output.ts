@@ -50,7 +50,7 @@ export function createJobOutput (deps: JobOutputDeps, job: JobRow, owner: string
     async outcome (r) {
       const spooled = out.end()
       if (!spooled.streamed) return successOutcome({ ...r, bytes: spooled.bytes })
-      if (spooled.sinkError !== undefined) throw spooled.sinkError
+      if (spooled.sinkError !== undefined) throw spooled.sinkError as unknown // the consumer's own error, as it came
       await (writer as DocumentWriter).finish()
       return successOutcome(r, { outputBytes: spooled.outputBytes, document: doc })
     },

@@ -12,8 +12,8 @@ export function httpMetrics (app: FastifyInstance, metrics: Pick<Metrics, 'obser
     const route = request.routeOptions.url ?? 'unmatched'
     const method = METHODS.has(request.method) ? request.method : 'OTHER'
     // Requests answered before routing (frameworkErrors) have no decorations: '' then.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    metrics.observeHttp(method, route, reply.statusCode, request.errorCode ?? '', reply.elapsedTime / 1000)
+    const errorCode = (request.errorCode as string | undefined) ?? ''
+    metrics.observeHttp(method, route, reply.statusCode, errorCode, reply.elapsedTime / 1000)
     done()
   })
 }

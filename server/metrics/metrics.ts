@@ -31,16 +31,41 @@ export function createMetrics (): Metrics {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'svc_' })
   const registers = [registry]
-  const http = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests answered, by route template, status and errorCode', labelNames: ['method', 'route', 'status', 'error_code'], registers })
+  const http = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests answered, by route template, status and errorCode',
+    labelNames: ['method', 'route', 'status', 'error_code'],
+    registers
+  })
   const httpTime = new Histogram({ name: 'svc_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['method', 'route'], buckets: SECONDS, registers })
   const renders = new Counter({ name: 'svc_renders_total', help: 'Renders by lane, format and outcome', labelNames: ['lane', 'format', 'outcome'], registers })
   const renderTime = new Histogram({ name: 'svc_render_duration_seconds', help: 'Time on a render thread', labelNames: ['lane'], buckets: SECONDS, registers })
   const renderWait = new Histogram({ name: 'svc_render_wait_seconds', help: 'Time waiting for a render thread', labelNames: ['lane'], buckets: SECONDS, registers })
-  const refusals = new Counter({ name: 'svc_rate_limit_refusals_total', help: 'Requests refused with 429 RATE_LIMITED', registers })
+  const refusals = new Counter({
+    name: 'svc_rate_limit_refusals_total',
+    help: 'Requests refused with 429 RATE_LIMITED',
+    registers
+  })
   const claimTime = new Histogram({ name: 'svc_job_claim_duration_seconds', help: 'Job claim transaction latency', buckets: SECONDS, registers })
-  const attempts = new Counter({ name: 'svc_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers })
-  const attemptTime = new Histogram({ name: 'svc_webhook_attempt_duration_seconds', help: 'Webhook attempt latency', buckets: SECONDS, registers })
-  const queryTime = new Histogram({ name: 'svc_datasource_query_duration_seconds', help: 'Data-source statement time', labelNames: ['outcome'], buckets: SECONDS, registers })
+  const attempts = new Counter({
+    name: 'svc_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome',
+    labelNames: ['outcome'],
+    registers
+  })
+  const attemptTime = new Histogram({
+    name: 'svc_webhook_attempt_duration_seconds',
+    help: 'Webhook attempt latency',
+    buckets: SECONDS,
+    registers
+  })
+  const queryTime = new Histogram({
+    name: 'svc_datasource_query_duration_seconds',
+    help: 'Data-source statement time',
+    labelNames: ['outcome'],
+    buckets: SECONDS,
+    registers
+  })
 
   return {
     registry,
@@ -67,10 +92,9 @@ export function createMetrics (): Metrics {
         help: string,
         labelNames: string[],
         collect: (this: Gauge) => void | Promise<void>
-      ): void => {
-        // eslint-disable-next-line no-new -- the gauge lives in `registers`; nothing else holds it
+      ): Gauge =>
+        // The gauge lives in `registers`; callers need not hold it
         new Gauge({ name, help, labelNames, registers, collect })
-      }
       g('svc_render_threads', 'Render threads by state', ['state'], function () {
         const s = w.pool()
         this.set({ state: 'busy' }, s.running)
@@ -81,7 +105,8 @@ export function createMetrics (): Metrics {
         this.set({ lane: 'interactive' }, s.waiting.interactive)
         this.set({ lane: 'batch' }, s.waiting.batch)
       })
-      g('svc_render_waiting_room', 'Interactive renders allowed to wait (SVC_RENDER_QUEUE)', [], function () { this.set(w.pool().maxQueue) })
+      g('svc_render_waiting_room', 'Interactive renders allowed to wait ' +
+        '(SVC_RENDER_QUEUE)', [], function () { this.set(w.pool().maxQueue) })
       g('svc_jobs_running_here', 'Jobs this process is working on', [], function () { this.set(w.jobsRunning()) })
       g('svc_datasource_pools', 'Open data-source pools', [], function () { this.set(w.dataSourcePools()) })
       g('svc_db_connections', 'Service database connections of this process, by state', ['state'], function () {
@@ -102,12 +127,14 @@ export function createMetrics (): Metrics {
         this.set({ state: 'waiting' }, p._connectionQueue?.length ?? 0)
       })
       g('svc_jobs', 'Jobs in the shared queue by status (all processes)', ['status'], async function () {
-        await countInto(this, w.db, "SELECT status, COUNT(*) AS n FROM render_jobs WHERE status IN ('queued', 'running', 'failed') GROUP BY status",
-          ['queued', 'running', 'failed'])
+        await countInto(this, w.db, "SELECT status, COUNT(*) AS n FROM render_jobs WHERE status IN ('queued', " +
+          "'running', 'failed') GROUP BY status",
+        ['queued', 'running', 'failed'])
       })
       g('svc_webhook_deliveries', 'Webhook deliveries by status (all processes)', ['status'], async function () {
-        await countInto(this, w.db, "SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'failed', 'abandoned') GROUP BY status",
-          ['pending', 'failed', 'abandoned'])
+        await countInto(this, w.db, 'SELECT status, COUNT(*) AS n FROM webhook_deliveries WHERE status IN ' +
+          "('pending', 'failed', 'abandoned') GROUP BY status",
+        ['pending', 'failed', 'abandoned'])
       })
     }
   }

@@ -55,10 +55,10 @@ const v6Lists = V6_BLOCKED_IN_GLOBAL.map(([net, prefix, reason]) => {
 export function ipv6Bytes (text: string): Uint8Array {
   let s = text.replace(/^\[|\]$/g, '')
   const bytes = new Uint8Array(16)
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)
-  if (dotted !== null) {
-    const q = dotted[1].split('.').map(Number)
-    s = s.slice(0, -dotted[1].length) + ((q[0] << 8) | q[1]).toString(16) + ':' + ((q[2] << 8) | q[3]).toString(16)
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)?.[1]
+  if (dotted !== undefined) {
+    const [q0 = 0, q1 = 0, q2 = 0, q3 = 0] = dotted.split('.').map(Number)
+    s = s.slice(0, -dotted.length) + ((q0 << 8) | q1).toString(16) + ':' + ((q2 << 8) | q3).toString(16)
   }
   const [head, tail] = s.includes('::') ? s.split('::') : [s, undefined]
   const h = head === '' ? [] : head.split(':')
@@ -80,7 +80,7 @@ function v4Reason (ip: string): string | undefined {
 export function blockedReason (ip: string): string | undefined {
   const bare = ip.replace(/^\[|\]$/g, '')
   if (isIPv4(bare)) return v4Reason(bare)
-  if (isIP(bare.split('%')[0]) !== 6) return 'not an IP address'
+  if (isIP(bare.split('%')[0] ?? '') !== 6) return 'not an IP address'
   if (bare.includes('%')) return 'scoped (zone) address'
   const b = ipv6Bytes(bare)
   // Forms that embed an IPv4 address are judged by that address.
@@ -89,7 +89,7 @@ export function blockedReason (ip: string): string | undefined {
   if (b[0] === 0x20 && b[1] === 0x02) return prefixed('6to4', v4Reason(v4From(b, 2)))
   // Everything outside global unicast 2000::/3: ::, ::1, ::/96 compat, 100::/64, 64:ff9b:1::/48,
   // fc00::/7 unique-local, fe80::/10 link-local, fec0::/10 site-local, ff00::/8 multicast.
-  if ((b[0] & 0xe0) !== 0x20) return v6Outside(b)
+  if ((b[0]! & 0xe0) !== 0x20) return v6Outside(b)
   for (const { list, reason } of v6Lists) if (list.check(bare, 'ipv6')) return reason
   return undefined
 }
@@ -101,9 +101,10 @@ function prefixed (form: string, reason: string | undefined): string | undefined
 function v6Outside (b: Uint8Array): string {
   if (zeros(b, 0, 15) && b[15] === 0) return 'unspecified'
   if (zeros(b, 0, 15) && b[15] === 1) return 'loopback'
-  if ((b[0] & 0xfe) === 0xfc) return 'unique-local (private)'
-  if (b[0] === 0xfe && (b[1] & 0xc0) === 0x80) return 'link-local'
-  if (b[0] === 0xfe && (b[1] & 0xc0) === 0xc0) return 'site-local'
+  // b is ipv6Bytes' 16 bytes
+  if ((b[0]! & 0xfe) === 0xfc) return 'unique-local (private)'
+  if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'link-local'
+  if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'site-local'
   if (b[0] === 0xff) return 'multicast'
   return 'reserved (not global unicast)'
 }
@@ -116,8 +117,11 @@ export class AddressRefused extends Error {
   }
 }
 
+/** At least one address: an empty answer is refused. */
+export type ResolvedAddresses = [ResolvedAddress, ...ResolvedAddress[]]
+
 /** Resolves `hostname` (an IP literal is taken as is) to all its addresses; AddressRefused when it does not resolve. */
-export async function resolveHost (hostname: string, resolver: Resolver): Promise<ResolvedAddress[]> {
+export async function resolveHost (hostname: string, resolver: Resolver): Promise<ResolvedAddresses> {
   const bare = hostname.replace(/^\[|\]$/g, '')
   const literal = isIP(bare)
   if (literal !== 0) return [{ address: bare, family: literal === 6 ? 6 : 4 }]
@@ -127,8 +131,9 @@ export async function resolveHost (hostname: string, resolver: Resolver): Promis
   } catch (err) {
     throw new AddressRefused(hostname, `does not resolve (${(err as NodeJS.ErrnoException).code ?? 'lookup failed'})`, true)
   }
-  if (addresses.length === 0) throw new AddressRefused(hostname, 'does not resolve', true)
-  return addresses
+  const [first, ...rest] = addresses
+  if (first === undefined) throw new AddressRefused(hostname, 'does not resolve', true)
+  return [first, ...rest]
 }
 
 /**
@@ -140,7 +145,7 @@ export async function checkHost (
   hostname: string,
   resolver: Resolver,
   allowPrivate: boolean
-): Promise<ResolvedAddress[]> {
+): Promise<ResolvedAddresses> {
   const addresses = await resolveHost(hostname, resolver)
   if (allowPrivate) return addresses
   for (const a of addresses) {

@@ -17,7 +17,8 @@ function canonical (ip: string): string {
   const bare = ip.replace(/^\[|\]$/g, '')
   if (isIP(bare) !== 6) return bare
   const b = ipv6Bytes(bare)
-  return Array.from({ length: 8 }, (_, i) => ((b[i * 2] << 8) | b[i * 2 + 1]).toString(16)).join(':')
+  // b is ipv6Bytes' 16 bytes
+  return Array.from({ length: 8 }, (_, i) => ((b[i * 2]! << 8) | b[i * 2 + 1]!).toString(16)).join(':')
 }
 
 // Cloud metadata services (AWS/GCP/Azure/OpenStack, AWS IPv6, ECS task metadata, Alibaba, Oracle).
@@ -40,23 +41,16 @@ export function parseRules (text: string | undefined): DestinationRule[] | strin
   for (const raw of text.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
     const m = /^(?:\[([^\]]+)\]|([^:/]+|[0-9a-fA-F:]*:[0-9a-fA-F:.]*))(?:\/(\d{1,3}))?(?::(\d{1,5}))?$/.exec(raw)
     if (m === null) return `"${raw}": expected a CIDR, an IP or a host name, with an optional :port`
-    // An optional regex group is undefined when it did not take part
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    const addr = m[1] ?? m[2]
-    // An optional regex group is undefined when it did not take part
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    // One of the two address groups always takes part
+    const addr = m[1] ?? m[2] ?? ''
     const port = m[4] === undefined ? undefined : Number(m[4])
     if (port !== undefined && (port < 1 || port > 65535)) return `"${raw}": port out of range`
     const family = isIP(addr)
     if (family === 0) {
-      // An optional regex group is undefined when it did not take part
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
       if (m[3] !== undefined || !/^(\*\.)?[a-z0-9]([a-z0-9.-]{0,252})$/i.test(addr)) return `"${raw}": not a host name or CIDR`
       rules.push({ text: raw, port, host: addr.toLowerCase() })
       continue
     }
-    // An optional regex group is undefined when it did not take part
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     const prefix = m[3] === undefined ? (family === 4 ? 32 : 128) : Number(m[3])
     if (prefix > (family === 4 ? 32 : 128)) return `"${raw}": prefix too long`
     const net = new BlockList()
@@ -146,17 +140,23 @@ export async function checkDestination (dest: DestinationCheck, policy: Destinat
   service?: { endpoint: ServiceEndpoint, addresses: () => Promise<ResolvedAddress[]> }): Promise<ResolvedAddress> {
   // A denied name is refused before (and whether or not) it resolves.
   const named = policy.deny.find((r) => nameMatches(r, dest.host, dest.port))
-  if (named !== undefined) throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by SVC_DATASOURCE_DENY rule "${named.text}"`)
+  if (named !== undefined) {
+    throw new AddressRefused(dest.host, `${dest.host} port ${dest.port} is refused by ` +
+    `SVC_DATASOURCE_DENY rule "${named.text}"`)
+  }
   const addresses = await resolveHost(dest.host, resolver)
   const own = await ruleAddresses(policy, dest, resolver)
   for (const { address } of addresses) {
     const at = `${address} port ${dest.port}`
     const denied = policy.deny.find((r) => covers(r, dest, address, own.get(r), true))
-    if (denied !== undefined) throw new AddressRefused(dest.host, `${at} is refused by SVC_DATASOURCE_DENY rule "${denied.text}"`)
+    if (denied !== undefined) {
+      throw new AddressRefused(dest.host, `${at} is refused by SVC_DATASOURCE_DENY rule "${denied.text}"`)
+    }
     if (policy.allow.some((r) => covers(r, dest, address, own.get(r), false))) continue
     const reason = defaultRefusal(address)
     if (reason !== undefined) {
-      throw new AddressRefused(dest.host, `${at} is a ${reason} address, refused by default (rule "${reason}"; an operator may allow it with SVC_DATASOURCE_ALLOW)`)
+      throw new AddressRefused(dest.host, `${at} is a ${reason} address, refused by default ` +
+        `(rule "${reason}"; an operator may allow it with SVC_DATASOURCE_ALLOW)`)
     }
   }
   if (service !== undefined && dest.port === service.endpoint.port && dest.user !== undefined &&

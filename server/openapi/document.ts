@@ -54,7 +54,7 @@ export function finishDocument (raw: Json, serverUrl: string): OpenApiDocument {
       delete responses['4XX']
       delete responses['5XX']
       for (const [status, more] of Object.entries(extras.responses)) {
-        const response = responses[status] as Json | undefined // not every operation has every status
+        const response = responses[status] // not every operation has every status
         if (response === undefined) throw new Error(`openapi: ${id} has no ${status} response`)
         response.headers = { 'X-Correlation-ID': { $ref: '#/components/headers/XCorrelationId' }, ...more.headers }
         if (more.binary !== undefined) {

@@ -32,7 +32,7 @@ export function checkParameters (
   if (checked.ok) return checked.values
   const first = Object.entries(checked.errors)[0]
   // No entries when the checker gave no field errors
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+
   const detail = first === undefined ? 'Parameters are invalid' : `${first[0]}: ${first[1][0]}`
   throw problem('PARAMETER_INVALID', detail, { errors: checked.errors })
 }

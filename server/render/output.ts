@@ -67,7 +67,12 @@ export function spool (bufferBytes: number, open: () => OutputSink | Promise<Out
     },
     pageCount: () => pages,
     end: () => sink === undefined
-      ? { streamed: false, bytes: held.length === 1 ? held[0] : Buffer.concat(held, heldBytes) }
+      ? {
+          streamed: false,
+          bytes: held.length === 1 && held[0] !== undefined
+            ? held[0]
+            : Buffer.concat(held, heldBytes)
+        }
       : { streamed: true, outputBytes: total, sinkError }
   }
 }

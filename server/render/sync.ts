@@ -222,7 +222,7 @@ async function finishStreamed (rendering: Promise<RenderSuccess>, out: Spool, re
   const stored = storedBy()
   const spooled = out.end()
   if (!spooled.streamed) throw new Error('a streamed render ended without its stream')
-  if (spooled.sinkError !== undefined) throw spooled.sinkError
+  if (spooled.sinkError !== undefined) throw spooled.sinkError as unknown // the consumer's own error, as it came
   if (stored !== undefined) await stored.writer.finish()
   response.finish()
   return successOutcome(r, { outputBytes: spooled.outputBytes, document: stored?.doc })

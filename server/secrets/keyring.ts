@@ -68,12 +68,12 @@ function tryDecrypt (key: Buffer, body: Buffer, additional: Buffer | null): stri
 
 /** `keys`: 32-byte keys, the active (sealing) key first, no duplicates. */
 export function createKeyring (keys: Buffer[]): Keyring {
-  if (keys.length === 0) throw new Error('at least one master key is needed')
-  for (const k of keys) if (k.length !== 32) throw new Error('a master key must be 32 bytes')
   const entries = keys.map((key) => ({ key, id: keyIdOf(key) }))
+  const active = entries[0]
+  if (active === undefined) throw new Error('at least one master key is needed')
+  for (const k of keys) if (k.length !== 32) throw new Error('a master key must be 32 bytes')
   const byId = new Map(entries.map((e) => [e.id.toString('hex'), e.key]))
   if (byId.size !== keys.length) throw new Error('the same master key is configured twice')
-  const active = entries[0]
   const activeHeader = Buffer.concat([MAGIC, active.id])
   const derived = new Map<string, Buffer[]>()
   const isEnvelope = (sealed: Buffer): boolean =>

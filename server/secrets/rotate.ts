@@ -40,7 +40,8 @@ export interface RotateResult {
 }
 
 const KEY_OF = (column: string): string =>
-  `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
+  `IF(LENGTH(${column}) >= 35 AND SUBSTRING(${column}, 1, 3) = 0xff5302, ` +
+    `LOWER(HEX(SUBSTRING(${column}, 4, 4))), 'legacy')`
 
 export interface SecretsService {
   status(): Promise<SecretsStatus>
@@ -76,7 +77,8 @@ export function createSecretsService (db: Db, ring: Keyring): SecretsService {
             `SELECT id, ${renders === true ? 'workspace_id' : 'NULL'} AS workspace_id, ${column} AS sealed FROM ${table}
               WHERE id > ? AND ${column} IS NOT NULL AND LEFT(${column}, 7) <> ? ORDER BY id LIMIT ?`,
             [after, ring.activeHeader, batchSize])
-          if (rows.length === 0) break
+          const last = rows.at(-1)
+          if (last === undefined) break
           for (const r of rows) {
             const ref: SealedRef = { table, column, id: r.id }
             let plain: string
@@ -96,7 +98,7 @@ export function createSecretsService (db: Db, ring: Keyring): SecretsService {
             if (await transaction(db, write)) result.resealed++
             else result.skipped++
           }
-          after = rows[rows.length - 1].id
+          after = last.id
           options.onBatch?.(table, result.resealed)
         }
       }

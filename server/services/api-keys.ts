@@ -102,7 +102,7 @@ export function createApiKeysService (keys: ApiKeysRepo, workspaces: WorkspacesR
   /** The key by id or prefix; with a workspace, a key of another workspace is not found either. */
   async function find (idOrPrefix: string, workspaceId?: string): Promise<ApiKeyRow> {
     const match = /^(?:svc_(?:live|test)_)?([a-z0-9]{12})$/.exec(idOrPrefix)
-    const row = match === null ? undefined : await keys.get(match[1])
+    const row = match?.[1] === undefined ? undefined : await keys.get(match[1])
     if (
       row === undefined ||
       (workspaceId !== undefined && row.workspaceId.toLowerCase() !== workspaceId.toLowerCase())

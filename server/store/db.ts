@@ -65,6 +65,13 @@ export function createDb (url: string, options: Partial<PoolOptions> = {}): Db {
   return pool
 }
 
+/** The one row an aggregate (COUNT, SUM) or a singleton-table query always answers. */
+export function onlyRow<T> (rows: T[]): T {
+  const [row] = rows
+  if (row === undefined) throw new Error('expected one row, the query answered none')
+  return row
+}
+
 /**
  * True when the database refused a statement for the values of one row (out of range, too long,
  * a duplicate or missing reference): writing that row again will fail again, while the other

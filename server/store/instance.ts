@@ -35,7 +35,8 @@ async function which (cmd: string): Promise<boolean> {
 export async function ensureMariadbInstalled (log: (line: string) => void = () => {}): Promise<void> {
   if (await which('mariadbd') && await which('mariadb-install-db')) return
   if (process.getuid?.() !== 0) {
-    throw new Error('MariaDB is not installed. Run as root: apt-get install -y mariadb-server (or set SVC_DATABASE_URL to a MySQL 8 / MariaDB >= 10.6 server)')
+    throw new Error('MariaDB is not installed. Run as root: apt-get install -y mariadb-server ' +
+      '(or set SVC_DATABASE_URL to a MySQL 8 / MariaDB >= 10.6 server)')
   }
   log('installing mariadb-server (Debian package) …')
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
@@ -112,7 +113,8 @@ async function secureGrants (dir: string, info: InstanceInfo): Promise<void> {
     ALTER USER ${user} IDENTIFIED BY ${quote(info.password)};
     REVOKE ALL PRIVILEGES, GRANT OPTION FROM ${user};
     GRANT ALL PRIVILEGES ON \`${info.database}\`.* TO ${user};`)
-  const stray = await rootSql(dir, "SELECT CONCAT(QUOTE(User), '@', QUOTE(Host)) FROM mysql.global_priv WHERE User IN ('root', '') AND Host <> 'localhost' OR User = ''", ['-N', '-B'])
+  const stray = await rootSql(dir, "SELECT CONCAT(QUOTE(User), '@', QUOTE(Host)) FROM mysql.global_priv WHERE User " +
+    "IN ('root', '') AND Host <> 'localhost' OR User = ''", ['-N', '-B'])
   const accounts = stray.split('\n').filter((line) => line.trim() !== '')
   if (accounts.length > 0) await rootSql(dir, `DROP USER ${accounts.join(', ')}`)
 }

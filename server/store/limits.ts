@@ -5,7 +5,7 @@
 // values, rather than failing on the first large document.
 import type { RowDataPacket } from 'mysql2/promise'
 import type { Config } from '../config.js'
-import type { Db } from './db.js'
+import { onlyRow, type Db } from './db.js'
 import { DOCUMENT_CHUNK_BYTES } from './repos/documents.js'
 
 const HEADROOM = 1024 * 1024
@@ -31,10 +31,11 @@ export function packetNeeded (config: Config): { bytes: number, because: string 
 
 export async function checkStorageLimits (db: Db, config: Config): Promise<void> {
   const [rows] = await db.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS packet')
-  const packet = Number(rows[0].packet)
+  const packet = Number(onlyRow(rows).packet)
   const needed = packetNeeded(config)
   if (packet < needed.bytes) {
-    throw new StorageLimitError(`the service database's max_allowed_packet is ${packet} bytes; ${needed.because} needs at least ` +
+    throw new StorageLimitError('the service database\'s max_allowed_packet ' +
+      `is ${packet} bytes; ${needed.because} needs at least ` +
       `${needed.bytes} bytes with headroom: raise max_allowed_packet or lower the limit`)
   }
 }

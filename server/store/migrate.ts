@@ -8,7 +8,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RowDataPacket } from 'mysql2/promise'
-import type { Conn, Db } from './db.js'
+import { onlyRow, type Conn, type Db } from './db.js'
 import { takeMigrationLock } from './migration-lock.js'
 import { migrationsDir } from '../util/paths.js'
 
@@ -45,10 +45,14 @@ async function bookkeeping (conn: Conn): Promise<void> {
   const [table] = await conn.query<RowDataPacket[]>(`SELECT TABLE_COLLATION AS c FROM information_schema.TABLES
     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'schema_migrations'`)
   // Made by an older svc with the database's default collation.
-  if (table[0]?.c !== 'utf8mb4_bin') await conn.query('ALTER TABLE schema_migrations CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin')
+  if (table[0]?.c !== 'utf8mb4_bin') {
+    await conn.query('ALTER TABLE schema_migrations CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_bin')
+  }
   const [column] = await conn.query<RowDataPacket[]>(`SELECT COUNT(*) AS n FROM information_schema.COLUMNS
     WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'schema_migrations' AND COLUMN_NAME = 'statements_applied'`)
-  if (Number(column[0].n) === 0) await conn.query('ALTER TABLE schema_migrations ADD COLUMN statements_applied INT NULL')
+  if (Number(onlyRow(column).n) === 0) {
+    await conn.query('ALTER TABLE schema_migrations ADD COLUMN statements_applied INT NULL')
+  }
 }
 
 /**
@@ -61,11 +65,12 @@ async function bookkeeping (conn: Conn): Promise<void> {
  */
 async function applyFile (conn: Conn, file: string, stmts: string[], from: number): Promise<void> {
   let resuming = true
-  for (let i = from; i < stmts.length; i++) {
+  for (const [i, stmt] of stmts.entries()) {
+    if (i < from) continue
     await conn.beginTransaction()
     try {
       try {
-        await conn.query(stmts[i])
+        await conn.query(stmt)
         resuming = false
       } catch (err) {
         if (!resuming || !ALREADY_APPLIED.has((err as { errno?: number }).errno ?? 0)) throw err
@@ -77,7 +82,8 @@ async function applyFile (conn: Conn, file: string, stmts: string[], from: numbe
       throw new Error(`migration ${file}, statement ${i + 1} of ${stmts.length}: ${(err as Error).message}`, { cause: err })
     }
   }
-  await conn.query('UPDATE schema_migrations SET statements_applied = NULL, applied_at = UTC_TIMESTAMP(3) WHERE version = ?', [file])
+  await conn.query('UPDATE schema_migrations SET statements_applied = NULL, applied_at = UTC_TIMESTAMP(3) WHERE ' +
+    'version = ?', [file])
 }
 
 export async function migrate (db: Db, dir = migrationsDir): Promise<MigrationResult> {
@@ -96,7 +102,9 @@ export async function migrate (db: Db, dir = migrationsDir): Promise<MigrationRe
         if (n === null) continue
         // The row is written before the first statement runs: a file without one was never started
         // here (or was left half-applied by an svc older than this bookkeeping: see applyFile).
-        if (n === undefined) await conn.query('INSERT INTO schema_migrations (version, statements_applied) VALUES (?, 0)', [file])
+        if (n === undefined) {
+          await conn.query('INSERT INTO schema_migrations (version, statements_applied) VALUES (?, 0)', [file])
+        }
         await applyFile(conn, file, migrationStatements(await readFile(join(dir, file), 'utf8')), n ?? 0)
         applied.push(file)
       }

@@ -6,7 +6,7 @@
 // commits implicitly and would release a row lock taken on the connection that runs them. A
 // process that dies loses its connection, and the server rolls the transaction back: no stale lock.
 import type { RowDataPacket } from 'mysql2/promise'
-import type { Conn, Db } from './db.js'
+import { onlyRow, type Conn, type Db } from './db.js'
 
 export interface MigrationLock {
   /** Ends the transaction (releasing the row) and gives the connection back to the pool. */
@@ -30,7 +30,7 @@ export async function takeMigrationLock (db: Db, waitSeconds = MIGRATION_LOCK_WA
       id TINYINT NOT NULL PRIMARY KEY
     ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin`)
     const [rows] = await conn.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM schema_migration_lock')
-    if (Number(rows[0].n) === 0) await conn.query('INSERT IGNORE INTO schema_migration_lock (id) VALUES (1)')
+    if (Number(onlyRow(rows).n) === 0) await conn.query('INSERT IGNORE INTO schema_migration_lock (id) VALUES (1)')
     await conn.beginTransaction()
     await conn.query('SELECT id FROM schema_migration_lock WHERE id = 1 FOR UPDATE')
   } catch (err) {

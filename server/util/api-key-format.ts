@@ -14,8 +14,9 @@ export interface ParsedKey { mode: KeyMode, keyId: string, secret: string }
 
 export function parseApiKey (token: string): ParsedKey | undefined {
   const match = KEY_PATTERN.exec(token)
-  if (match === null) return undefined
-  return { mode: match[1] as KeyMode, keyId: match[2], secret: match[3] }
+  const [, mode, keyId, secret] = match ?? []
+  if (mode === undefined || keyId === undefined || secret === undefined) return undefined
+  return { mode: mode as KeyMode, keyId, secret }
 }
 
 export function keyPrefix (mode: KeyMode, keyId: string): string {

@@ -11,8 +11,8 @@
 
 /** A result for one item that failed while the others of its batch succeeded. */
 export class ItemFailed {
-  // eslint-disable-next-line n/handle-callback-err -- a stored failure, not a callback's error argument
-  constructor (readonly error: unknown) {}
+  readonly error: unknown
+  constructor (failure: unknown) { this.error = failure }
 }
 
 export interface Isolation<T> {
@@ -38,11 +38,13 @@ export function isolating<T, R> (write: (items: T[]) => Promise<R[]>,
       return await write(items)
     } catch (err) {
       if (!itemFault(err)) throw err
-      if (items.length === 1) { options.onDrop?.(items[0], err); throw err }
+      if (items.length === 1) { options.onDrop?.(items[0]!, err); throw err }
       const out: Array<R | ItemFailed> = []
       for (const item of items) {
         try {
-          out.push((await write([item]))[0])
+          const one = await write([item])
+          if (one.length !== 1) throw new Error(`a batch write of one item answered ${one.length} results`)
+          out.push(one[0] as R)
         } catch (e) {
           if (itemFault(e)) options.onDrop?.(item, e)
           out.push(new ItemFailed(e))
@@ -111,7 +113,7 @@ export function createBatcher<T, R> (
     if (weigh === undefined) return most
     let total = 0
     for (let i = 0; i < most; i++) {
-      total += weigh(pending[i].item)
+      total += weigh(pending[i]!.item)
       if (total > maxWeight) return Math.max(1, i)
     }
     return most
@@ -120,10 +122,11 @@ export function createBatcher<T, R> (
   async function writeBatch (batch: Array<Pending<T, R>>): Promise<void> {
     try {
       const results = await write(batch.map((b) => b.item))
-      for (let i = 0; i < batch.length; i++) {
-        const r = results[i]
-        if (r instanceof ItemFailed) batch[i].reject(r.error)
-        else batch[i].resolve(r)
+      for (const [i, b] of batch.entries()) {
+        if (i >= results.length) { b.reject(new Error(`a batch write of ${batch.length} items answered ${results.length} results`)); continue }
+        const r = results[i] as R | ItemFailed
+        if (r instanceof ItemFailed) b.reject(r.error)
+        else b.resolve(r)
       }
     } catch (err) {
       for (const b of batch) b.reject(err)

@@ -50,8 +50,7 @@ export function createClaimLoop (pass: () => Promise<boolean>, options: ClaimLoo
       do {
         again = false
         if (await pass()) again = true
-        // `accepting` is changed by another async task.
-        // eslint-disable-next-line no-unmodified-loop-condition
+        // eslint-disable-next-line no-unmodified-loop-condition -- `accepting` is changed by another async task
       } while (again && accepting)
     } catch (err) {
       options.onError(err)

@@ -1,14 +1,14 @@
 // Durations in config and CLI flags: `500ms`, `30s`, `5m`, `2h`, `1d` (a bare number is milliseconds).
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+const UNITS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 const PATTERN = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/
 
 /** Milliseconds, or undefined when the text is not a duration. */
 export function parseDuration (text: string): number | undefined {
   const match = PATTERN.exec(text.trim())
   if (match === null) return undefined
-  // An optional regex group is undefined when it did not take part
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  const value = Number(match[1]) * UNITS[match[2] ?? 'ms']
+  const [, amount, unit = 'ms'] = match
+  // PATTERN admits UNITS' keys only
+  const value = Number(amount) * UNITS[unit as keyof typeof UNITS]
   return Number.isFinite(value) ? Math.round(value) : undefined
 }
 

@@ -40,7 +40,7 @@ export function createGate (limit: number, perKey = limit): Gate {
       const i = waiting.findIndex((w) => holding(w.key) < perKey)
       if (i < 0) { active--; return }
       // The place passes straight to the next waiter (active unchanged), so nobody can overtake it.
-      const [next] = waiting.splice(i, 1)
+      const next = waiting.splice(i, 1)[0]!
       hold(next.key, 1)
       next.resolve(true)
     },

@@ -79,7 +79,9 @@ export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): 
     return batch.map(() => undefined)
   }, {
     isItemFault: isRowFault,
-    onDrop: (c, err) => { logger.error({ err, delivery: c.id, attempt: c.attempt }, 'webhook attempt refused by the database; dropped') }
+    onDrop: (c, err) => {
+      logger.error({ err, delivery: c.id, attempt: c.attempt }, 'webhook attempt refused by the database; dropped')
+    }
   }))
   const record = (c: Completion): void => {
     // A record that could not be written: the lease expires and the delivery is attempted again (at least once).
@@ -129,7 +131,8 @@ export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): 
 
   /** Sending this delivery stopped its sender again and again (a crash each time): stop trying. */
   function abandonInterrupted (d: ClaimedDelivery): void {
-    logger.error({ delivery: d.id, event: d.eventId }, 'webhook delivery abandoned: its sends were interrupted repeatedly')
+    logger.error({ delivery: d.id, event: d.eventId }, 'webhook delivery abandoned: its sends were interrupted ' +
+      'repeatedly')
     record({
       seq: d.seq,
       id: d.id,
@@ -148,7 +151,9 @@ export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): 
   function start (d: ClaimedDelivery): void {
     inFlight++
     slots.take(d.endpointId)
-    const p = deliver(d).catch((err: unknown) => { logger.error({ err, delivery: d.id }, 'webhook delivery failed unexpectedly') })
+    const p = deliver(d).catch((err: unknown) => {
+      logger.error({ err, delivery: d.id }, 'webhook delivery failed unexpectedly')
+    })
       .finally(() => {
         inFlight--
         slots.give(d.endpointId)
@@ -193,7 +198,8 @@ export function createWebhookDispatcher (config: Config, deps: DispatcherDeps): 
       lease: d.lease,
       attempt,
       status,
-      retryDelayMs: status === 'failed' ? wh.retrySchedule[attempt - 1] : null,
+      // 'failed' only while attempt < maxAttempts: the schedule has a delay for it
+      retryDelayMs: status === 'failed' ? wh.retrySchedule[attempt - 1]! : null,
       startedAt,
       durationMs: result.durationMs,
       httpStatus: result.httpStatus,

@@ -26,7 +26,7 @@ function started (command: string, args: string[]): Started {
   const r = spawnSync(command, [...args, '--help'], { env, encoding: 'utf8' })
   const line = /PROBE (.*)/.exec(r.stderr)
   assert.ok(line !== null, `no report from ${command}: ${r.stderr}`)
-  return JSON.parse(line[1]) as Started
+  return JSON.parse(line[1]!) as Started
 }
 
 test('bin/svc run as an executable starts with its memory and CPU settings; node bin/svc with the defaults', () => {

@@ -83,7 +83,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
   assert.match(doc.keys.test.key, /^svc_test_/)
   assert.equal(doc.baseUrl, 'https://127.0.0.1:18443')
   assert.equal(doc.caCert, join(home, 'tls', 'cert.pem'))
-  for (const c of Object.values(doc.commands) as string[]) assert.match(c, /curl .*--cacert '[^']+cert\.pem'/)
+  for (const c of Object.values<string>(doc.commands)) assert.match(c, /curl .*--cacert '[^']+cert\.pem'/)
   assert.match(doc.commands.renderInvoicePdf, /-o invoice\.pdf "\$SVC_URL\/api\/v1\/render"/)
   assert.match(doc.commands.executeDataset, /\/api\/v1\/datasets\/invoice\/lines\/execute/)
   assert.match(doc.commands.pollJob, /\/api\/v1\/jobs\/\$JOB/)
@@ -111,7 +111,18 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
         (SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM \`${e.database}\`.invoice_lines GROUP BY invoice_id) x) AS maxLines,
         (SELECT COUNT(*) FROM \`${e.database}\`.sales) AS sales, (SELECT COUNT(DISTINCT region) FROM \`${e.database}\`.sales) AS regions,
         (SELECT MIN(YEAR(sold_on)) FROM \`${e.database}\`.sales) AS y0, (SELECT MAX(YEAR(sold_on)) FROM \`${e.database}\`.sales) AS y1,
-        (SELECT COUNT(*) FROM \`${e.database}\`.parcels) AS parcels`) as unknown as [[Record<string, number>]]
+        (SELECT COUNT(*) FROM \`${e.database}\`.parcels) AS parcels`) as unknown as [[{
+        customers: number
+        invoices: number
+        line_count: number
+        minLines: number
+        maxLines: number
+        sales: number
+        regions: number
+        y0: number
+        y1: number
+        parcels: number
+      }]]
       assert.ok(c.customers >= 3 && c.invoices >= 3, JSON.stringify(c))
       assert.ok(c.minLines >= 5 && c.maxLines <= 40, JSON.stringify(c))
       assert.ok(c.sales >= 2000 && c.regions >= 3 && c.y0 === 2025 && c.y1 === 2026, JSON.stringify(c))
@@ -153,7 +164,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
     })
     try {
       const [rows] = await conn.query('SELECT COUNT(*) AS n FROM invoices') as unknown as [Array<{ n: number }>]
-      assert.ok(rows[0].n > 0)
+      assert.ok((rows[0]?.n ?? 0) > 0)
       await assert.rejects(conn.query("INSERT INTO customers (id, name, address) VALUES (999, 'x', 'y')"), (err: { code?: string }) => err.code === 'ER_TABLEACCESS_DENIED_ERROR')
       await assert.rejects(conn.query('CREATE TABLE evil (id INT)'), (err: { code?: string }) => err.code === 'ER_TABLEACCESS_DENIED_ERROR')
     } finally { await conn.end() }

@@ -22,7 +22,7 @@ test('docs/cli.md is what cli/docs.ts generates (regenerate: make docs-cli)', as
 test('every command documents its --json output, and no entry names a command that does not exist', () => {
   const paths = leafCommands(buildProgram()).map((c) => c.path)
   // A command may have no entry: that is what this checks.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+
   assert.deepEqual(paths.filter((p) => JSON_OUTPUTS[p] === undefined), [], 'commands without a JSON_OUTPUTS entry')
   assert.deepEqual(Object.keys(JSON_OUTPUTS).filter((p) => !paths.includes(p)), [], 'entries without a command')
   assert.ok(paths.includes('completion') && paths.includes('webhooks listen'))

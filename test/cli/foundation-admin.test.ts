@@ -171,7 +171,7 @@ test('keys create --expires 30d and a date; keys list shows state and last use; 
   assert.equal(limited.rateLimit, 100000)
   assert.equal(ok(await json('keys', 'set-rate-limit', limited.prefix, '50')).rateLimit, 50)
   const [limitRows] = await db.query<RowDataPacket[]>('SELECT rate_limit FROM api_keys WHERE id = ?', [limited.id])
-  assert.equal(limitRows[0].rate_limit, 50)
+  assert.equal(limitRows[0]?.rate_limit, 50)
   const listed = (await svc(['keys', 'list', '--workspace', workspaceId], env)).stdout
   assert.match(listed, new RegExp(`${limited.prefix}\\s+bench\\s+live\\s+render\\s+active\\s+50\\s`))
   assert.match(listed, new RegExp(`${toExpire.prefix}\\s+old\\s+live\\s+render\\s+expired\\s+default\\s`))
@@ -205,7 +205,7 @@ test('bad arguments exit 2 with a one-line error naming the argument', async () 
   // A bad configuration variable is a usage error naming the variable.
   usage(await svc(['workspaces', 'list'], { ...env, SVC_RATE_LIMIT: 'lots' }), /SVC_RATE_LIMIT/)
   const none = await db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM api_keys WHERE name = 'x'")
-  assert.equal(Number(none[0][0].n), 0, 'nothing was created')
+  assert.equal(Number(none[0][0]?.n), 0, 'nothing was created')
 })
 
 test('an unknown workspace exits 1 with a WORKSPACE_NOT_FOUND problem (--json) or one line', async () => {

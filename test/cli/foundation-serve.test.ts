@@ -50,7 +50,7 @@ test('serve prints its URL, answers /healthz over HTTPS, and exits 0 on SIGTERM'
     proc.stdout?.on('data', () => {
       // the URL line, then the certificate line (two writes, maybe two chunks)
       const match = /svc listening on (https:\/\/127\.0\.0\.1:\d+)\/api\/v1[^]*self-signed certificate: .*\n/.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]) }
+      if (match !== null) { clearTimeout(timer); resolve(match[1]!) }
     })
     void exited.then((e) => { clearTimeout(timer); reject(new Error(`serve exited (${e.code}) before listening: ${output}`)) })
   })

@@ -178,7 +178,7 @@ test('preview: the example label to .zpl and .png', async () => {
   const zpl = await readFile(zplFile, 'utf8')
   assert.ok(zpl.startsWith('^XA'))
   assert.equal(zpl.match(/\^XA/g)?.length, data.parcels.length)
-  assert.ok(zpl.includes(data.parcels[0].tracking_no))
+  assert.ok(zpl.includes(data.parcels[0]!.tracking_no))
 
   const pngFile = join(home, 'label.png')
   const p = await svc(['templates', 'preview', example('templates', 'shipping-label'), '--data', example('data', 'shipping-label'), '--parameters', '{"batchId":7}', '-o', pngFile])
@@ -255,7 +255,7 @@ test('preview --watch renders again on every save of the template and of the dat
   const pdfText = (): string => execFileSync('pdftotext', ['-layout', out, '-'], { encoding: 'utf8' })
   try {
     await renders(1)
-    assert.match(lines[0], /out\.pdf: \d+ bytes, 1 page\(s\)$/)
+    assert.match(lines[0]!, /out\.pdf: \d+ bytes, 1 page\(s\)$/)
     assert.ok(pdfText().includes('Edition one'))
 
     template.document.body[0].text = 'Edition two'

@@ -119,7 +119,7 @@ test('a connection dropped after the request was sent: sync render retried, asyn
   assert.equal(doc.version, 3)
   assert.equal(s.count(), 2)
   assert.equal(events.length, 1)
-  assert.equal(typeof events[0].networkCode, 'string')
+  assert.equal(typeof events[0]?.networkCode, 'string')
   const err = await c.renderAsync({ template: 't' }).catch((e: unknown) => e)
   assert.ok(err instanceof NetworkError, String(err))
   assert.equal(s.count(), 3, 'the async submit was sent once: it may have created a job')
@@ -140,7 +140,7 @@ test('a document cut off mid-body is a network failure: the sync render is retri
   assert.equal(doc.body.toString(), '%PDF-1.7 test')
   assert.equal(s.count(), 2)
   assert.equal(events.length, 1)
-  assert.equal(typeof events[0].networkCode, 'string')
+  assert.equal(typeof events[0]?.networkCode, 'string')
 })
 
 test('an AbortSignal ends a call that waits for its answer, and one aborted before it is sent', async () => {

@@ -115,7 +115,7 @@ before(async () => {
   // Jobs hold their render for a second: the node killed below is sure to be mid-job.
   const slow = await readExample('shipping-label') as { code: string, datasets: Array<{ query: string }> }
   slow.code = 'slow-label'
-  slow.datasets[0].query = slow.datasets[0].query.replace('SELECT ', 'SELECT pause_for(1) AS pause, ')
+  slow.datasets[0]!.query = slow.datasets[0]!.query.replace('SELECT ', 'SELECT pause_for(1) AS pause, ')
   await ctx.services.templates.publish(ws.workspace.id, slow, {})
   await ctx.services.webhooks.create({ workspaceId: ws.workspace.id, url: rx.url, events: ['document.generated'] })
 })
@@ -157,7 +157,7 @@ test('one key\'s requests spread over three nodes get 429 after its limit (± 2%
   assert.ok(ok >= 147 && ok <= 150, `${ok} answered of a limit of 150`)
   assert.equal(statuses.filter((s) => s === 429).length, 200 - ok)
   const after = await Promise.all(nodes.map(async (n) => await metric(n, /^svc_http_requests_total\{method="GET",route="\/api\/v1\/whoami",status="200",error_code=""\} (\d+)$/m)))
-  after.forEach((n, i) => assert.ok(n - before[i] >= 20, `node ${i + 1} answered ${n - before[i]} of them`))
+  after.forEach((n, i) => assert.ok(n - before[i]! >= 20, `node ${i + 1} answered ${n - before[i]!} of them`))
 })
 
 test('a key revoked through node 1 is refused by nodes 2 and 3 on their next request', async () => {
@@ -196,11 +196,11 @@ test('async load over the balancer, one node SIGKILLed mid-load: every job succe
     })))
   }
   const victim = nodes[2]
-  await waitFor('node 3 to be mid-job', async () => await metric(victim, /^svc_jobs_running_here (\d+)$/m) > 0, 30_000, 20)
-  await victim.kill('SIGKILL')
+  await waitFor('node 3 to be mid-job', async () => await metric(victim!, /^svc_jobs_running_here (\d+)$/m) > 0, 30_000, 20)
+  await victim!.kill('SIGKILL')
   await waitFor('every job to finish', async () => {
     const [rows] = await db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE id IN (?) AND status IN ('succeeded', 'failed')", [ids])
-    return Number(rows[0].n) === ids.length
+    return Number(rows[0]?.n) === ids.length
   }, 90_000, 200)
   const [jobs] = await db.query<RowDataPacket[]>('SELECT id, status, attempts, document_id FROM render_jobs WHERE id IN (?)', [ids])
   assert.equal(jobs.length, ids.length)

@@ -34,7 +34,7 @@ export async function startChildServer (env: Record<string, string>, startMs = 2
     const onData = (chunk: Buffer): void => {
       output += chunk.toString()
       const match = /listening on (https:\/\/\S+)\/api\/v1.*metrics: (http:\/\/\S+)\/metrics/.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve([match[1], match[2]]) }
+      if (match !== null) { clearTimeout(timer); resolve([match[1]!, match[2]!]) }
     }
     // Null for other stdio settings; kept as a guard.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition

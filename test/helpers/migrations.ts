@@ -32,7 +32,9 @@ export async function migrationFiles (): Promise<string[]> {
 }
 
 export async function realStatement (file: string, index: number): Promise<string> {
-  return migrationStatements(await readFile(join(migrationsDir, file), 'utf8'))[index]
+  const statement = migrationStatements(await readFile(join(migrationsDir, file), 'utf8'))[index]
+  if (statement === undefined) throw new Error(`${file} has no statement ${index}`)
+  return statement
 }
 
 export function migrationFixture (prefix: string): MigrationFixture {

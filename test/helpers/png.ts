@@ -11,7 +11,7 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 
 function crc (b: Buffer): number {
   let c = 0xffffffff
-  for (const x of b) c = CRC_TABLE[(c ^ x) & 255] ^ (c >>> 8)
+  for (const x of b) c = CRC_TABLE[(c ^ x) & 255]! ^ (c >>> 8)
   return (c ^ 0xffffffff) >>> 0
 }
 

@@ -33,7 +33,7 @@ export async function rawConnect (url: string, ca: Buffer): Promise<RawConnectio
     const headEnd = buffer.indexOf('\r\n\r\n')
     if (headEnd < 0) return undefined
     const lines = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
-    const status = Number(lines[0].split(' ')[1])
+    const status = Number(lines[0]!.split(' ')[1])
     const headers: Record<string, string> = {}
     for (const line of lines.slice(1)) {
       const i = line.indexOf(':')

@@ -104,8 +104,8 @@ test('a bad key costs at most one read of the key table per process, however oft
     for (const [bad, label] of [[unknown, 'an unknown key id'], [wrongSecret, 'a wrong secret of an existing id']]) {
       const before = reads
       for (let i = 0; i < 20; i++) {
-        assert.equal(await whoami(lenient, bad), 401)
-        const render = await lenient.fetch('POST', '/api/v1/render', { headers: bearer(bad), body: { template: 'invoice' } })
+        assert.equal(await whoami(lenient, bad!), 401)
+        const render = await lenient.fetch('POST', '/api/v1/render', { headers: bearer(bad!), body: { template: 'invoice' } })
         assert.equal(render.status, 401)
         assert.equal(render.json().errorCode, 'API_KEY_INVALID')
       }

@@ -30,7 +30,7 @@ const suite = (): { host: string, port: number } => parseMysqlUrl(`${serverUrl()
 /** A label template whose datasets are `queries` (the first one drives the labels). */
 function labelDef (code: string, queries: Record<string, string>): never {
   const datasets = Object.entries(queries).map(([c, query]) => ({ code: c, cardinality: 'multiple', query, fields: [{ name: 'id', type: 'integer' }] }))
-  return { code, format: 'label', datasets, label: { widthIn: 4, heightIn: 6, dpi: 203, rows: datasets[0].code, zpl: '^XA^XZ' } } as never
+  return { code, format: 'label', datasets, label: { widthIn: 4, heightIn: 6, dpi: 203, rows: datasets[0]?.code, zpl: '^XA^XZ' } } as never
 }
 
 before(async () => {
@@ -60,8 +60,8 @@ after(async () => {
 async function refusal (p: Promise<unknown>): Promise<string> {
   try { await p } catch (err) {
     assert.ok(isProblem(err), String(err))
-    assert.equal((err as Problem).code, 'VALIDATION_FAILED')
-    return (err as Problem).message
+    assert.equal((err).code, 'VALIDATION_FAILED')
+    return (err).message
   }
   assert.fail('expected a refusal')
 }
@@ -80,10 +80,10 @@ test('the private instance\'s service user holds its own database only, without 
   try {
     const [rows] = await conn.query('SHOW GRANTS') as unknown as [Array<Record<string, string>>]
     const grants = rows.map((r) => Object.values(r)[0])
-    assert.ok(grants.some((g) => g.includes(`ON \`${info.database}\`.*`)), grants.join('\n'))
+    assert.ok(grants.some((g) => g?.includes(`ON \`${info.database}\`.*`)), grants.join('\n'))
     for (const g of grants) {
-      assert.doesNotMatch(g, /WITH GRANT OPTION/)
-      if (/^GRANT (?!USAGE)/.test(g)) assert.match(g, new RegExp(`ON \`${info.database}\`\\.\\*`), g)
+      assert.doesNotMatch(g!, /WITH GRANT OPTION/)
+      if (/^GRANT (?!USAGE)/.test(g!)) assert.match(g!, new RegExp(`ON \`${info.database}\`\\.\\*`), g)
     }
     await assert.rejects(conn.query('SELECT COUNT(*) FROM mysql.user'))
   } finally { await conn.end() }
@@ -134,7 +134,7 @@ test('publish refuses dataset SQL that writes, calls or chains statements, with 
     'SELECT body FROM notes INTO OUTFILE \'/tmp/x\'', 'SELECT 1 /*!50000 ; UPDATE notes SET body = 1 */', 'WITH x AS (SELECT 1) DELETE FROM notes']
   for (const query of bad) {
     const def = await readExample('shipping-label') as { datasets: Array<{ query: string }> }
-    def.datasets[0].query = query
+    def.datasets[0]!.query = query
     await assert.rejects(ctx.services.templates.publish(b.workspaceId, def), (err: Problem) => {
       assert.equal(err.code, 'TEMPLATE_INVALID', query)
       assert.ok(Object.keys(err.errors ?? {}).some((k) => k.includes('/datasets/0/query')) || /\/datasets\/0\/query/.test(JSON.stringify(err)), JSON.stringify(err))
@@ -185,6 +185,6 @@ test('after B\'s attacks, A renders, its run history shows it, and A\'s keys and
   const admin = await mysql.createConnection({ ...parseMysqlUrl(`${serverUrl()}/${fx.dataName}`) })
   try {
     const [rows] = await admin.query('SELECT COUNT(*) AS n FROM invoices') as unknown as [Array<{ n: number }>]
-    assert.equal(Number(rows[0].n), 2)
+    assert.equal(Number(rows[0]?.n), 2)
   } finally { await admin.end() }
 })

@@ -46,7 +46,7 @@ for (const spec of [
     await assert.rejects(db.query("INSERT INTO rate_limit_windows (key_id) VALUES ('K1')"), /foreign key/i)
     await db.query("DELETE FROM api_keys WHERE id = 'k1'")
     const [left] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM rate_limit_windows')
-    assert.equal(Number(left[0].n), 0)
+    assert.equal(Number(left[0]?.n), 0)
   })
 }
 

@@ -63,7 +63,7 @@ test('three limiters round-robined one request at a time: 595..600 admitted befo
     let refused: Awaited<ReturnType<typeof nodes[0]['admit']>> | undefined
     // 20 ms apart: 600 requests take 12 s, so leases end with their slots and are given back on the way.
     for (let i = 0; i < 700 && refused === undefined; i++, t += 20) {
-      const r = await nodes[i % 3].admit(key)
+      const r = await nodes[i % 3]!.admit(key)
       if (r.allowed) admitted++
       else refused = r
     }
@@ -120,7 +120,7 @@ test('three server processes, one key of limit 600 round-robined one request at 
     for (let i = 0; i < 700 && first === undefined; i++) {
       const at = Date.now()
       if (i === 0) startedAt = at
-      const res = await request(`${nodes[i % 3].url}/api/v1/whoami`, { headers: { authorization: `Bearer ${key.key}` }, dispatcher: agent })
+      const res = await request(`${nodes[i % 3]?.url}/api/v1/whoami`, { headers: { authorization: `Bearer ${key.key}` }, dispatcher: agent })
       await res.body.dump()
       if (res.statusCode === 200) ok++
       else {

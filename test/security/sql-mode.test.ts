@@ -16,7 +16,7 @@ const admin = (): ReturnType<typeof createDb> => createDb(`${serverUrl()}/mysql`
 before(async () => {
   const db = admin()
   try {
-    saved = ((await db.query('SELECT @@GLOBAL.sql_mode AS m'))[0] as Array<{ m: string }>)[0].m
+    saved = ((await db.query('SELECT @@GLOBAL.sql_mode AS m'))[0] as Array<{ m: string }>)[0]?.m
     await db.query("SET GLOBAL sql_mode = CONCAT(@@GLOBAL.sql_mode, ',NO_BACKSLASH_ESCAPES')")
   } finally { await db.end() }
   // Started after the change: every connection of its pool is new and gets the global mode first.
@@ -34,8 +34,8 @@ const HOSTILE = "x\\'), ('evil\\\\'); DELETE FROM runs; -- \\"
 test('with NO_BACKSLASH_ESCAPES global, hostile quotes in run history and job inserts are stored as sent', async () => {
   assert.ok(fx !== undefined)
   const [mode] = await fx.server.context.db.query('SELECT @@GLOBAL.sql_mode AS g, @@SESSION.sql_mode AS s') as unknown as [Array<{ g: string, s: string }>]
-  assert.match(mode[0].g, /NO_BACKSLASH_ESCAPES/, 'the server really runs with it')
-  assert.doesNotMatch(mode[0].s, /NO_BACKSLASH_ESCAPES/, 'the service connection sets its own sql_mode')
+  assert.match(mode[0]!.g, /NO_BACKSLASH_ESCAPES/, 'the server really runs with it')
+  assert.doesNotMatch(mode[0]!.s, /NO_BACKSLASH_ESCAPES/, 'the service connection sets its own sql_mode')
   const context = { [`k${HOSTILE}`]: HOSTILE }
   // A parameter named with the payload: refused, and its run (with the name in the message) recorded.
   const sync = await fx.server.fetch('POST', '/api/v1/render', { headers: bearer(fx.ws.key.key), body: { template: 'invoice', parameters: { invoiceId: 1, [HOSTILE]: 1 } } })
@@ -51,11 +51,11 @@ test('with NO_BACKSLASH_ESCAPES global, hostile quotes in run history and job in
     if (run.length === 0) await new Promise((resolve) => setTimeout(resolve, 100))
   }
   assert.equal(run.length, 1, 'the run was recorded')
-  assert.ok(String(run[0].error_message).includes(HOSTILE), 'the run row holds the name as sent')
+  assert.ok(String(run[0]?.error_message).includes(HOSTILE), 'the run row holds the name as sent')
   const [jobs] = await db.query('SELECT context FROM render_jobs WHERE id = ?', [jobId]) as unknown as [Array<{ context: string }>]
-  assert.deepEqual(JSON.parse(jobs[0].context), context)
+  assert.deepEqual(JSON.parse(jobs[0]!.context), context)
   const [count] = await db.query('SELECT COUNT(*) AS n FROM runs') as unknown as [Array<{ n: number }>]
-  assert.ok(Number(count[0].n) >= 1, 'no rows were deleted by the payload')
+  assert.ok(Number(count[0]?.n) >= 1, 'no rows were deleted by the payload')
   const [evil] = await db.query("SELECT COUNT(*) AS n FROM render_jobs WHERE id LIKE 'evil%'") as unknown as [Array<{ n: number }>]
-  assert.equal(Number(evil[0].n), 0)
+  assert.equal(Number(evil[0]?.n), 0)
 })

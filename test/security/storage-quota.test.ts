@@ -58,7 +58,7 @@ async function usage (workspaceId: string): Promise<{ counted: number, stored: n
       (SELECT COALESCE(SUM(LENGTH(d.content)), 0) + COALESCE((SELECT SUM(LENGTH(c.content)) FROM document_chunks c
         JOIN documents d2 ON d2.id = c.document_id WHERE d2.workspace_id = ?), 0) FROM documents d WHERE d.workspace_id = ?) AS stored`,
   [workspaceId, workspaceId, workspaceId])
-  return { counted: Number(rows[0].counted), stored: Number(rows[0].stored) }
+  return { counted: Number(rows[0]?.counted), stored: Number(rows[0]?.stored) }
 }
 
 test('a workspace at its storage quota: its render fails with RENDER_LIMIT_EXCEEDED, then 429; others go on; expiry gives the space back', async () => {
@@ -155,7 +155,7 @@ test('sync renders whose documents are stored for a webhook subscriber: the one 
   for (let i = 0; i < 100 && failedRuns === 0; i++) {
     const [runs] = await fx.server.context.db.query<RowDataPacket[]>(
       "SELECT COUNT(*) AS n FROM runs WHERE workspace_id = ? AND error_code = 'RENDER_LIMIT_EXCEEDED'", [c.workspace.id])
-    failedRuns = Number(runs[0].n)
+    failedRuns = Number(runs[0]?.n)
     if (failedRuns === 0) await sleep(50)
   }
   assert.equal(failedRuns, 1, 'the refused render is in the run history')

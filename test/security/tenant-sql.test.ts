@@ -16,7 +16,6 @@ import { parseMysqlUrl } from '../../server/store/db.js'
 import { loadConfig } from '../../server/config.js'
 import { createDataSourceGuard } from '../../server/datasources/destinations.js'
 import { isProblem } from '../../server/errors.js'
-import type { Problem } from '../../server/errors.js'
 
 type Fixture = Awaited<ReturnType<typeof renderFixture>>
 let fx: Fixture
@@ -30,7 +29,7 @@ const DENIED_PORT = 3477
 /** A label template whose datasets are `queries` (the first one drives the labels). */
 function labelDef (code: string, queries: Record<string, string>): never {
   const datasets = Object.entries(queries).map(([c, query]) => ({ code: c, cardinality: 'multiple', query, fields: [{ name: 'id', type: 'integer' }] }))
-  return { code, format: 'label', datasets, label: { widthIn: 4, heightIn: 6, dpi: 203, rows: datasets[0].code, zpl: '^XA^XZ' } } as never
+  return { code, format: 'label', datasets, label: { widthIn: 4, heightIn: 6, dpi: 203, rows: datasets[0]?.code, zpl: '^XA^XZ' } } as never
 }
 
 async function admin<T> (use: (conn: mysql.Connection) => Promise<T>): Promise<T> {
@@ -40,7 +39,7 @@ async function admin<T> (use: (conn: mysql.Connection) => Promise<T>): Promise<T
 
 const isFreeLock = (name: string): Promise<number> => admin(async (conn) => {
   const [rows] = await conn.query<RowDataPacket[]>('SELECT IS_FREE_LOCK(?) AS free', [name])
-  return Number(rows[0].free)
+  return Number(rows[0]?.free)
 })
 
 before(async () => {
@@ -100,8 +99,8 @@ test('publish refuses lock, sleep, benchmark and file functions, INTO and execut
   for (const query of forms) {
     await assert.rejects(ctx.services.templates.publish(b.workspaceId, labelDef('bad', { n: query })), (err: unknown) => {
       assert.ok(isProblem(err), String(err))
-      assert.equal((err as Problem).code, 'TEMPLATE_INVALID', query)
-      assert.ok((err as Problem).errors?.['/datasets/0/query'] !== undefined, `${query}: ${JSON.stringify((err as Problem).errors)}`)
+      assert.equal(err.code, 'TEMPLATE_INVALID', query)
+      assert.ok(err.errors?.['/datasets/0/query'] !== undefined, `${query}: ${JSON.stringify(err.errors)}`)
       return true
     })
   }
@@ -146,7 +145,7 @@ test('a lock taken by the tenant\'s own stored function is released after the re
   // What `svc db migrate` does first: take the lock without waiting.
   await admin(async (conn) => {
     const [rows] = await conn.query<RowDataPacket[]>('SELECT GET_LOCK(?, 0) AS got', [migrationLock])
-    assert.equal(Number(rows[0].got), 1)
+    assert.equal(Number(rows[0]?.got), 1)
     await conn.query('SELECT RELEASE_LOCK(?)', [migrationLock])
   })
 })
@@ -174,8 +173,8 @@ test('DENY=localhost:port refuses every other name of that server, at creation a
   for (const host of ['localhost', '127.1', '2130706433', '0x7f.1', '0177.0.0.1', '[::ffff:127.0.0.1]', '127.0.0.1']) {
     await assert.rejects(ctx.services.environments.create({ workspaceId: b.workspaceId, key: 'deny', dataSourceUrl: `mysql://${user}:p@${host}:${DENIED_PORT}/x` }), (err: unknown) => {
       assert.ok(isProblem(err), String(err))
-      assert.equal((err as Problem).code, 'VALIDATION_FAILED', host)
-      assert.match((err as Problem).message, /SVC_DATASOURCE_DENY rule "localhost:3477"/, host)
+      assert.equal(err.code, 'VALIDATION_FAILED', host)
+      assert.match(err.message, /SVC_DATASOURCE_DENY rule "localhost:3477"/, host)
       return true
     })
   }

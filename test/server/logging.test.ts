@@ -137,7 +137,7 @@ test('one log line per request at info: the completed line carries the request, 
   const all = await lines()
   const mine = all.filter((l) => l.correlationId === 'one-line-ok')
   assert.equal(mine.length, 1, JSON.stringify(mine))
-  assert.equal(mine[0].msg, 'request completed')
+  assert.equal(mine[0]?.msg, 'request completed')
   assert.equal(mine[0].level, 30)
   assert.equal(mine[0].keyPrefix, key.prefix)
   assert.deepEqual(mine[0].req, { method: 'GET', url: '/api/v1/whoami', remoteAddress: '127.0.0.1' })
@@ -145,7 +145,7 @@ test('one log line per request at info: the completed line carries the request, 
   assert.equal(typeof mine[0].responseTime, 'number')
   const refused = all.filter((l) => l.correlationId === 'one-line-401')
   assert.equal(refused.length, 1, JSON.stringify(refused))
-  assert.equal(refused[0].res.statusCode, 401)
+  assert.equal(refused[0]?.res.statusCode, 401)
   assert.equal(refused[0].keyPrefix, undefined)
 })
 

@@ -84,7 +84,7 @@ export const barcodeElement: ElementModule<'barcode', BarcodeEl, BarcodeSpec> = 
       kind: 'barcode',
       bcid: type.bcid,
       twoD: type.twoD,
-      value: compileText(String(b.value ?? ''), `${p}.value`),
+      value: compileText(String((b.value as string | number | undefined) ?? ''), `${p}.value`),
       height: num(b.height, 40, `${p}.height`),
       moduleWidth: num(b.moduleWidth, type.twoD ? 3 : 1, `${p}.moduleWidth`),
       width: Math.min(width, num(b.width ?? b.size, 0, `${p}.width`)),

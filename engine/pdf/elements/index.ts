@@ -53,7 +53,7 @@ export type BlockElementSpec = { [K in ElementType]: SpecOfType<K> }[ElementType
 
 /** The module of a compiled element (one cast: the registry's entries are checked above). */
 export function moduleOf (el: Elem): AnyModule {
-  return ELEMENTS[el.kind] as unknown as AnyModule
+  return ELEMENTS[el.kind]
 }
 /** A module as the dispatch sees it: any compiled element in, as the registry pairs them. */
 export type AnyModule = ElementModule<string, Elem, unknown, Flows>

@@ -120,8 +120,8 @@ export const tableElement: ElementModule<'table', TableEl, TableSpec, 'body'> = 
       const w = widths[i] ?? 0
       if (w <= 2 * padding) throw fail(`${cp}.width`, 'column narrower than its padding')
       return {
-        header: compileText(String(c.header ?? ''), `${cp}.header`),
-        value: compileText(String(c.value ?? ''), `${cp}.value`),
+        header: compileText(String((c.header as string | number | undefined) ?? ''), `${cp}.header`),
+        value: compileText(String((c.value as string | number | undefined) ?? ''), `${cp}.value`),
         width: w,
         align: alignOf(c.align, `${cp}.align`, ALIGN_START),
         direction: directionOf(c.direction, `${cp}.direction`),
@@ -146,7 +146,7 @@ export const tableElement: ElementModule<'table', TableEl, TableSpec, 'body'> = 
       padding,
       repeatHeader: t.repeatHeader !== false,
       showHeader: t.header !== false,
-      groupBy: t.groupBy === undefined ? null : compileText(String(t.groupBy), `${p}.groupBy`),
+      groupBy: t.groupBy === undefined ? null : compileText(typeof t.groupBy === 'string' ? t.groupBy : JSON.stringify(t.groupBy), `${p}.groupBy`),
       groupHeader: ctx.items(t.groupHeader ?? [], `${p}.groupHeader`, total, false),
       groupFooter: ctx.items(t.groupFooter ?? [], `${p}.groupFooter`, total, false),
       headerLines: columns.map(() => []),

@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
 import type { Resolution } from '../../render/resolution.js'
 import type { Authenticator, AuthHooks, RenderTarget } from '../../auth/authenticate.js'
+import type { AuthContext } from '../../auth/keys.js'
 
 function hooksFor (request: FastifyRequest, reply: FastifyReply): AuthHooks {
   return {
@@ -36,8 +37,7 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator<Re
     this.apiKey = null // checked now: the error handler must not check it again
     // request.auth is set only once the key's own check passed (AuthHooks.identified): early, in full.
     // request.auth is decorated null until the key is checked; its type omits null
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    const early = this.auth === null ? undefined : this.auth
+    const early = (this.auth as AuthContext | null) ?? undefined
     return await deps.auth.authenticateForRender(this, { scope }, target, key, hooksFor(this, reply), early)
   })
 
@@ -64,8 +64,7 @@ export function authPlugin (app: FastifyInstance, deps: { auth: Authenticator<Re
     route.errorHandler = async function deferredAuthFirst (error, request, reply) {
       const key = request.apiKey
       // request.auth is decorated null until the key is checked; its type omits null
-      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-      if (request.auth === null && key !== null) {
+      if ((request.auth as AuthContext | null) === null && key !== null) {
         request.apiKey = null
         await deps.auth.authenticate(request, { scope }, hooksFor(request, reply), key)
       }

@@ -20,7 +20,8 @@ export function contentEncodingPlugin (app: FastifyInstance): void {
   app.addHook('preParsing', (request, _reply, _payload, done) => {
     const codings = contentCodings(request.headers)
     if (codings.length === 0) { done(); return }
-    done(problem('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${codings.join(', ')} is not accepted: send the body uncompressed`,
-      { headers: { 'Accept-Encoding': 'identity' } }))
+    done(problem('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${codings.join(', ')} is not accepted: ` +
+      'send the body uncompressed',
+    { headers: { 'Accept-Encoding': 'identity' } }))
   })
 }

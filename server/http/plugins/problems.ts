@@ -10,7 +10,7 @@ type ValidationItem = { instancePath?: string, message?: string, params?: Record
 /** Ajv errors → { member: [messages] } keyed by the member's path (`parameters.invoiceId`). */
 export function validationErrors (items: ValidationItem[], context: string): Record<string, string[]> {
   // No prototype: member names are the caller's (`constructor`, `__proto__` …), never built-ins.
-  const errors: Record<string, string[]> = Object.create(null)
+  const errors = Object.create(null) as Record<string, string[]>
   for (const item of items) {
     let path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.')
     if (item.keyword === 'required' && typeof item.params?.missingProperty === 'string') {
@@ -32,10 +32,9 @@ function toProblem (err: FastifyError): Problem {
   if (err instanceof Problem) return err
   if (err.validation !== undefined) {
     const where = err.validationContext ?? 'body'
-    const errors = validationErrors(err.validation as ValidationItem[], where)
-    const first = Object.entries(errors)[0]
+    const errors = validationErrors(err.validation, where)
     // No entries when the validator gave no field errors
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+    const first = Object.entries(errors)[0]
     return problem('VALIDATION_FAILED', first === undefined ? 'The request is invalid' : `${first[0]}: ${first[1][0]}`, { errors })
   }
   switch (err.code) {
@@ -46,7 +45,8 @@ function toProblem (err: FastifyError): Problem {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return problem('VALIDATION_FAILED', 'The JSON body is empty', { errors: { body: ['must be a JSON object'] } })
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return problem('VALIDATION_FAILED', 'Content-Length does not match the body', { errors: { body: ['Content-Length does not match the body'] } })
+      return problem('VALIDATION_FAILED', 'Content-Length does not match the ' +
+        'body', { errors: { body: ['Content-Length does not match the body'] } })
   }
   if (err instanceof SyntaxError || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return problem('VALIDATION_FAILED', 'The body is not valid JSON', { errors: { body: ['is not valid JSON'] } })
@@ -71,7 +71,7 @@ export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ meth
   })
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]
+    const [path = ''] = request.url.split('?')
     const allowed = [...new Set(routes().filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '))
@@ -88,7 +88,8 @@ export function problemsPlugin (app: FastifyInstance, routes: () => Array<{ meth
 export function frameworkErrorHandler (err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Correlation-ID', request.id)
   const p = err.code === 'FST_ERR_BAD_URL'
-    ? problem('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)', { errors: { path: ['is not a valid URL path'] } })
+    ? problem('VALIDATION_FAILED', 'The URL is malformed ' +
+      '(bad percent-encoding)', { errors: { path: ['is not a valid URL path'] } })
     : problem('VALIDATION_FAILED', 'The request could not be routed', { errors: { path: ['could not be routed'] } })
   void sendProblem(reply, request, p)
 }

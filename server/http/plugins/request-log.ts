@@ -66,7 +66,6 @@ export class RequestLog extends LogController {
 }
 
 // The arguments go on as they came (pino reads how many there are).
-type Call = (...args: unknown[]) => void
 
 /** A child logger that becomes pino's child (same bindings, same order) when it first logs. */
 export class LazyLogger implements FastifyBaseLogger {
@@ -90,12 +89,12 @@ export class LazyLogger implements FastifyBaseLogger {
   get level (): string { return this.#made?.level ?? this.#parent.level }
   set level (level: string) { this.made.level = level }
 
-  fatal (...args: unknown[]): void { (this.made.fatal as Call)(...args) }
-  error (...args: unknown[]): void { (this.made.error as Call)(...args) }
-  warn (...args: unknown[]): void { (this.made.warn as Call)(...args) }
-  info (...args: unknown[]): void { (this.made.info as Call)(...args) }
-  debug (...args: unknown[]): void { (this.made.debug as Call)(...args) }
-  trace (...args: unknown[]): void { (this.made.trace as Call)(...args) }
+  fatal (...args: unknown[]): void { this.made.fatal(...(args as [unknown])) }
+  error (...args: unknown[]): void { this.made.error(...(args as [unknown])) }
+  warn (...args: unknown[]): void { this.made.warn(...(args as [unknown])) }
+  info (...args: unknown[]): void { this.made.info(...(args as [unknown])) }
+  debug (...args: unknown[]): void { this.made.debug(...(args as [unknown])) }
+  trace (...args: unknown[]): void { this.made.trace(...(args as [unknown])) }
   silent (): void {}
 
   child (bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {

@@ -79,8 +79,7 @@ export function datasetsRoute (api: FastifyInstance, deps: { pipeline: RenderPip
         }
       }
     },
-    // The body is optional on the wire; its schema type says otherwise
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-    async (request) => await deps.pipeline.executeDataset(request.auth, request.params, request.body ?? {})
+    // An absent body is {} by now (preValidation above)
+    async (request) => await deps.pipeline.executeDataset(request.auth, request.params, request.body)
   )
 }

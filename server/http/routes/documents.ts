@@ -27,7 +27,10 @@ export function documentsRoute (api: FastifyInstance, deps: { links: DocumentLin
   }, async (request, reply) => {
     const id = deps.links.verify(request.params.token)
     const doc = id === undefined ? undefined : await deps.documents.open(id)
-    if (doc === undefined) throw problem('DOCUMENT_NOT_FOUND', 'The link is invalid or expired, or the document was deleted; read the job again for a fresh link')
+    if (doc === undefined) {
+      throw problem('DOCUMENT_NOT_FOUND', 'The link is invalid or expired, ' +
+      'or the document was deleted; read the job again for a fresh link')
+    }
     return await reply
       .header('Content-Type', doc.contentType)
       .header('Content-Length', doc.bytes)

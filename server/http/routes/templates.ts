@@ -64,7 +64,12 @@ export const listSchema = {
     additionalProperties: false,
     properties: {
       // Query strings are text and the app's Ajv does not coerce: an integer 1..100 spelled as digits.
-      limit: { type: 'string', pattern: '^(?:[1-9][0-9]?|100)$', default: '50', description: 'Page size, an integer from 1 to 100 (default 50)' },
+      limit: {
+        type: 'string',
+        pattern: '^(?:[1-9][0-9]?|100)$',
+        default: '50',
+        description: 'Page size, an integer from 1 to 100 (default 50)'
+      },
       cursor: { type: 'string', maxLength: 200 }
     }
   },
@@ -75,7 +80,10 @@ export const listSchema = {
       required: ['data', 'nextCursor'],
       properties: {
         data: { type: 'array', items: templateRecord },
-        nextCursor: { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' }
+        nextCursor: {
+          type: ['string', 'null'],
+          description: 'Pass as ?cursor= for the next page; null on the last page'
+        }
       }
     },
     '4xx': { $ref: 'problem#' }
@@ -96,8 +104,9 @@ export function templatesRoutes (api: FastifyInstance, deps: { templates: Templa
   const templates = deps.templates
   const typed = api.withTypeProvider<SchemaTypes>()
   typed.get('/templates', { schema: listSchema, config: { scope: 'templates.read' } }, async (request) => {
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- limit is optional in the query string
-    return await templates.list(request.auth.workspaceId, { limit: Number(request.query.limit ?? '50'), cursor: request.query.cursor })
+    // limit is optional in the query string, whatever the schema type says
+    const limit = (request.query.limit as string | undefined) ?? '50'
+    return await templates.list(request.auth.workspaceId, { limit: Number(limit), cursor: request.query.cursor })
   })
   typed.get('/templates/:code', { schema: getSchema, config: { scope: 'templates.read' } }, async (request) => {
     return await templates.get(request.auth.workspaceId, request.params.code)

@@ -11,8 +11,8 @@ export const MAX_FILE_NAME_BYTES = 255
 
 // C0, DEL, C1, ALM, LRM/RLM, LRE…RLO, LRI…PDI, and the characters a path or a quoted header
 // value must not carry.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069/\\"]/
+// (\p{Cc} is U+0000–U+001F and U+007F–U+009F.)
+const FORBIDDEN = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069/\\"]/u
 
 export function isSafeFileName (name: string): boolean {
   return name.length > 0 && name.isWellFormed() && !FORBIDDEN.test(name) && Buffer.byteLength(name, 'utf8') <= MAX_FILE_NAME_BYTES

@@ -74,15 +74,17 @@ export interface ApiKeysRepo {
 export function createApiKeysRepo (db: Db): ApiKeysRepo {
   return {
     async insert (k: Omit<ApiKeyRow, 'revokedAt' | 'lastUsedAt' | 'createdAt' | 'rateLimit'> & { rateLimit?: number | null }): Promise<void> {
-      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
+      await db.execute('INSERT INTO api_keys (id, workspace_id, name, mode, scopes, secret_hash, expires_at, ' +
+        'rate_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [k.id, k.workspaceId, k.name, k.mode, k.scopes.join(','), k.secretHash, k.expiresAt, k.rateLimit ?? null])
     },
     async get (id: string): Promise<ApiKeyRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`, [id])
-      return rows.length === 0 ? undefined : toKey(rows[0])
+      return rows[0] === undefined ? undefined : toKey(rows[0])
     },
     async list (workspaceId: string): Promise<ApiKeyRow[]> {
-      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id`, [workspaceId])
+      const [rows] = await db.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM api_keys WHERE workspace_id = ? ORDER ` +
+        'BY created_at, id', [workspaceId])
       return rows.map((r) => toKey(r))
     },
     async revoke (id: string): Promise<boolean> {

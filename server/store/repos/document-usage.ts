@@ -7,7 +7,7 @@
 // statement over one row per workspace with documents, never a SUM over the documents.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import { problem, type Problem } from '../../errors.js'
-import type { Conn, Db } from '../db.js'
+import { onlyRow, type Conn, type Db } from '../db.js'
 
 export interface DocumentUsage { workspace: number, total: number }
 /** SVC_DOCUMENT_WORKSPACE_QUOTA and SVC_DOCUMENT_TOTAL_QUOTA. */
@@ -16,7 +16,8 @@ export interface StorageQuota { workspaceBytes: number, totalBytes: number }
 /** The problem of a document refused by the quota (a render limit: no new errorCode). */
 export function quotaExceeded (over: 'workspace' | 'total', quota: StorageQuota): Problem {
   return problem('RENDER_LIMIT_EXCEEDED', `Stored documents would exceed ${over === 'workspace' ? 'this workspace\'s' : 'the service\'s'} ` +
-    `storage quota of ${over === 'workspace' ? quota.workspaceBytes : quota.totalBytes} bytes; retry when older documents have expired`)
+    `storage quota of ${over === 'workspace' ? quota.workspaceBytes : quota.totalBytes} bytes; retry when older ` +
+      'documents have expired')
 }
 
 /** Adds bytes to workspaces' counters without a bound (documents held whole; their size is known). */
@@ -33,7 +34,8 @@ export async function addUsage (conn: Conn | Db, bytes: Map<string, number>): Pr
 export async function subtractUsage (conn: Conn, bytes: Map<string, number>): Promise<void> {
   for (const [workspaceId, n] of [...bytes].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
     if (n === 0) continue
-    await conn.execute('UPDATE document_usage SET bytes = GREATEST(0, bytes - ?) WHERE workspace_id = ?', [n, workspaceId])
+    await conn.execute('UPDATE document_usage SET bytes = GREATEST(0, bytes - ?) WHERE workspace_id = ' +
+      '?', [n, workspaceId])
   }
 }
 
@@ -47,11 +49,12 @@ export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: num
   total = Number.MAX_SAFE_INTEGER): Promise<'workspace' | 'total' | undefined> {
   if (total < Number.MAX_SAFE_INTEGER) {
     const [rows] = await conn.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS total FROM document_usage')
-    if (Number(rows[0].total) + n > total) return 'total'
+    if (Number(onlyRow(rows).total) + n > total) return 'total'
   }
   const add = async (): Promise<boolean> => {
     const [res] = await conn.execute<ResultSetHeader>(
-      'UPDATE document_usage SET bytes = bytes + ? WHERE workspace_id = ? AND bytes + ? <= ?', [n, workspaceId, n, quota])
+      'UPDATE document_usage SET bytes = bytes + ? WHERE workspace_id = ? AND bytes + ? <= ' +
+        '?', [n, workspaceId, n, quota])
     return res.affectedRows === 1
   }
   if (await add()) return undefined
@@ -59,7 +62,8 @@ export async function reserveUsage (conn: Conn | Db, workspaceId: string, n: num
   // No row yet (the workspace's first stored bytes), or over: with the row there, the update decides.
   // Not INSERT IGNORE: its duplicate-key check takes a shared lock, and two writers upgrading theirs
   // to the update's exclusive one deadlock; ON DUPLICATE KEY UPDATE locks exclusively at once.
-  await conn.execute('INSERT INTO document_usage (workspace_id, bytes) VALUES (?, 0) ON DUPLICATE KEY UPDATE bytes = bytes', [workspaceId])
+  await conn.execute('INSERT INTO document_usage (workspace_id, bytes) VALUES (?, 0) ON DUPLICATE KEY UPDATE bytes = ' +
+    'bytes', [workspaceId])
   return await add() ? undefined : 'workspace'
 }
 
@@ -82,13 +86,15 @@ export function createDocumentUsageRepo (db: Db): DocumentUsageRepo {
     async usage (workspaceId: string): Promise<DocumentUsage> {
       const [rows] = await db.query<RowDataPacket[]>(`SELECT COALESCE(SUM(bytes), 0) AS total,
         COALESCE(SUM(IF(workspace_id = ?, bytes, 0)), 0) AS workspace FROM document_usage`, [workspaceId])
-      return { workspace: Number(rows[0].workspace), total: Number(rows[0].total) }
+      const row = onlyRow(rows)
+      return { workspace: Number(row.workspace), total: Number(row.total) }
     },
     async oldestExpiry (workspaceId?: string): Promise<Date | undefined> {
       const [rows] = workspaceId === undefined
         ? await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents')
-        : await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents WHERE workspace_id = ?', [workspaceId])
-      return (rows[0].at as Date | null) ?? undefined
+        : await db.query<RowDataPacket[]>('SELECT MIN(expires_at) AS at FROM documents WHERE workspace_id = ' +
+          '?', [workspaceId])
+      return (onlyRow(rows).at as Date | null) ?? undefined
     }
   }
 }

@@ -49,7 +49,7 @@ export function createDocumentWriter (db: Db, doc: PendingDocument, chunkBytes: 
       }
 
   async function flush (): Promise<void> {
-    const content = parts.length === 1 ? parts[0] : Buffer.concat(parts, held)
+    const content = parts.length === 1 && parts[0] !== undefined ? parts[0] : Buffer.concat(parts, held)
     parts = []
     held = 0
     await transaction(db, async (conn) => {
@@ -64,14 +64,18 @@ export function createDocumentWriter (db: Db, doc: PendingDocument, chunkBytes: 
       // `bytes` of a pending document is what was written so far (a delete takes that off the quota).
       const [res] = seq === 0
         ? await conn.execute<ResultSetHeader>(
-          `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at, pending)
+          `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at,
+            pending)
           SELECT ?, ?, ?, ?, ?, ?, ?, ?, 1 ${fence.sql}`,
           [doc.id, doc.workspaceId, doc.jobId, doc.contentType, doc.fileName, content.length, content, doc.expiresAt,
             ...fence.args])
         : await conn.execute<ResultSetHeader>(
           `INSERT INTO document_chunks (document_id, seq, content) SELECT ?, ?, ? ${fence.sql}`,
           [doc.id, seq, content, ...fence.args])
-      if (res.affectedRows !== 1) throw new LeaseLost(`job ${String(doc.jobId)} lost its lease while writing its document`)
+      if (res.affectedRows !== 1) {
+        throw new LeaseLost(`job ${String(doc.jobId)} lost its lease while writing its ` +
+        'document')
+      }
       if (seq > 0) await conn.execute('UPDATE documents SET bytes = bytes + ? WHERE id = ?', [content.length, doc.id])
     })
     seq++
@@ -110,9 +114,11 @@ export async function commitPending (conn: Conn | Db, docs: Array<{ id: string }
 /** Deletes a pending document (its chunks go with it) and its bytes from the quota; never a committed one. */
 export async function discardPending (db: Db, id: string): Promise<void> {
   await transaction(db, async (conn) => {
-    const [rows] = await conn.execute<RowDataPacket[]>('SELECT workspace_id, bytes FROM documents WHERE id = ? AND pending = 1 FOR UPDATE', [id])
-    if (rows.length === 0) return
+    const [rows] = await conn.execute<RowDataPacket[]>('SELECT workspace_id, bytes FROM documents WHERE id = ? AND ' +
+      'pending = 1 FOR UPDATE', [id])
+    const [row] = rows
+    if (row === undefined) return
     await conn.execute('DELETE FROM documents WHERE id = ?', [id])
-    await subtractUsage(conn, new Map([[rows[0].workspace_id as string, Number(rows[0].bytes)]]))
+    await subtractUsage(conn, new Map([[row.workspace_id as string, Number(row.bytes)]]))
   })
 }

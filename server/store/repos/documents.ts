@@ -103,8 +103,9 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
    * long (config.documents.pendingMaxAgeMs). Younger ones may be another node's render in flight.
    */
   async function deleteDeadPending (maxAgeMs: number, limit = 500): Promise<number> {
-    return await deleteCounted(`pending = 1 AND created_at <= UTC_TIMESTAMP(3) - INTERVAL ${Math.floor(maxAgeMs) * 1000} MICROSECOND`,
-      'created_at', limit)
+    return await deleteCounted('pending = 1 AND created_at <= UTC_TIMESTAMP(3) - ' +
+      `INTERVAL ${Math.floor(maxAgeMs) * 1000} MICROSECOND`,
+    'created_at', limit)
   }
 
   /** Batches of `batch` rows (short transactions, short locks) until one comes back short, at most `maxBatches`. */
@@ -131,7 +132,8 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
     const head = (d: NewDocument): Buffer => d.content.subarray(0, chunkBytes)
     for (const group of groups(docs, (d) => head(d).length, chunkBytes)) {
       await conn.execute(
-        `INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, expires_at) VALUES ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        'INSERT INTO documents (id, workspace_id, job_id, content_type, file_name, bytes, content, ' +
+          `expires_at) VALUES ${group.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         group.flatMap((d) => [
           d.id,
           d.workspaceId,
@@ -168,10 +170,11 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
   }
 
   async function head (id: string): Promise<{ meta: DocumentMeta, first: Buffer } | undefined> {
-    const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes, content, expires_at FROM documents
+    const [rows] = await db.execute<RowDataPacket[]>(`SELECT id, workspace_id, content_type, file_name, bytes,
+      content, expires_at FROM documents
       WHERE id = ? AND expires_at > UTC_TIMESTAMP(3) AND pending = 0`, [id])
-    if (rows.length === 0) return undefined
-    const r = rows[0]
+    const [r] = rows
+    if (r === undefined) return undefined
     return {
       meta: {
         id: r.id,
@@ -189,10 +192,12 @@ export function createDocumentsRepo (db: Db, chunkBytes = DOCUMENT_CHUNK_BYTES):
     yield first
     let sent = first.length
     for (let seq = 1; sent < meta.bytes; seq++) {
-      const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? AND seq = ?', [meta.id, seq])
+      const [rows] = await db.execute<RowDataPacket[]>('SELECT content FROM document_chunks WHERE document_id = ? ' +
+        'AND seq = ?', [meta.id, seq])
       // Swept (or deleted) while being sent: the response ends short and the client sees it.
-      if (rows.length === 0) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
-      const chunk = rows[0].content as Buffer
+      const [row] = rows
+      if (row === undefined) throw new Error(`document ${meta.id} lost chunk ${seq} while being sent`)
+      const chunk = row.content as Buffer
       sent += chunk.length
       yield chunk
     }

@@ -41,7 +41,8 @@ const webhooksVersionOf = (alias: string): string =>
 
 /** An environment from a row whose environment columns carry `prefix` (none for this table's own queries). */
 export function toEnvironment (r: RowDataPacket, prefix = ''): Environment {
-  const c = (name: string): any => r[prefix + name] // eslint-disable-line @typescript-eslint/no-explicit-any
+  // Each column read as the field it fills
+  const c = <T>(name: string): T => r[prefix + name] as T
   return {
     id: c('id'),
     workspaceId: c('workspace_id'),
@@ -80,7 +81,8 @@ export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
       id: string = randomUUID()
     ): Promise<Environment> {
       await db.execute(
-        `INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user, ds_password_enc, ds_database)
+        `INSERT INTO environments (id, workspace_id, env_key, is_production, ds_host, ds_port, ds_user,
+          ds_password_enc, ds_database)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
@@ -117,7 +119,7 @@ export function createEnvironmentsRepo (db: Db): EnvironmentsRepo {
         `SELECT ${COLUMNS} FROM environments WHERE workspace_id = ? AND env_key = ?`,
         [workspaceId, key]
       )
-      return rows.length === 0 ? undefined : toEnvironment(rows[0])
+      return rows[0] === undefined ? undefined : toEnvironment(rows[0])
     },
     async list (workspaceId: string): Promise<Environment[]> {
       const [rows] = await db.execute<RowDataPacket[]>(

@@ -34,7 +34,8 @@ export function createEventsRepo (): EventsRepo {
     },
     async claimUnfanned (conn: Conn, limit: number): Promise<Array<Omit<EventRow, 'payload'>>> {
       const [rows] = await conn.query<RowDataPacket[]>(
-        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED',
+        'SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT ? FOR UPDATE SKIP ' +
+          'LOCKED',
         [limit]
       )
       return rows.map((r) => ({ seq: Number(r.seq), id: r.id, workspaceId: r.workspace_id, type: r.type }))
@@ -47,14 +48,15 @@ export function createEventsRepo (): EventsRepo {
         'SELECT seq, id, workspace_id, type, payload FROM events WHERE id = ?',
         [id]
       )
-      return rows.length === 0
+      const [r] = rows
+      return r === undefined
         ? undefined
         : {
-            seq: Number(rows[0].seq),
-            id: rows[0].id,
-            workspaceId: rows[0].workspace_id,
-            type: rows[0].type,
-            payload: rows[0].payload
+            seq: Number(r.seq),
+            id: r.id,
+            workspaceId: r.workspace_id,
+            type: r.type,
+            payload: r.payload
           }
     }
   }

@@ -10,8 +10,10 @@ import type { Conn } from '../db.js'
 export const FAIR_WORKSPACES_SQL = `SELECT workspace_id FROM render_jobs FORCE INDEX (ix_jobs_fair)
   WHERE status = 'queued' AND workspace_id > ? GROUP BY workspace_id ORDER BY workspace_id LIMIT ?`
 /** One part of the claim's UNION per workspace: its oldest due jobs after `seq`, at most its share. */
-export const fairPartSql = (columns: string): string => `(SELECT ${columns}, NULL AS document_expires_at FROM render_jobs j FORCE INDEX (ix_jobs_fair)
-  WHERE j.status = 'queued' AND j.workspace_id = ? AND j.seq > ? AND (j.not_before IS NULL OR j.not_before <= UTC_TIMESTAMP(3))
+export const fairPartSql = (columns: string): string => `(SELECT ${columns}, NULL AS document_expires_at FROM
+  render_jobs j FORCE INDEX (ix_jobs_fair)
+  WHERE j.status = 'queued' AND j.workspace_id = ? AND j.seq > ? AND (j.not_before IS NULL OR j.not_before <=
+    UTC_TIMESTAMP(3))
   ORDER BY j.seq LIMIT ? FOR UPDATE SKIP LOCKED)`
 const RUNNING_SQL = `SELECT workspace_id, COUNT(*) AS n FROM render_jobs FORCE INDEX (ix_jobs_fair)
   WHERE status = 'running' AND workspace_id IN (?) GROUP BY workspace_id`
@@ -27,7 +29,8 @@ export function fairShares (rooms: number[], limit: number): number[] {
   for (let progress = true; progress && left > 0;) {
     progress = false
     for (let i = 0; i < rooms.length && left > 0; i++) {
-      if (shares[i] < rooms[i]) { shares[i]++; left--; progress = true }
+      const share = shares[i]! // shares has rooms' length
+      if (share < rooms[i]!) { shares[i] = share + 1; left--; progress = true }
     }
   }
   return shares
@@ -84,9 +87,10 @@ export async function fairPick (
   let after = turn.cursor
   for (let round = 0; round < 3 && picked.length < limit; round++) {
     const { list, whole } = await workspacesAfter(conn, after, limit - picked.length, seen)
-    if (list.length === 0) break
+    const lastListed = list.at(-1)
+    if (lastListed === undefined) break
     list.forEach((w) => seen.add(w))
-    after = list[list.length - 1]
+    after = lastListed
     const running = maxRunning === Number.MAX_SAFE_INTEGER ? new Map<string, number>() : await runningOf(conn, list)
     for (const w of list) room.set(w, Math.max(0, maxRunning - (running.get(w) ?? 0)))
     const shares = fairShares(
@@ -96,13 +100,14 @@ export async function fairPick (
     const rows = await lockParts(
       conn,
       turn,
-      list.map((w, i) => ({ workspace: w, afterSeq: 0, share: shares[i] }))
+      list.map((w, i) => ({ workspace: w, afterSeq: 0, share: shares[i] ?? 0 }))
     )
     took(rows)
     list.forEach((w, i) => {
-      if (shares[i] > 0 && rows.filter((r) => r.workspace_id === w).length === shares[i]) filled.push(w)
+      const share = shares[i] ?? 0
+      if (share > 0 && rows.filter((r) => r.workspace_id === w).length === share) filled.push(w)
     })
-    const servedLast = [...list].reverse().find((_, i) => shares[list.length - 1 - i] > 0)
+    const servedLast = [...list].reverse().find((_, i) => (shares[list.length - 1 - i] ?? 0) > 0)
     if (servedLast !== undefined) turn.cursor = servedLast
     // Every workspace with queued jobs was listed: another round would read the list again
     // (two statements) to find nobody new. One workspace's drain claimed with 4-5 such reads.
@@ -117,7 +122,7 @@ export async function fairPick (
       await lockParts(
         conn,
         turn,
-        filled.map((w, i) => ({ workspace: w, afterSeq: last.get(w) ?? 0, share: shares[i] }))
+        filled.map((w, i) => ({ workspace: w, afterSeq: last.get(w) ?? 0, share: shares[i] ?? 0 }))
       )
     )
   }

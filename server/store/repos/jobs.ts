@@ -4,7 +4,7 @@
 // (a retry's backoff) is a filter on the rows read, not part of the index.
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
 import type { Conn, Db } from '../db.js'
-import { transaction } from '../db.js'
+import { onlyRow, transaction } from '../db.js'
 import { fairPick, fairTurn } from './jobs-fair.js'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
@@ -179,7 +179,8 @@ export function createJobsRepo (db: Db): JobsRepo {
   return {
     async insert (conn: Conn | Db, job: NewJob, createdAt = new Date()): Promise<void> {
       await conn.execute(
-        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id,
+          template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?)`,
         [...requestValues(job), createdAt]
@@ -188,8 +189,10 @@ export function createJobsRepo (db: Db): JobsRepo {
 
     async insertFinished (conn: Conn | Db, job: NewJob, startedAt: Date, outcome: JobOutcome): Promise<void> {
       await conn.execute(
-        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
-        environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts, started_at, completed_at,
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id,
+          template_code, version,
+        environment, format, parameters, context, file_name, correlation_id, status, created_at, attempts,
+          started_at, completed_at,
         run_id, document_id, page_count, label_count, output_bytes, error_code, error_message)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, UTC_TIMESTAMP(3), ?, ?, ?, ?, ?, ?, ?)`,
         [
@@ -208,7 +211,8 @@ export function createJobsRepo (db: Db): JobsRepo {
     ): Promise<void> {
       if (jobs.length === 0) return
       await conn.query(
-        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id, template_code, version,
+        `INSERT INTO render_jobs (id, workspace_id, api_key_id, api_key_prefix, api_key_name, template_id,
+          template_code, version,
         environment, format, parameters, context, file_name, correlation_id, status, created_at) VALUES ?`,
         [
           jobs.map(({ job, createdAt, parameters, context }) => [
@@ -239,7 +243,7 @@ export function createJobsRepo (db: Db): JobsRepo {
         WHERE status = 'queued' AND workspace_id = ? LIMIT ${Math.max(1, Math.floor(max))}) t`,
         [workspaceId]
       )
-      return Number(rows[0].n)
+      return Number(onlyRow(rows).n)
     },
 
     async get (workspaceId: string, id: string): Promise<JobRow | undefined> {
@@ -249,7 +253,7 @@ export function createJobsRepo (db: Db): JobsRepo {
         FROM ${FROM} WHERE j.id = ? AND j.workspace_id = ?`,
         [id, workspaceId]
       )
-      return rows.length === 0 ? undefined : toJob(rows[0])
+      return rows[0] === undefined ? undefined : toJob(rows[0])
     },
 
     async claim (
@@ -305,7 +309,8 @@ export function createJobsRepo (db: Db): JobsRepo {
     ): Promise<boolean> {
       const [res] = await conn.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = ?, run_id = ?, document_id = ?, page_count = ?,
-        label_count = ?, output_bytes = ?, error_code = ?, error_message = ?, completed_at = UTC_TIMESTAMP(3), lease_owner = NULL,
+        label_count = ?, output_bytes = ?, error_code = ?, error_message = ?, completed_at = UTC_TIMESTAMP(3),
+          lease_owner = NULL,
         lease_expires_at = NULL WHERE id = ? AND status = 'running' AND (lease_owner <=> ?) AND attempts = ?`,
         [
           outcome.status,
@@ -327,7 +332,8 @@ export function createJobsRepo (db: Db): JobsRepo {
       const claims = [...unordered].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.attempts - b.attempts))
       const rows = claims.map(
         () =>
-          'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message'
+          'SELECT ? AS id, ? AS owner, ? AS attempts, ? AS status, ? AS run_id, ? AS document_id, ? AS page_count, ' +
+            '? AS label_count, ? AS output_bytes, ? AS error_code, ? AS error_message'
       )
       const args = claims.flatMap(({ id, owner, attempts, outcome: o }) => [
         id,
@@ -372,7 +378,8 @@ export function createJobsRepo (db: Db): JobsRepo {
     async unclaim (id: string, owner: string, attempts: number): Promise<boolean> {
       const [res] = await db.execute<ResultSetHeader>(
         `UPDATE render_jobs SET status = 'queued', lease_owner = NULL, lease_expires_at = NULL,
-        started_at = IF(attempts = 1, NULL, started_at), attempts = attempts - 1 WHERE id = ? AND lease_owner = ? AND attempts = ? AND status = 'running'`,
+        started_at = IF(attempts = 1, NULL, started_at), attempts = attempts - 1 WHERE id = ? AND lease_owner = ?
+          AND attempts = ? AND status = 'running'`,
         [id, owner, attempts]
       )
       return res.affectedRows === 1
@@ -399,7 +406,8 @@ export function createJobsRepo (db: Db): JobsRepo {
           if (picked.length === 0) return []
           const seqs = picked.map((r) => r.seq)
           await conn.query(
-            'UPDATE render_jobs SET lease_owner = ?, lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 60 SECOND WHERE seq IN (?)',
+            'UPDATE render_jobs SET lease_owner = ?, lease_expires_at = UTC_TIMESTAMP(3) + INTERVAL 60 SECOND WHERE ' +
+              'seq IN (?)',
             [owner, seqs]
           )
           const [rows] = await conn.query<RowDataPacket[]>(`SELECT ${COLUMNS} FROM ${FROM} WHERE j.seq IN (?)`, [seqs])

@@ -17,7 +17,8 @@ const MS_INTO = `FLOOR(MOD(UNIX_TIMESTAMP(NOW(3)) * 1000, ${SLOT_MS}))`
 const live = (k: number): string => `IF(epoch - MOD(epoch - ${k}, ${SLOTS}) > ${CUR} - ${SLOTS}, s${k}, 0)`
 // The grant, remaining and slot travel back in the OK packet's insert id (LAST_INSERT_ID(expr)),
 // so a lease is one statement: 16 bits granted, 16 bits remaining, 9 bits slot, 12 bits ms.
-const PACK = `LAST_INSERT_ID(last_grant * 137438953472 + GREATEST(0, LEAST(? - (${RING.map((k) => `s${k}`).join(' + ')}), 65535)) * 2097152` +
+const PACK = 'LAST_INSERT_ID(last_grant * 137438953472 + GREATEST(0, LEAST(? - ' +
+  `(${RING.map((k) => `s${k}`).join(' + ')}), 65535)) * 2097152` +
   ` + MOD(${CUR}, 512) * 4096 + ${MS_INTO})`
 /** What the ring leaves under the limit (the `?`), before this lease. */
 const ROOM = `(? - (${RING.map(live).join(' + ')}))`
@@ -75,15 +76,17 @@ export function createRateLimitsRepo (db: Db): RateLimitsRepo {
     },
     async giveBack (keyId: string, slot: number, tokens: number): Promise<void> {
       const k = ((slot % SLOTS) + SLOTS) % SLOTS
-      await db.query(`UPDATE rate_limit_windows SET s${k} = GREATEST(0, s${k} - ?) WHERE key_id = ? AND epoch < ? + ${SLOTS}`,
-        [tokens, keyId, slot])
+      await db.query(`UPDATE rate_limit_windows SET s${k} = GREATEST(0, s${k} - ?) WHERE key_id = ? AND epoch < ? ` +
+        `+ ${SLOTS}`,
+      [tokens, keyId, slot])
     },
     async window (keyId: string): Promise<WindowState | undefined> {
       const [rows] = await db.query<RowDataPacket[]>(
         `SELECT epoch, ${RING.map((k) => `s${k}`).join(', ')}, FLOOR(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now_ms
          FROM rate_limit_windows WHERE key_id = ?`, [keyId])
-      if (rows.length === 0) return undefined
-      return { nowMs: Number(rows[0].now_ms), epoch: Number(rows[0].epoch), slots: RING.map((k) => Number(rows[0][`s${k}`])) }
+      const [r] = rows
+      if (r === undefined) return undefined
+      return { nowMs: Number(r.now_ms), epoch: Number(r.epoch), slots: RING.map((k) => Number(r[`s${k}`])) }
     }
   }
 }

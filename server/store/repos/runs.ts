@@ -144,7 +144,7 @@ export function createRunsRepo (db: Db): RunsRepo {
     },
     async get (id: string): Promise<RunRecord | undefined> {
       const [rows] = await db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [id])
-      return rows.length === 0 ? undefined : toRun(rows[0])
+      return rows[0] === undefined ? undefined : toRun(rows[0])
     }
   }
 }

@@ -2,7 +2,7 @@
 // uq_template (workspace_id, code) or the version primary key (template_id, version).
 import { randomUUID } from 'node:crypto'
 import type { ResultSetHeader, RowDataPacket } from 'mysql2/promise'
-import { transaction } from '../db.js'
+import { onlyRow, transaction } from '../db.js'
 import type { Conn, Db } from '../db.js'
 import { createBatcher, isolating } from '../../util/batcher.js'
 import { environmentColumns, toEnvironment } from './environments.js'
@@ -56,6 +56,12 @@ const RESOLVE_BATCH = 8
 const keyStateSql = Array.from({ length: RESOLVE_BATCH }, (_, n) => `${KEY_STATE}(${Array(n + 1).fill('?').join(', ')})`)
 const resolveBatchSql = Array.from({ length: RESOLVE_BATCH }, (_, n) =>
   n === 0 ? RESOLVE_FOR_KEY : Array.from({ length: n + 1 }, () => `(${RESOLVE_FOR_KEY})`).join(' UNION ALL '))
+/** The statement of `sqls` for a batch of `n` (1 to RESOLVE_BATCH). */
+function batchSql (sqls: string[], n: number): string {
+  const sql = sqls[n - 1]
+  if (sql === undefined) throw new Error(`a batch of ${n} is outside 1..${RESOLVE_BATCH}`)
+  return sql
+}
 
 interface ResolveKeyItem {
   key: { keyId: string, mode: string, secretHash: Buffer }
@@ -78,7 +84,7 @@ function toKeyState (r: RowDataPacket): KeyState {
 
 async function keyStateBatch (db: Db, keyIds: string[]): Promise<Array<KeyState | undefined>> {
   const ids = [...new Set(keyIds)]
-  const [rows] = await db.execute<RowDataPacket[]>(keyStateSql[ids.length - 1], ids)
+  const [rows] = await db.execute<RowDataPacket[]>(batchSql(keyStateSql, ids.length), ids)
   const byId = new Map(rows.map((r) => [r[KEY_JOIN.id] as string, toKeyState(r)]))
   return keyIds.map((id) => byId.get(id))
 }
@@ -89,7 +95,7 @@ async function resolveBatch (db: Db, items: ResolveKeyItem[]): Promise<ResolveKe
     params.push(i, it.known?.templateId ?? '', it.known?.version ?? 0, it.code, it.key.secretHash, it.key.mode,
       it.version ?? null, it.envKey, it.key.keyId)
   })
-  const [rows] = await db.execute<RowDataPacket[]>(resolveBatchSql[items.length - 1], params)
+  const [rows] = await db.execute<RowDataPacket[]>(batchSql(resolveBatchSql, items.length), params)
   const out: ResolveKeyResult[] = new Array<ResolveKeyResult>(items.length).fill(undefined)
   for (const r of rows) {
     out[Number(r.i)] = { ...toKeyState(r), template: r.id === null ? undefined : toResolveRow(r, true) }
@@ -146,7 +152,8 @@ export interface NewVersion {
   publishedBy: string | null
 }
 
-const RECORD = `SELECT t.code, t.format, t.current_version, t.disabled, t.updated_at, v.description, v.document_type, v.public_view
+const RECORD = `SELECT t.code, t.format, t.current_version, t.disabled, t.updated_at, v.description,
+  v.document_type, v.public_view
   FROM templates t LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = t.current_version`
 
 function toRecord (r: RowDataPacket): RecordRow {
@@ -238,13 +245,14 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
         FROM templates t WHERE t.workspace_id = ? AND t.code = ? FOR UPDATE`,
         [workspaceId, code]
       )
-      const r = rows[0]
+      const r = onlyRow(rows)
       return { id: r.id, format: r.format, currentVersion: r.current_version, maxVersion: Number(r.max_version) }
     },
 
     async insertVersion (conn: Conn, v: NewVersion): Promise<void> {
       await conn.execute(
-        `INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view, note, published_by)
+        `INSERT INTO template_versions (template_id, version, description, document_type, definition, public_view,
+          note, published_by)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [v.templateId, v.version, v.description, v.documentType, v.definition, v.publicView, v.note, v.publishedBy]
       )
@@ -275,7 +283,7 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
           ? [known?.templateId ?? '', known?.version ?? 0, version ?? null, workspaceId, code]
           : [known?.templateId ?? '', known?.version ?? 0, version ?? null, envKey, workspaceId, code]
       )
-      return rows.length === 0 ? undefined : toResolveRow(rows[0], envKey !== undefined)
+      return rows[0] === undefined ? undefined : toResolveRow(rows[0], envKey !== undefined)
     },
 
     async resolveForKey (
@@ -297,7 +305,7 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
         'SELECT definition FROM template_versions WHERE template_id = ? AND version = ?',
         [templateId, version]
       )
-      return rows.length === 0 ? undefined : rows[0].definition
+      return rows[0] === undefined ? undefined : rows[0].definition
     },
 
     async record (workspaceId: string, code: string): Promise<RecordRow | undefined> {
@@ -305,7 +313,7 @@ export function createTemplatesRepo (db: Db): TemplatesRepo {
         workspaceId,
         code
       ])
-      return rows.length === 0 ? undefined : toRecord(rows[0])
+      return rows[0] === undefined ? undefined : toRecord(rows[0])
     },
 
     async page (

@@ -65,7 +65,8 @@ export interface Completion {
   error: string | null
 }
 
-const VIEW = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.workspace_id, d.status, d.attempts, d.next_attempt_at,
+const VIEW = `SELECT d.id, d.event_id, e.type AS event_type, d.endpoint_id, d.workspace_id, d.status, d.attempts,
+  d.next_attempt_at,
   d.last_http_status, d.last_response_excerpt, d.last_error, d.created_at, d.updated_at
   FROM webhook_deliveries d JOIN events e ON e.id = d.event_id`
 
@@ -155,7 +156,7 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
     },
     async get (id: string): Promise<DeliveryRow | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>(`${VIEW} WHERE d.id = ?`, [id])
-      return rows.length === 0 ? undefined : toDelivery(rows[0])
+      return rows[0] === undefined ? undefined : toDelivery(rows[0])
     },
     async listByEndpoint (
       endpointId: string,
@@ -182,7 +183,8 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
       }>
     > {
       const [rows] = await db.execute<RowDataPacket[]>(
-        'SELECT attempt, started_at, duration_ms, http_status, response_excerpt, error FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt, id',
+        'SELECT attempt, started_at, duration_ms, http_status, response_excerpt, error FROM webhook_attempts WHERE ' +
+          'delivery_id = ? ORDER BY attempt, id',
         [deliveryId]
       )
       return rows.map((r) => ({
@@ -224,7 +226,8 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
         }
         const [rows] = await conn.query<RowDataPacket[]>(
           `SELECT seq, endpoint_id, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries
-          FORCE INDEX (ix_deliveries_next) WHERE ${where.join(' AND ')} ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+          FORCE INDEX (ix_deliveries_next) WHERE ${where.join(' AND ')} ORDER BY next_attempt_at LIMIT ? FOR UPDATE ` +
+            'SKIP LOCKED',
           [...args, limit - kept.length]
         )
         now ??= rows[0]?.now as Date | undefined
@@ -260,7 +263,8 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
       if (claims.length === 0) return []
       const leases = new Map(claims.map((c) => [c.seq, c.lease]))
       const [rows] = await db.query<RowDataPacket[]>(
-        `SELECT d.seq, d.id, d.attempts, d.claims, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url, w.secret_enc, w.enabled
+        `SELECT d.seq, d.id, d.attempts, d.claims, e.id AS event_id, e.type, e.payload, w.id AS endpoint_id, w.url,
+          w.secret_enc, w.enabled
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id JOIN webhook_endpoints w ON w.id = d.endpoint_id
          WHERE d.seq IN (?)`,
         [claims.map((c) => c.seq)]
@@ -283,7 +287,8 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
     async complete (conn: Conn, done: Completion[]): Promise<void> {
       if (done.length === 0) return
       await conn.query(
-        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, response_excerpt, error) VALUES ?',
+        'INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, http_status, response_excerpt, ' +
+          'error) VALUES ?',
         [done.map((c) => [c.id, c.attempt, c.startedAt, c.durationMs, c.httpStatus, c.excerpt, c.error])]
       )
       const rows = done.map((c) =>
@@ -304,7 +309,8 @@ export function createDeliveriesRepo (db: Db): DeliveriesRepo {
     async park (conn: Conn | Db, claims: Array<{ seq: number, lease: Date }>): Promise<void> {
       for (const c of claims) {
         await conn.execute(
-          'UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND lease_expires_at = ?',
+          'UPDATE webhook_deliveries SET next_attempt_at = NULL, lease_expires_at = NULL WHERE seq = ? AND ' +
+            'lease_expires_at = ?',
           [c.seq, c.lease]
         )
       }

@@ -63,13 +63,14 @@ export function createWebhooksRepo (db: Db): WebhooksRepo {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
       await conn.execute(
-        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ?, ?)',
+        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ' +
+          '?, ?)',
         [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc]
       )
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
       const [rows] = await conn.execute<RowDataPacket[]>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ?`, [id])
-      return rows.length === 0 ? undefined : toEndpoint(rows[0])
+      return rows[0] === undefined ? undefined : toEndpoint(rows[0])
     },
     async list (workspaceId: string): Promise<EndpointRow[]> {
       const [rows] = await db.execute<RowDataPacket[]>(
@@ -119,7 +120,7 @@ export function createWebhooksRepo (db: Db): WebhooksRepo {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT webhooks_version FROM workspaces WHERE id = ?', [
         workspaceId
       ])
-      return rows.length === 0 ? 0 : Number(rows[0].webhooks_version)
+      return rows[0] === undefined ? 0 : Number(rows[0].webhooks_version)
     },
     async subscribedTypes (workspaceId: string): Promise<Set<string>> {
       const [rows] = await db.execute<RowDataPacket[]>(

@@ -33,10 +33,11 @@ export function createWorkspacesRepo (db: Db): WorkspacesRepo {
     },
     async get (id: string): Promise<Workspace | undefined> {
       const [rows] = await db.execute<RowDataPacket[]>('SELECT id, name, created_at FROM workspaces WHERE id = ?', [id])
-      return rows.length === 0 ? undefined : { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at }
+      return rows[0] === undefined ? undefined : { id: rows[0].id, name: rows[0].name, createdAt: rows[0].created_at }
     },
     async list (): Promise<Workspace[]> {
-      const [rows] = await db.query<RowDataPacket[]>('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id')
+      const [rows] = await db.query<RowDataPacket[]>('SELECT id, name, created_at FROM workspaces ORDER BY ' +
+        'created_at, id')
       return rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at }))
     }
   }

@@ -79,7 +79,7 @@ test('the certificate is verified: without the CA every request is a network err
   assert.deepEqual(refused.statuses, { network: refused.total })
   const codes = Object.keys(refused.errorCodes)
   assert.equal(codes.length, 1)
-  assert.match(codes[0], /SELF_SIGNED|CERT/)
+  assert.match(codes[0]!, /SELF_SIGNED|CERT/)
   assert.equal(refused.errorRate, 1)
   assert.equal(refused.passed, false)
   const insecure = await runBench(

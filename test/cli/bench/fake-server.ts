@@ -86,7 +86,7 @@ export async function startFake (options: FakeOptions = {}): Promise<FakeServer>
     }
     const match = /^\/api\/v1\/jobs\/([0-9a-f-]+)$/.exec(req.url ?? '')
     if (req.method === 'GET' && match !== null) {
-      const job = jobs.get(match[1])
+      const job = jobs.get(match[1]!)
       if (job === undefined) { problem(res, 404, 'JOB_NOT_FOUND'); return }
       fake.polls++
       job.polls++

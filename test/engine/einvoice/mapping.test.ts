@@ -62,7 +62,7 @@ test('an e-invoice needs a PDF/A-3b document', () => {
     const errs = errors(einvoiceTemplate(MAPPING, pdf))
     assert.equal(errs.length, 1)
     assert.equal(errs[0]?.path, '/document/pdf/standard')
-    assert.match(errs[0]?.message ?? '', /PDF\/A-3b/)
+    assert.match(errs[0].message, /PDF\/A-3b/)
   }
 })
 
@@ -72,7 +72,7 @@ test('expressions of the mapping are checked like the layout\'s: row fields by t
   const errs = errors(einvoiceTemplate(m))
   assert.equal(errs.length, 1)
   assert.equal(errs[0]?.path, '/document/einvoice/lines/name')
-  assert.match(errs[0]?.message ?? '', /'descripton' is not a field of dataset 'lines'; did you mean row\.description/)
+  assert.match(errs[0].message, /'descripton' is not a field of dataset 'lines'; did you mean row\.description/)
   const bad = { ...MAPPING, number: '{{ header.numbr }}' }
   assert.match(errors(einvoiceTemplate(bad))[0]?.message ?? '', /did you mean header\.number\?/)
 })

@@ -21,7 +21,7 @@ function render (value128: string, valueDm: string): Uint8Array {
     ]
   }
   const def = invoiceDefinition(doc, {})
-  return renderPdf(compileDocument(def.document, def as never), input(def, { v: { a: value128, b: valueDm } })).bytes
+  return renderPdf(compileDocument(def.document, def), input(def, { v: { a: value128, b: valueDm } })).bytes
 }
 
 test('GS1-128 and GS1 DataMatrix in a PDF decode with ]C1 and ]d2 and their element strings', () => {

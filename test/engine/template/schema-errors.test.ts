@@ -4,8 +4,7 @@ import { readFileSync } from 'node:fs'
 import { validateTemplate } from '../../../engine/template/validate.js'
 import { itemAt } from '../../helpers/item-at.js'
 
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access,
-  @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return
+/* eslint-disable @typescript-eslint/no-explicit-any
   -- these tests edit the example templates in place, as untyped JSON */
 type Json = Record<string, any>
 const templatesDir = new URL('../../../../examples/templates/', import.meta.url)

@@ -13,7 +13,7 @@ function label (zpl: string, extra: Partial<LabelDef> = {}): LabelDef {
 }
 
 function render (def: LabelDef, items: unknown, lim = limits, language = 'en'): { text: string, labelCount: number } {
-  const scope = createScope({ datasets: { items } as Record<string, unknown>, parameters: {}, context: { language } })
+  const scope = createScope({ datasets: { items }, parameters: {}, context: { language } })
   const r = renderLabels(compileLabel(def), scope, lim)
   return { text: Buffer.from(r.bytes).toString('utf8'), labelCount: r.labelCount }
 }

@@ -91,7 +91,7 @@ test('both tables are bounded: the oldest refusal and the oldest budget go first
   const throttle = createFailureThrottle(1, () => t, 2, 3)
   const keys = [made(), made(), made()]
   for (const k of keys) throttle.remember(k.key, undefined)
-  assert.doesNotThrow(() => { throttle.refuseKnown(keys[0].key) }, 'forgotten for the newest')
+  assert.doesNotThrow(() => { throttle.refuseKnown(keys[0]!.key) }, 'forgotten for the newest')
   for (const k of keys.slice(1)) assert.throws(() => { throttle.refuseKnown(k.key) })
   for (const a of ['a', 'b', 'c', 'd']) throttle.fail(a, undefined)
   assert.equal(throttle.fail('a', undefined), 0, 'the oldest budget was dropped for the newest')

@@ -45,10 +45,10 @@ test('three nodes sharing one key admit exactly its limit, then all refuse with 
   const k = await key(200)
   const nodes = [0, 1, 2].map(() => createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 }))
   const results = []
-  for (let i = 0; i < 300; i++) results.push(await nodes[i % 3].admit(k))
+  for (let i = 0; i < 300; i++) results.push(await nodes[i % 3]!.admit(k))
   assert.equal(results.filter((r) => r.allowed).length, 200)
   assert.ok(results.slice(0, 150).every((r) => r.allowed), 'no refusal while most of the window is free')
-  for (const r of results.filter((r) => !r.allowed)) {
+  for (const r of results.filter((r) => r.allowed !== true)) {
     assert.equal(r.allowed, false)
     assert.ok(r.retryAfterSeconds >= 1 && r.retryAfterSeconds <= 63, String(r.retryAfterSeconds))
   }
@@ -58,7 +58,7 @@ test('three nodes sharing one key admit exactly its limit, then all refuse with 
 test('concurrent requests on three nodes never exceed the limit', async () => {
   const k = await key(150)
   const nodes = [0, 1, 2].map(() => createRateLimiter(createRateLimitsRepo(database.db), { defaultPerMinute: 600 }))
-  const results = await Promise.all(Array.from({ length: 240 }, async (_, i) => await nodes[i % 3].admit(k)))
+  const results = await Promise.all(Array.from({ length: 240 }, async (_, i) => await nodes[i % 3]!.admit(k)))
   assert.equal(results.filter((r) => r.allowed).length, 150)
   await Promise.all(nodes.map(async (n) => { await n.close() }))
 })
@@ -124,7 +124,7 @@ test('the database unreachable: a key with a live lease is served from it, any o
   const served = []
   for (let i = 0; i < 60; i++) served.push(await limiter.admit(known))
   assert.equal(served.filter((r) => r.allowed).length, 49, 'the rest of the lease')
-  assert.equal(served[59].unavailable, true)
+  assert.equal(served[59]?.unavailable, true)
   const refused = await limiter.admit(unknown)
   assert.equal(refused.allowed, false)
   assert.equal(refused.unavailable, true)

@@ -160,7 +160,7 @@ test('single gives the first row or null; multiple gives rows as mysql2 reads th
   assert.equal(first.id, 1)
   assert.equal(first.price, '10.50', 'DECIMAL arrives as a string')
   assert.ok(first.made_at instanceof Date)
-  assert.equal((first.made_at as Date).toISOString(), '2025-01-02T10:30:00.000Z', 'DATETIME is read as UTC')
+  assert.equal((first.made_at).toISOString(), '2025-01-02T10:30:00.000Z', 'DATETIME is read as UTC')
   assert.equal((first.made_on as Date).toISOString(), '2025-01-02T00:00:00.000Z', 'DATE is UTC midnight')
   assert.equal(r.datasets.nothing, null)
   assert.deepEqual(r.datasets.all, [{ id: 1 }, { id: 2 }, { id: 3 }])

@@ -24,7 +24,7 @@ test('tampered, foreign-key and malformed tokens are refused', () => {
   const { token } = links.mint(id, new Date(Date.now() + 3_600_000))
   assert.equal(links.verify(token), id)
   const [doc, exp, sig] = token.split('.')
-  assert.equal(links.verify(`${doc}.${(parseInt(exp, 36) + 1000).toString(36)}.${sig}`), undefined, 'a longer expiry breaks the signature')
+  assert.equal(links.verify(`${doc}.${(parseInt(exp!, 36) + 1000).toString(36)}.${sig}`), undefined, 'a longer expiry breaks the signature')
   assert.equal(links.verify(`${'0'.repeat(32)}.${exp}.${sig}`), undefined, 'another document id breaks the signature')
   assert.equal(createDocumentLinks(createKeyring([randomBytes(32)]), 60_000).verify(token), undefined, 'another master key')
   for (const bad of ['', 'x', `${doc}.${exp}`, `${doc}.${exp}.${sig}x`]) assert.equal(links.verify(bad), undefined, bad)

@@ -29,7 +29,7 @@ after(async () => {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON under test: the assertions check its shape
 function problemOf (res: RawResponse, status: number, code: string): any {
   assert.equal(res.status, status, res.body)
-  assert.match(res.headers['content-type'], /^application\/problem\+json/)
+  assert.match(res.headers['content-type']!, /^application\/problem\+json/)
   const body = JSON.parse(res.body)
   assert.equal(body.errorCode, code)
   assert.equal(body.status, status)
@@ -112,7 +112,7 @@ test('requests Node would refuse with an empty answer get problems: no Host, an 
   const cont = await rawConnect(server.url, server.ca)
   cont.write(`GET /api/v1/whoami HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nExpect: 100-continue\r\n\r\n`)
   const answers = [await cont.next()]
-  if (answers[0].status === 100) answers.push(await cont.next())
+  if (answers[0]?.status === 100) answers.push(await cont.next())
   assert.equal(answers.at(-1)?.status, 200)
   cont.close()
 })

@@ -63,7 +63,7 @@ test('the run is recorded with the key, correlation id and X-Run-ID', async () =
   for (let i = 0; i < 40 && run === undefined; i++) {
     const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE id = ?', [runId])
     run = rows[0]
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
+
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.ok(run !== undefined, 'run written by the batched recorder')
@@ -82,7 +82,7 @@ test('a refused render is a failed run with its error code', async () => {
   for (let i = 0; i < 40 && run === undefined; i++) {
     const [rows] = await server.context.db.query<RowDataPacket[]>('SELECT * FROM runs WHERE correlation_id = ?', ['refused-1'])
     run = rows[0]
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- checks at runtime what the type claims
+
     if (run === undefined) await new Promise((resolve) => setTimeout(resolve, 50))
   }
   assert.equal(run?.status, 'failed')

@@ -107,7 +107,7 @@ test('a big async document is written in chunks and downloads byte-identical to 
     'SELECT d.pending, d.bytes, (SELECT COUNT(*) FROM document_chunks c WHERE c.document_id = d.id) AS chunks FROM documents d WHERE job_id = ?',
     [done.jobId])
   assert.equal(docs.length, 1)
-  assert.equal(docs[0].pending, 0)
+  assert.equal(docs[0]?.pending, 0)
   assert.equal(docs[0].bytes, sync.body.length)
   assert.ok(Number(docs[0].chunks) >= 1, 'stored past its first chunk')
   const download = await server.fetch('GET', new URL(done.documentUrl).pathname)
@@ -128,11 +128,11 @@ test('a document write that fails leaves no document; the retry writes it whole'
     // The failed attempt is handed back to the queue (a write failure is transient) ...
     await until(async () => {
       const [rows] = await db.query<RowDataPacket[]>('SELECT status, attempts FROM render_jobs WHERE id = ?', [jobId])
-      return rows[0].attempts >= 1 && rows[0].status === 'queued' ? true : undefined
+      return rows[0]?.attempts >= 1 && rows[0]?.status === 'queued' ? true : undefined
     }, 'first attempt released')
     // ... and left no document behind, visible or pending.
     const [left] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id = ?', [jobId])
-    assert.equal(Number(left[0].n), 0)
+    assert.equal(Number(left[0]?.n), 0)
     await db.query('DROP TRIGGER refuse_chunks')
     dropped = true
     const done = await finished(accepted.json().statusUrl)
@@ -184,7 +184,7 @@ test('a sync render with a subscriber streams its document into the store for th
   assert.equal(job.status, 'succeeded')
   assert.equal(job.outputBytes, res.body.length)
   const [events] = await server.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM events WHERE payload LIKE ?', [`%${String(run.job_id)}%`])
-  assert.equal(Number(events[0].n), 1)
+  assert.equal(Number(events[0]?.n), 1)
   const download = await server.fetch('GET', new URL(job.documentUrl).pathname)
   assert.ok(download.body.equals(res.body), 'the stored document is the answer')
 })

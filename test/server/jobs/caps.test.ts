@@ -89,7 +89,7 @@ test('an async render over the workspace\'s queued cap is 429 RATE_LIMITED with 
   assert.equal(refused.json().errorCode, 'RATE_LIMITED')
   assert.equal(refused.json().correlationId, refused.headers['x-correlation-id'])
   const [rows] = await fx.database.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM render_jobs WHERE workspace_id = ?', [fx.ws.workspace.id])
-  assert.equal(Number(rows[0].n), 3, 'the refused job was not inserted')
+  assert.equal(Number(rows[0]?.n), 3, 'the refused job was not inserted')
   const other = await renderWorkspace(fx.server.context, fx.dataUrl)
   assert.equal((await submit(other.key.key)).status, 202, 'another workspace still enqueues')
 })

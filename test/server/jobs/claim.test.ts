@@ -30,7 +30,7 @@ async function enqueue (n: number, workspaceId?: string): Promise<string[]> {
 test('the claim queries use ix_jobs_fair and no filesort: the workspaces with queued jobs, then each one\'s oldest', async () => {
   await enqueue(50)
   const [wsPlan] = await database.db.query<RowDataPacket[]>(`EXPLAIN ${FAIR_WORKSPACES_SQL}`, ['', 10])
-  assert.equal(wsPlan[0].key, 'ix_jobs_fair')
+  assert.equal(wsPlan[0]?.key, 'ix_jobs_fair')
   assert.doesNotMatch(String(wsPlan[0].Extra), /filesort|temporary/i)
   const [first, second] = (await database.db.query<RowDataPacket[]>('SELECT DISTINCT workspace_id FROM render_jobs LIMIT 2'))[0].map((r) => r.workspace_id)
   const part = fairPartSql('j.seq, j.id, j.workspace_id')
@@ -71,7 +71,7 @@ test('two claimers on separate connections get disjoint jobs; claimed rows are r
     assert.equal(claimed.length, 250)
     assert.equal(new Set(claimed).size, 250, 'no job claimed twice')
     const [rows] = await database.db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status = 'running' AND attempts = 1 AND lease_owner IS NOT NULL")
-    assert.equal(Number(rows[0].n), 250)
+    assert.equal(Number(rows[0]?.n), 250)
   } finally {
     await other.end()
   }
@@ -82,17 +82,18 @@ test('a released job waits out its backoff: the claim skips it until not_before,
   await enqueue(2)
   const jobs = createJobsRepo(database.db)
   const [first] = await jobs.claim('owner-a', 1, 30_000)
+  assert.ok(first !== undefined)
   assert.ok(await jobs.release(first.id, 'owner-a', first.attempts, retryDelayMs(first.attempts)))
   const [row] = await database.db.query<RowDataPacket[]>('SELECT status, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), not_before) AS wait FROM render_jobs WHERE id = ?', [first.id])
-  assert.equal(row[0].status, 'queued')
+  assert.equal(row[0]?.status, 'queued')
   assert.ok(Number(row[0].wait) > 900_000 && Number(row[0].wait) <= 1_000_000, `not_before ~1 s ahead: ${row[0].wait} µs`)
   const others = await jobs.claim('owner-b', 5, 30_000)
   assert.equal(others.length, 1)
-  assert.notEqual(others[0].id, first.id, 'the backed-off job is skipped')
+  assert.notEqual(others[0]?.id, first.id, 'the backed-off job is skipped')
   assert.deepEqual(await jobs.claim('owner-b', 5, 30_000), [])
   await database.db.query('UPDATE render_jobs SET not_before = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id = ?', [first.id])
   const [again] = await jobs.claim('owner-b', 5, 30_000)
-  assert.equal(again.id, first.id)
+  assert.equal(again?.id, first.id)
   assert.equal(again.attempts, 2)
 })
 
@@ -141,7 +142,7 @@ test('a claim reads the list of workspaces with queued jobs once when it saw the
   try {
     const jobs = createJobsRepo(one)
     const questions = async (): Promise<number> =>
-      Number((await one.query<RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Questions'"))[0][0].Value)
+      Number((await one.query<RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Questions'"))[0][0]!.Value)
     assert.equal((await jobs.claim('owner-once', 16, 30_000, 8)).length, 8)
     await one.query("UPDATE render_jobs SET status = 'succeeded' WHERE status = 'running'")
     const before = await questions()

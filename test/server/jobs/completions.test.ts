@@ -60,10 +60,10 @@ test('jobs finishing together commit in one transaction; a claim that lost its l
   assert.equal(claimed.length, 5)
   // The third job's lease ran out and another process holds it now.
   const lost = claimed[2]
-  await db.query('UPDATE render_jobs SET lease_owner = ? WHERE id = ?', ['other', lost.id])
+  await db.query('UPDATE render_jobs SET lease_owner = ? WHERE id = ?', ['other', lost?.id])
 
   const runs = claimed.map(runOf)
-  const results = await Promise.all(claimed.map((job, i) => writer.commit({ job, owner: 'proc', run: runs[i], outcome: ok(`pdf${i}`), event: i === 0 || i === 2 })))
+  const results = await Promise.all(claimed.map((job, i) => writer.commit({ job, owner: 'proc', run: runs[i]!, outcome: ok(`pdf${i}`), event: i === 0 || i === 2 })))
   assert.deepEqual(results, [true, true, false, true, true])
   assert.equal(transactions, 1, 'the five jobs that finished within the linger went in one transaction')
 
@@ -77,16 +77,16 @@ test('jobs finishing together commit in one transaction; a claim that lost its l
       continue
     }
     assert.equal(r.status, 'succeeded')
-    assert.equal(r.run_id, runs[i].id)
+    assert.equal(r.run_id, runs[i]?.id)
     assert.equal(Buffer.from(r.content).toString(), `pdf${i}`, 'each job got its own document')
   }
   const [runRows] = await db.query<RowDataPacket[]>('SELECT id FROM runs WHERE id IN (?)', [runs.map((r) => r.id)])
   assert.deepEqual(new Set(runRows.map((r) => r.id)), new Set(runs.filter((_, i) => i !== 2).map((r) => r.id)), 'no run for the lost claim')
   const [events] = await db.query<RowDataPacket[]>('SELECT payload FROM events WHERE workspace_id = ?', [workspaceId])
   assert.equal(events.length, 1, 'only the winning claim that asked for an event wrote one')
-  assert.equal(JSON.parse(events[0].payload).data.jobId, claimed[0].id)
+  assert.equal(JSON.parse(events[0]?.payload).data.jobId, claimed[0]?.id)
   const [docs] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents WHERE job_id IN (?)', [claimed.map((j) => j.id)])
-  assert.equal(Number(docs[0].n), 4)
+  assert.equal(Number(docs[0]?.n), 4)
 })
 
 test('a completion the database refuses (run version above the INT column) fails alone; the others of its batch commit', async () => {
@@ -108,8 +108,8 @@ test('a completion the database refuses (run version above the INT column) fails
   const claimed = await jobs.claim('poison', 4, 30_000)
   assert.equal(claimed.length, 4)
   const runs = claimed.map(runOf)
-  runs[2].version = 2147483648
-  const results = await Promise.allSettled(claimed.map((job, i) => writer.commit({ job, owner: 'poison', run: runs[i], outcome: ok(`p${i}`), event: false })))
+  runs[2]!.version = 2147483648
+  const results = await Promise.allSettled(claimed.map((job, i) => writer.commit({ job, owner: 'poison', run: runs[i]!, outcome: ok(`p${i}`), event: false })))
   assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
   const [rows] = await db.query<RowDataPacket[]>('SELECT id, status FROM render_jobs WHERE id IN (?)', [claimed.map((j) => j.id)])
   for (const [i, job] of claimed.entries()) {

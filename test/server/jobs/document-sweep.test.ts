@@ -29,7 +29,7 @@ async function addDocuments (n: number, expired: boolean): Promise<void> {
 
 async function count (): Promise<{ expired: number, live: number }> {
   const [rows] = await database.db.query<RowDataPacket[]>('SELECT SUM(expires_at <= UTC_TIMESTAMP(3)) AS expired, SUM(expires_at > UTC_TIMESTAMP(3)) AS live FROM documents')
-  return { expired: Number(rows[0].expired ?? 0), live: Number(rows[0].live ?? 0) }
+  return { expired: Number(rows[0]?.expired ?? 0), live: Number(rows[0]?.live ?? 0) }
 }
 
 test('one sweep deletes a backlog of more than one batch, and stops at its batch bound', async () => {
@@ -68,7 +68,7 @@ async function age (id: string, ms: number): Promise<void> {
 async function parts (id: string): Promise<{ row: number, chunks: number }> {
   const [rows] = await database.db.query<RowDataPacket[]>(
     'SELECT (SELECT COUNT(*) FROM documents WHERE id = ?) AS row_count, (SELECT COUNT(*) FROM document_chunks WHERE document_id = ?) AS chunks', [id, id])
-  return { row: Number(rows[0].row_count), chunks: Number(rows[0].chunks) }
+  return { row: Number(rows[0]?.row_count), chunks: Number(rows[0]?.chunks) }
 }
 
 test('pending documents older than the longest write go with their chunks; younger pending and committed ones stay', async () => {

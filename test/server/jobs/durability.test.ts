@@ -80,16 +80,16 @@ test('1,000 async jobs over two server processes: each rendered exactly once', a
   children.push(a, b)
   await waitFor('all jobs to finish', async () => {
     const [rows] = await front.context.db.query<RowDataPacket[]>("SELECT COUNT(*) AS n FROM render_jobs WHERE status IN ('succeeded', 'failed') AND template_code = 'shipping-label'")
-    return rows[0].n === 1000 ? true : undefined
+    return rows[0]?.n === 1000 ? true : undefined
   }, 240_000)
   const [jobs] = await front.context.db.query<RowDataPacket[]>("SELECT status, attempts, COUNT(*) AS n FROM render_jobs WHERE template_code = 'shipping-label' GROUP BY status, attempts")
   assert.deepEqual(jobs.map((r) => [r.status, r.attempts, Number(r.n)]), [['succeeded', 1, 1000]])
   const [runs] = await front.context.db.query<RowDataPacket[]>("SELECT job_id, COUNT(*) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label' GROUP BY job_id HAVING n <> 1")
   assert.equal(runs.length, 0, 'no job has more or fewer than one run')
   const [count] = await front.context.db.query<RowDataPacket[]>("SELECT COUNT(DISTINCT job_id) AS n FROM runs WHERE mode = 'async' AND template_code = 'shipping-label'")
-  assert.equal(Number(count[0].n), 1000)
+  assert.equal(Number(count[0]?.n), 1000)
   const [docs] = await front.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents d JOIN render_jobs j ON j.document_id = d.id WHERE j.template_code = ?', ['shipping-label'])
-  assert.equal(Number(docs[0].n), 1000)
+  assert.equal(Number(docs[0]?.n), 1000)
   await a.kill('SIGTERM')
   await b.kill('SIGTERM')
 })

@@ -40,12 +40,12 @@ test('a stale claim of the same process (lease expired, job reclaimed) cannot fi
   const id = randomUUID()
   await jobs.insert(database.db, jobRow({ id }))
   const [first] = await jobs.claim('proc', 1, 30_000)
-  assert.equal(first.id, id)
+  assert.equal(first?.id, id)
   // The process stalls past its lease: another process requeues the job, then the same one claims it again.
   await database.db.query('UPDATE render_jobs SET lease_expires_at = UTC_TIMESTAMP(3) - INTERVAL 1 SECOND WHERE id = ?', [id])
   assert.equal(await jobs.requeueExpired(3), 1)
   const [second] = await jobs.claim('proc', 1, 30_000)
-  assert.equal(second.id, id)
+  assert.equal(second?.id, id)
   assert.equal(second.attempts, first.attempts + 1)
 
   const before = await row(id)
@@ -91,15 +91,15 @@ test('finishMany fences each claim of a batch on its own: stale and foreign clai
   const outcomes = [outcome(), outcome(), outcome(), outcome()]
   const cRow = await row(c.id)
   const won = await transaction(database.db, async (conn) => await jobs.finishMany(conn, [
-    { id: a.id, owner: 'proc', attempts: 1, outcome: outcomes[0] },
-    { id: b.id, owner: 'proc', attempts: 1, outcome: outcomes[1] }, // stale claim of b
-    { id: b.id, owner: 'proc', attempts: 2, outcome: outcomes[2] }, // current claim of b
-    { id: c.id, owner: 'proc', attempts: 1, outcome: outcomes[3] } // c now belongs to "other"
+    { id: a.id, owner: 'proc', attempts: 1, outcome: outcomes[0]! },
+    { id: b.id, owner: 'proc', attempts: 1, outcome: outcomes[1]! }, // stale claim of b
+    { id: b.id, owner: 'proc', attempts: 2, outcome: outcomes[2]! }, // current claim of b
+    { id: c.id, owner: 'proc', attempts: 1, outcome: outcomes[3]! } // c now belongs to "other"
   ]))
   assert.deepEqual(won, [true, false, true, false])
-  assert.equal((await row(a.id)).run_id, outcomes[0].runId)
+  assert.equal((await row(a.id)).run_id, outcomes[0]?.runId)
   assert.equal((await row(a.id)).status, 'succeeded')
-  assert.equal((await row(b.id)).run_id, outcomes[2].runId, 'the current claim of b wrote its outcome, the stale one did not')
+  assert.equal((await row(b.id)).run_id, outcomes[2]?.runId, 'the current claim of b wrote its outcome, the stale one did not')
   assert.equal((await row(b.id)).lease_owner, null)
   assert.deepEqual(await row(c.id), cRow, 'the job another process holds is untouched')
 })

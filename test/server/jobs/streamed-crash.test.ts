@@ -75,7 +75,7 @@ test('killed mid-write: no visible document; the retry on another process writes
   try {
     await until('the first chunk written, pending', async () => {
       const docs = await documentsOf(jobId)
-      return docs.length === 1 && docs[0].pending === 1 ? true : undefined
+      return docs.length === 1 && docs[0]?.pending === 1 ? true : undefined
     })
     await doomed.kill('SIGKILL')
   } finally {

@@ -32,7 +32,7 @@ test('an envelope names its key, opens only at its row and column, and hides the
       err.code === 'SECRET_UNREADABLE' && /does not belong to this row/.test(err.message) && !err.message.includes('pässwörd'))
   }
   const tampered = Buffer.from(a)
-  tampered[tampered.length - 1] ^= 1
+  tampered[tampered.length - 1]! ^= 1
   assert.throws(() => ring.open(tampered, row), SealedValueError)
 })
 

@@ -64,11 +64,11 @@ before(async () => {
   server = undefined
   // …and staging's password as it was stored before key ids: iv | tag | ciphertext, no row binding.
   const [rows] = await database.db.query<RowDataPacket[]>("SELECT id, ds_password_enc FROM environments WHERE env_key = 'staging'")
-  const plain = createKeyring([oldKey]).open(rows[0].ds_password_enc, { table: 'environments', column: 'ds_password_enc', id: rows[0].id })
+  const plain = createKeyring([oldKey]).open(rows[0]?.ds_password_enc, { table: 'environments', column: 'ds_password_enc', id: rows[0]?.id })
   const iv = randomBytes(12)
   const cipher = createCipheriv('aes-256-gcm', oldKey, iv)
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
-  await database.db.execute('UPDATE environments SET ds_password_enc = ? WHERE id = ?', [Buffer.concat([iv, cipher.getAuthTag(), body]), rows[0].id])
+  await database.db.execute('UPDATE environments SET ds_password_enc = ? WHERE id = ?', [Buffer.concat([iv, cipher.getAuthTag(), body]), rows[0]?.id])
 })
 after(async () => {
   await server?.close()
@@ -88,7 +88,7 @@ async function render (environment: string, correlationId: string): Promise<numb
 async function deliveredAndSigned (correlationIds: string[]): Promise<void> {
   for (const id of correlationIds) {
     const r = await waitFor(`event of ${id}`, () => receiver.received.find((x) => x.json?.data?.correlationId === id))
-    const { t, v1 } = parseSignature(r.headers['svc-signature'] as string)
+    const { t, v1 } = parseSignature(r.headers['svc-signature'])
     assert.equal(v1, expectedSignature(secret, t, r.raw), `signature of ${id}`)
   }
 }
@@ -112,11 +112,11 @@ test('rotation while a server renders and delivers: nothing fails; then the old 
     for (let i = 0; rotating || i < 6; i++) {
       const id = `during-${i}`
       ids.push(id)
-      statuses.push(await render(ENVS[i % 3], id))
+      statuses.push(await render(ENVS[i % 3]!, id))
     }
   })()
   const revisions = async (): Promise<number> =>
-    Number((await database.db.query<RowDataPacket[]>('SELECT SUM(render_revision) AS n FROM workspaces'))[0][0].n)
+    Number((await database.db.query<RowDataPacket[]>('SELECT SUM(render_revision) AS n FROM workspaces'))[0][0]?.n)
   const revisionsBefore = await revisions()
   const rotated = await svc(['secrets', 'rotate', '--batch-size', '1'], both)
   rotating = false
@@ -181,7 +181,7 @@ test('a sealed value copied to another row does not open: 503 for that environme
   const wh = server.context.services.webhooks
   const [first] = await wh.list(ws.workspace.id)
   const second = await wh.create({ workspaceId: ws.workspace.id, url: receiver.url, events: ['template.published'] })
-  await database.db.execute('UPDATE webhook_endpoints SET secret_enc = (SELECT s FROM (SELECT secret_enc AS s FROM webhook_endpoints WHERE id = ?) x) WHERE id = ?', [first.id, second.id])
+  await database.db.execute('UPDATE webhook_endpoints SET secret_enc = (SELECT s FROM (SELECT secret_enc AS s FROM webhook_endpoints WHERE id = ?) x) WHERE id = ?', [first!.id, second.id])
   const received = receiver.received.length
   const sent = await wh.test(ws.workspace.id, second.id)
   const attempt = await waitFor('failed attempt', async () => {

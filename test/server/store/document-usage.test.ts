@@ -24,7 +24,7 @@ async function usage (workspaceId: string): Promise<{ counted: number, stored: n
       (SELECT COALESCE(SUM(LENGTH(content)), 0) FROM documents WHERE workspace_id = ?) +
       (SELECT COALESCE(SUM(LENGTH(c.content)), 0) FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.workspace_id = ?) AS stored`,
   [workspaceId, workspaceId, workspaceId])
-  return { counted: Number(rows[0].counted), stored: Number(rows[0].stored) }
+  return { counted: Number(rows[0]?.counted), stored: Number(rows[0]?.stored) }
 }
 
 test('writers on four pools racing for one workspace\'s quota: what is stored never passes it, the rest is refused', async () => {
@@ -33,7 +33,7 @@ test('writers on four pools racing for one workspace\'s quota: what is stored ne
   try {
     // 12 documents of 2,500 bytes (three pieces each) for a 10,000-byte quota: at most four fit whole.
     const results = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
-      const writer = createDocumentsRepo(pools[i % 4], CHUNK).writer({
+      const writer = createDocumentsRepo(pools[i % 4]!, CHUNK).writer({
         id: randomUUID(),
         workspaceId,
         jobId: null,
@@ -89,7 +89,7 @@ test('discards, the expiry sweep and the dead-writer sweep take exactly the dele
 
 test('the total quota: a workspace under its own quota is refused once all workspaces together would pass the total', async () => {
   const [rows] = await database.db.query<RowDataPacket[]>('SELECT COALESCE(SUM(bytes), 0) AS n FROM document_usage')
-  const total = Number(rows[0].n) + 1500
+  const total = Number(rows[0]?.n) + 1500
   const write = async (workspaceId: string): Promise<string> => {
     const w = createDocumentsRepo(database.db, CHUNK).writer({
       id: randomUUID(),

@@ -40,10 +40,10 @@ test('every size reads back byte-identical; the first chunk stays in the row, th
     for await (const part of open.stream) parts.push(part as Buffer)
     assert.ok(Buffer.concat(parts).equals(d.content), `${d.content.length} bytes streamed`)
   }
-  assert.deepEqual(await chunkRows(docs[2].id), [])
-  assert.deepEqual(await chunkRows(docs[3].id), [1])
-  assert.deepEqual(await chunkRows(docs[4].id), [1000, 1000, 1000, 1000, 500])
-  await repo.insert(database.db, docs[0]).then(() => assert.fail('a second insert of one id must fail'), () => {})
+  assert.deepEqual(await chunkRows(docs[2]!.id), [])
+  assert.deepEqual(await chunkRows(docs[3]!.id), [1])
+  assert.deepEqual(await chunkRows(docs[4]!.id), [1000, 1000, 1000, 1000, 500])
+  await repo.insert(database.db, docs[0]!).then(() => assert.fail('a second insert of one id must fail'), () => {})
 })
 
 test('the sweep deletes expired documents with their chunks', async () => {
@@ -59,7 +59,7 @@ test('the sweep deletes expired documents with their chunks', async () => {
 
 test('start refuses limits the database cannot hold, naming both values', async () => {
   const [rows] = await database.db.query<RowDataPacket[]>('SELECT @@max_allowed_packet AS p')
-  const packet = Number(rows[0].p)
+  const packet = Number(rows[0]?.p)
   await checkStorageLimits(database.db, loadConfig({}, {}, 2))
   const tooBig = loadConfig({ SVC_BODY_LIMIT: String(packet) }, {}, 2)
   await assert.rejects(checkStorageLimits(database.db, tooBig), (err: unknown) => {

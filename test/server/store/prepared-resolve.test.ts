@@ -87,9 +87,9 @@ test('resolves that arrive together share statements: each gets its own key, tem
     }
   }
   const asked = Array.from({ length: 24 }, (_, i) => ({ r: reads[i % 3], code: i % 4 === 3 ? 'nope' : 'invoice' }))
-  const expected = asked.map(({ r, code }) => code === 'nope' ? 'TEMPLATE_NOT_FOUND' : `invoice@${r.has ? r.env : '-'}`)
+  const expected = asked.map(({ r, code }) => code === 'nope' ? 'TEMPLATE_NOT_FOUND' : `invoice@${r?.has ? r.env : '-'}`)
   const before = await counters()
-  const answers = await Promise.all(asked.map(async ({ r, code }) => await one(r, code)))
+  const answers = await Promise.all(asked.map(async ({ r, code }) => await one(r!, code)))
   const after = await counters()
   assert.deepEqual(answers, expected)
   // The first goes alone; the others wait for it and go 8 at a time (the pool has one connection).

@@ -59,7 +59,7 @@ test('an environment data-source password is stored encrypted and opened only by
   const [rows] = await database.db.query<RowDataPacket[]>('SELECT * FROM environments WHERE workspace_id = ?', [ws.id])
   assert.equal(rows.length, 1)
   assert.deepEqual(contains(rows, password), [], 'no column holds the password')
-  const sealed = rows[0].ds_password_enc as Buffer
+  const sealed = rows[0]?.ds_password_enc as Buffer
   assert.ok(Buffer.isBuffer(sealed) && sealed.length >= 12 + 16 + password.length)
   const env = await ctx.repos.environments.get(ws.id, 'production')
   assert.ok(env !== undefined)
@@ -85,7 +85,7 @@ test('an API key is stored only as a SHA-256 digest of its secret', async () => 
   assert.equal(rows.length, 1)
   assert.deepEqual(contains(rows, secret), [], 'no column holds the secret')
   assert.deepEqual(contains(rows, created.key), [], 'no column holds the full key')
-  assert.deepEqual(rows[0].secret_hash, sha256(secret))
+  assert.deepEqual(rows[0]?.secret_hash, sha256(secret))
   assert.ok(!JSON.stringify(await ctx.services.apiKeys.list(ws.id)).includes(secret))
 })
 

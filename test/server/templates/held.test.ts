@@ -139,7 +139,7 @@ test('a key presented with a wrong secret never takes the held path, and does no
   assert.equal(await render(a.ctx, forged), 'API_KEY_INVALID')
   assert.ok(!held(a.sql), 'the forged key went the full read, whose template join is gated on the secret')
   const [rows] = await tdb.db.query<RowDataPacket[]>('SELECT render_revision FROM workspaces WHERE id = ?', [workspace.id])
-  assert.equal(Number(rows[0].render_revision), 1, 'one publish, one bump; an environment insert needs none')
+  assert.equal(Number(rows[0]?.render_revision), 1, 'one publish, one bump; an environment insert needs none')
   a.sql.length = 0
   assert.equal(await render(a.ctx, presented), 'v1 production no data source webhooks 0')
   assert.ok(held(a.sql), 'the right key still takes the held path')

@@ -40,10 +40,10 @@ test('publishing twice gives versions 1 and 2 with previousVersion, stored defin
 
   const [rows] = await db.query<RowDataPacket[]>('SELECT version, description, document_type, definition, public_view, note, published_by FROM template_versions WHERE template_id = ? ORDER BY version', [v1.templateId])
   assert.equal(rows.length, 2)
-  assert.equal(rows[0].definition, text, 'the file as published, byte for byte')
+  assert.equal(rows[0]?.definition, text, 'the file as published, byte for byte')
   assert.equal(rows[0].note, 'first')
   assert.equal(rows[0].published_by, 'alice')
-  assert.equal(rows[1].note, null)
+  assert.equal(rows[1]?.note, null)
   assert.equal(rows[1].description, 'Second edition')
   assert.equal(rows[0].document_type, 'invoice')
   const view = JSON.parse(rows[0].public_view)
@@ -51,7 +51,7 @@ test('publishing twice gives versions 1 and 2 with previousVersion, stored defin
   assert.deepEqual(view.datasets.map((d: { code: string }) => d.code), ['header', 'lines'])
   assert.ok(!rows[0].public_view.includes('SELECT'), 'no SQL in the public view')
   const [[tpl]] = await db.query<RowDataPacket[]>('SELECT current_version, format, disabled FROM templates WHERE id = ?', [v1.templateId])
-  assert.equal(tpl.current_version, 2)
+  assert.equal(tpl?.current_version, 2)
   assert.equal(tpl.format, 'document')
 })
 
@@ -74,8 +74,8 @@ test('each publish appends template.published in the same transaction', async ()
   const failing = createTemplatesService(db, createTemplatesRepo(db), recordingOutbox({ fail: true }))
   await assert.rejects(failing.publish(ws, exampleAs('invoice', 'never-stored')), /outbox failed/)
   const [[count]] = await db.query<RowDataPacket[]>('SELECT (SELECT COUNT(*) FROM templates WHERE workspace_id = ? AND code = ?) AS t, (SELECT COUNT(*) FROM events WHERE workspace_id = ?) AS e', [ws, 'never-stored', ws])
-  assert.equal(Number(count.t), 0)
-  assert.equal(Number(count.e), 2)
+  assert.equal(Number(count?.t), 0)
+  assert.equal(Number(count?.e), 2)
 })
 
 test('with the real outbox, the events table holds the template.published envelope', async () => {
@@ -87,7 +87,7 @@ test('with the real outbox, the events table holds the template.published envelo
   const [events] = await db.query<RowDataPacket[]>('SELECT id, type, payload FROM events WHERE workspace_id = ? ORDER BY seq', [ws])
   assert.equal(events.length, 2)
   const envelopes = events.map((e) => JSON.parse(e.payload))
-  assert.equal(envelopes[0].id, events[0].id)
+  assert.equal(envelopes[0].id, events[0]?.id)
   assert.equal(envelopes[0].type, 'template.published')
   assert.equal(envelopes[0].workspaceId, ws)
   assert.deepEqual(envelopes[0].data, { templateId: v1.templateId, template: 'invoice', version: 1, previousVersion: null, format: 'document', note: 'n1', publishedBy: 'bob' })
@@ -101,15 +101,15 @@ test('concurrent publishes from two connection pools get distinct, consecutive v
     const services = pools.map((p) => createTemplatesService(p, createTemplatesRepo(p), recordingOutbox()))
     // A brand-new code (both pools race to create the row) and then an existing one.
     for (const code of ['race', 'race']) {
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => services[i % 2].publish(ws, exampleAs('invoice', code))))
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => services[i % 2]!.publish(ws, exampleAs('invoice', code))))
       const versions = results.map((r) => r.version).sort((a, b) => a - b)
-      const base = versions[0] - 1
+      const base = versions[0]! - 1
       assert.deepEqual(versions, Array.from({ length: 10 }, (_, i) => base + i + 1), 'distinct and gap-free')
       for (const r of results) assert.equal(r.previousVersion, r.version === 1 ? null : r.version - 1)
       assert.equal(new Set(results.map((r) => r.templateId)).size, 1, 'one template row')
     }
     const [[row]] = await database.db.query<RowDataPacket[]>('SELECT current_version, (SELECT COUNT(*) FROM template_versions v WHERE v.template_id = t.id) AS n FROM templates t WHERE workspace_id = ? AND code = ?', [ws, 'race'])
-    assert.equal(row.current_version, 20)
+    assert.equal(row?.current_version, 20)
     assert.equal(Number(row.n), 20)
   } finally {
     await Promise.all(pools.map((p) => p.end()))
@@ -132,10 +132,10 @@ test('an invalid file is refused with TEMPLATE_INVALID and errors keyed by JSON 
   assert.deepEqual(semantic.errors, { '/datasets/1/query': ['placeholder :nope is not a declared parameter'] })
   const notJson = await rejectsWith(svc.publish(ws, '{ "code": '), 'TEMPLATE_INVALID')
   assert.deepEqual(Object.keys(notJson.errors ?? {}), ['/'])
-  assert.match(notJson.errors?.['/'][0] ?? '', /^is not valid JSON: line 1, column 11: unexpected end of file/)
+  assert.match(notJson.errors?.['/']?.[0] ?? '', /^is not valid JSON: line 1, column 11: unexpected end of file/)
   assert.match(notJson.message, /line 1, column 11/)
   const [[n]] = await db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM templates WHERE workspace_id = ?', [ws])
-  assert.equal(Number(n.n), 0)
+  assert.equal(Number(n?.n), 0)
   assert.equal(outbox.events.length, 0)
 })
 

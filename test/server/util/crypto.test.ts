@@ -56,7 +56,7 @@ test('loadMasterKey: processes starting at once all read the same, complete key'
       const dir = join(home, `r${round}`)
       const outs = await Promise.all([1, 2, 3, 4, 5, 6].map(() => run(process.execPath, ['--input-type=module', '-e', script, dir])))
       assert.equal(new Set(outs).size, 1, outs.join('\n'))
-      assert.match(outs[0], /^[0-9a-f]{64}$/)
+      assert.match(outs[0]!, /^[0-9a-f]{64}$/)
     }
   } finally {
     await rm(home, { recursive: true, force: true })
@@ -65,6 +65,9 @@ test('loadMasterKey: processes starting at once all read the same, complete key'
 
 function run (cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, (err, stdout) => { if (err !== null) reject(err); else resolve(stdout) })
+    execFile(cmd, args, (err, stdout) => {
+      if (err !== null) reject(new Error(err.message, { cause: err }))
+      else resolve(stdout)
+    })
   })
 }

@@ -68,8 +68,8 @@ test('killed mid-delivery: a restarted svc serve sends it again after the lease 
   assert.equal(firstChild.process.signalCode, 'SIGKILL')
 
   const leased = (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id))[0]
-  assert.equal(leased.id, first.headers['svc-delivery'])
-  assert.equal(leased.status, 'pending', 'the killed process recorded nothing')
+  assert.equal(leased?.id, first.headers['svc-delivery'])
+  assert.equal(leased?.status, 'pending', 'the killed process recorded nothing')
   assert.equal(leased.attempts, 0)
 
   // A new server process on the same database; it claims the delivery once the lease runs out.

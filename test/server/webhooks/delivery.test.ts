@@ -57,14 +57,14 @@ describe('signed delivery', () => {
       const list = await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id)
       return list[0]?.status === 'succeeded' ? list : undefined
     })
-    assert.equal(delivery.id, h['svc-delivery'])
-    assert.equal(delivery.attempts, 1)
+    assert.equal(delivery?.id, h['svc-delivery'])
+    assert.equal(delivery?.attempts, 1)
     assert.equal(delivery.lastHttpStatus, 200)
     assert.equal(delivery.lastResponseExcerpt, '{"ok":true}')
     assert.equal(delivery.nextAttemptAt, null)
     const one = await k.ctx.services.webhooks.delivery(k.workspaceId, delivery.id)
     assert.equal(one.attemptLog.length, 1)
-    assert.equal(one.attemptLog[0].httpStatus, 200)
+    assert.equal(one.attemptLog[0]?.httpStatus, 200)
     await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
   })
 
@@ -85,7 +85,7 @@ describe('signed delivery', () => {
       await new Promise((resolve) => setTimeout(resolve, 400))
       assert.equal(rx3.received.length, 0, 'not subscribed / other workspace')
       assert.equal(rx2.received.filter((r) => r.json?.id === id).length, 1)
-      assert.equal((await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [id]))[0].fanned_out, 1)
+      assert.equal((await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [id]))[0]?.fanned_out, 1)
       for (const e of [a, b, c]) await k.ctx.services.webhooks.delete(e.workspaceId, e.id)
     } finally { await rx2.close(); await rx3.close() }
   })
@@ -93,10 +93,10 @@ describe('signed delivery', () => {
   test('the claim walks an index in ORDER BY order: no filesort', async () => {
     const plan = await rows(k, `EXPLAIN SELECT seq, UTC_TIMESTAMP(3) AS now FROM webhook_deliveries FORCE INDEX (ix_deliveries_next)
       WHERE next_attempt_at <= UTC_TIMESTAMP(3) ORDER BY next_attempt_at LIMIT 16 FOR UPDATE SKIP LOCKED`)
-    assert.equal(plan[0].key, 'ix_deliveries_next')
+    assert.equal(plan[0]?.key, 'ix_deliveries_next')
     assert.doesNotMatch(String(plan[0].Extra), /filesort/i)
     const fan = await rows(k, 'EXPLAIN SELECT seq, id, workspace_id, type FROM events WHERE fanned_out = 0 ORDER BY seq LIMIT 500 FOR UPDATE SKIP LOCKED')
-    assert.doesNotMatch(String(fan[0].Extra), /filesort/i)
+    assert.doesNotMatch(String(fan[0]?.Extra), /filesort/i)
   })
 })
 
@@ -116,7 +116,7 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
         const list = await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id, { status: 'abandoned' })
         return list.length === 1 ? list : undefined
       }, 20_000)
-      assert.equal(del.eventId, id)
+      assert.equal(del?.eventId, id)
       assert.equal(del.attempts, 6)
       assert.equal(del.lastHttpStatus, 503)
       assert.equal(del.lastResponseExcerpt?.length, 1024, 'excerpt capped at 1 KiB')
@@ -125,10 +125,10 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       assert.equal(rx.received.length, 6, 'no 7th attempt')
       assert.ok(rx.received.every((r) => r.headers['svc-event-id'] === id && r.headers['svc-delivery'] === del.id))
       // Spacing follows the schedule (200 ms), not faster.
-      for (let i = 1; i < 6; i++) assert.ok(rx.received[i].at - rx.received[i - 1].at >= 180, `gap ${i}`)
+      for (let i = 1; i < 6; i++) assert.ok(rx.received[i]!.at - rx.received[i - 1]!.at >= 180, `gap ${i}`)
       const log = (await k.ctx.services.webhooks.delivery(k.workspaceId, del.id)).attemptLog
       assert.deepEqual(log.map((a) => a.attempt), [1, 2, 3, 4, 5, 6])
-      assert.equal(log[2].httpStatus, null)
+      assert.equal(log[2]?.httpStatus, null)
       assert.match(String(log[2].error), /timeout/i)
       assert.ok(log.filter((a) => a.attempt !== 3).every((a) => a.httpStatus === 503))
       await d.close()
@@ -167,8 +167,8 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       const delivered = (await k.ctx.services.webhooks.deliveries(k.workspaceId, ep.id))[0]
       const rotated = await k.ctx.services.webhooks.rotateSecret(k.workspaceId, ep.id)
       assert.notEqual(rotated.secret, ep.secret)
-      const again = await k.ctx.services.webhooks.redeliver(k.workspaceId, delivered.id)
-      assert.notEqual(again.id, delivered.id)
+      const again = await k.ctx.services.webhooks.redeliver(k.workspaceId, delivered!.id)
+      assert.notEqual(again.id, delivered?.id)
       assert.equal(again.eventId, id)
       assert.equal(again.status, 'pending')
       const second = await waitFor('redelivery', () => rx.received.find((r) => r.headers['svc-delivery'] === again.id))
@@ -191,7 +191,7 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       const t = await k.ctx.services.webhooks.test(k.workspaceId, ep.id)
       await waitFor('test event', () => rx.received.find((r) => r.headers['svc-delivery'] === t.deliveryId))
       // webhook.test arrives though the endpoint does not subscribe to it.
-      assert.equal(rx.received[0].headers['svc-event'], 'webhook.test')
+      assert.equal(rx.received[0]?.headers['svc-event'], 'webhook.test')
       assert.equal(rx.received[0].json.data.webhookId, ep.id)
       await d.close()
 
@@ -206,16 +206,16 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
         )
       }
       // Made before the disable but not yet sent: it waits.
-      const pendingId = (await rows(k, "SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.status = 'succeeded'", [ep.id]))[0].id
+      const pendingId = (await rows(k, "SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = ? AND d.status = 'succeeded'", [ep.id]))[0]?.id
       await rows(k, "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = UTC_TIMESTAMP(3) WHERE id = ?", [pendingId])
       const during = await k.ctx.services.outbox.append(k.tdb.db, { workspaceId: k.workspaceId, type: 'document.generated', data: {} })
       assert.equal(await k.ctx.services.outbox.hasSubscriber(k.workspaceId, 'document.generated'), false)
       const d2 = k.dispatcher()
       d2.start()
-      await waitFor('fanned out', async () => (await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [during]))[0].fanned_out === 1)
+      await waitFor('fanned out', async () => (await rows(k, 'SELECT fanned_out FROM events WHERE id = ?', [during]))[0]?.fanned_out === 1)
       await new Promise((resolve) => setTimeout(resolve, 500))
       assert.equal(rx.received.length, 1, 'a disabled endpoint receives nothing')
-      assert.equal((await rows(k, 'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [during]))[0].n, 0)
+      assert.equal((await rows(k, 'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE event_id = ?', [during]))[0]?.n, 0)
       const parked = await k.ctx.services.webhooks.delivery(k.workspaceId, pendingId)
       assert.equal(parked.status, 'failed')
       assert.equal(parked.nextAttemptAt, null)
@@ -223,7 +223,7 @@ describe('retries, redelivery, rotation, disabled endpoints', () => {
       const enabled = await k.ctx.services.webhooks.enable(k.workspaceId, ep.id)
       assert.equal(enabled.resumedDeliveries, 1)
       await waitFor('resumed delivery', () => rx.received.length === 2)
-      assert.equal(rx.received[1].headers['svc-delivery'], pendingId)
+      assert.equal(rx.received[1]?.headers['svc-delivery'], pendingId)
       await d2.close()
       await k.ctx.services.webhooks.delete(k.workspaceId, ep.id)
     } finally { await rx.close() }

@@ -86,7 +86,7 @@ export function expectedSignature (secret: string, t: string, raw: Buffer): stri
 export function parseSignature (header: string | string[] | undefined): { t: string, v1: string } {
   const m = /^t=(\d+), v1=([0-9a-f]{64})$/.exec(String(header))
   if (m === null) throw new Error(`malformed Svc-Signature: ${String(header)}`)
-  return { t: m[1], v1: m[2] }
+  return { t: m[1]!, v1: m[2]! }
 }
 
 export async function waitFor<T> (

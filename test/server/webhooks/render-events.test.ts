@@ -101,5 +101,5 @@ test('without a subscriber, a sync render stores no document', async () => {
   const res = await server.fetch('POST', '/api/v1/render', { headers: bearer(other.key.key), body: { template: 'invoice', parameters: { invoiceId: 1 } } })
   assert.equal(res.status, 200)
   const [afterRows] = await server.context.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM documents')
-  assert.equal(Number(afterRows[0].n), Number(before[0].n))
+  assert.equal(Number(afterRows[0]?.n), Number(before[0]?.n))
 })

@@ -20,7 +20,7 @@ function tableResolver (table: Record<string, ResolvedAddress[]>): Resolver & { 
   const fn = async (name: string): Promise<ResolvedAddress[]> => {
     calls.push(name)
     const answer = table[name]
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- the lookup misses for an unknown name
+
     if (answer === undefined) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' })
     return answer
   }

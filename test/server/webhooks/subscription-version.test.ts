@@ -50,7 +50,7 @@ async function render (correlationId: string): Promise<void> {
 
 async function eventsOf (correlationId: string): Promise<number> {
   const [rows] = await fx.database.db.query<RowDataPacket[]>('SELECT COUNT(*) AS n FROM events WHERE payload LIKE ?', [`%"correlationId":"${correlationId}"%`])
-  return Number(rows[0].n)
+  return Number(rows[0]?.n)
 }
 
 test('create, disable and enable by another process are seen by the next render of this one', async () => {
