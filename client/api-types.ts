@@ -267,6 +267,8 @@ export interface components {
             completedAt?: string | null;
             pageCount?: number | null;
             labelCount?: number | null;
+            /** @description labels: the printer resolution rendered at (an extension beyond spec 2.2) */
+            labelDpi?: number | null;
             outputBytes?: number | null;
             documentUrl?: string | null;
             documentUrlExpiresAt?: string | null;

@@ -24,7 +24,7 @@ export async function clientTypes (document) {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { openapiDocument } = await import(pathToFileURL(join(root, 'dist/server/http/openapi/generate.js')).href)
+  const { openapiDocument } = await import(pathToFileURL(join(root, 'dist/server/openapi/generate.js')).href)
   const file = join(root, 'client/api-types.ts')
   await writeFile(file, await clientTypes(await openapiDocument('https://render.example.net')))
   process.stdout.write(`wrote ${file}\n`)
