@@ -1,7 +1,8 @@
 // Image assets decoded once per compiled template into ready-to-write PDF image XObjects.
 // pdfkit would re-parse (and, for PNGs with alpha, inflate + split + deflate) an image in
 // every document; here each render only writes the prepared bytes.
-import { deflateSync, inflateSync } from 'node:zlib'
+import { deflateSync } from 'node:zlib'
+import { inflateScanlines, readPng, unfilter } from '../png/png.js'
 import { TemplateError, TemplateLimitError } from '../errors.js'
 import { MAX_IMAGE_PIXELS } from '../limits.js'
 import { flattenOnWhite } from './image-flatten.js'
@@ -67,26 +68,9 @@ function jpeg (index: number, b: Buffer, where: string): PreparedImage {
 }
 
 function png (index: number, b: Buffer, where: string, flatten: boolean): PreparedImage {
-  let pos = 8
-  let width = 0; let height = 0; let depth = 0; let type = 0; let interlace = 0
-  let palette: Uint8Array | null = null
-  let trns: Buffer | null = null
-  const idat: Buffer[] = []
-  while (pos + 8 <= b.length) {
-    const len = b.readUInt32BE(pos)
-    const kind = b.toString('latin1', pos + 4, pos + 8)
-    const body = b.subarray(pos + 8, pos + 8 + len)
-    if (kind === 'IHDR') {
-      if (body.length < 13) throw bad(where, 'truncated PNG')
-      width = body.readUInt32BE(0); height = body.readUInt32BE(4)
-      depth = body.readUInt8(8); type = body.readUInt8(9); interlace = body.readUInt8(12)
-      checkPixels(width, height, where)
-    } else if (kind === 'PLTE') palette = body
-    else if (kind === 'tRNS') trns = body
-    else if (kind === 'IDAT') idat.push(body)
-    else if (kind === 'IEND') break
-    pos += 12 + len
-  }
+  const fail = (message: string): never => { throw bad(where, message) }
+  const chunks = readPng(b, fail, (w, h) => { checkPixels(w, h, where) })
+  const { width, height, depth, type, interlace, palette, trns, idat } = chunks
   if (width === 0 || idat.length === 0) throw bad(where, 'truncated PNG')
   if (interlace !== 0) throw bad(where, 'interlaced PNG is not supported: save it non-interlaced')
   const data = Buffer.concat(idat)
@@ -100,15 +84,7 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
     if (depth !== 8) throw bad(where, 'PNG with transparency must have 8-bit channels')
     const channels = type === 6 ? 4 : type === 4 ? 2 : 1
     // The header's size bounds the inflated size too: a stream that inflates further is refused.
-    const expected = (width * channels + 1) * height
-    let raw: Buffer
-    try {
-      raw = inflateSync(data, { maxOutputLength: expected })
-    } catch {
-      throw bad(where, 'PNG data does not match its header (corrupt or oversized)')
-    }
-    if (raw.length !== expected) throw bad(where, 'PNG data does not match its header (corrupt or oversized)')
-    const pixels = unfilter(raw, width, height, channels)
+    const pixels = unfilter(inflateScanlines(chunks, channels, fail), width, height, channels)
     const n = width * height
     const alpha = new Uint8Array(n)
     if (type === 3) {
@@ -172,32 +148,6 @@ function indexed (dict: Record<string, unknown>, palette: Uint8Array | null, whe
  * lines of a filter byte and `width × bpp` samples (png() checked its length), so every read
  * below is inside `src` or inside the part of `out` already written.
  */
-function unfilter (src: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
-  const stride = width * bpp
-  const out = new Uint8Array(stride * height)
-  for (let y = 0; y < height; y++) {
-    const f = src[y * (stride + 1)]!
-    const s = y * (stride + 1) + 1
-    const o = y * stride
-    for (let x = 0; x < stride; x++) {
-      const raw = src[s + x]!
-      const a = x >= bpp ? out[o + x - bpp]! : 0
-      const up = y > 0 ? out[o + x - stride]! : 0
-      const c = x >= bpp && y > 0 ? out[o + x - stride - bpp]! : 0
-      let v = raw
-      if (f === 1) v = raw + a
-      else if (f === 2) v = raw + up
-      else if (f === 3) v = raw + ((a + up) >> 1)
-      else if (f === 4) {
-        const p = a + up - c
-        const pa = Math.abs(p - a); const pb = Math.abs(p - up); const pc = Math.abs(p - c)
-        v = raw + (pa <= pb && pa <= pc ? a : pb <= pc ? up : c)
-      }
-      out[o + x] = v & 255
-    }
-  }
-  return out
-}
 
 interface RefLike { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
 interface DocLike { ref (data?: Record<string, unknown>): RefLike }

@@ -2,10 +2,10 @@
 // RGB, RGBA or palette; not interlaced), composited on white, scaled to its box in target dots
 // (nearest pixel) and thresholded at mid-grey into a ^GF graphic. Bounded: the source by the
 // engine's pixel limit, the graphic by MAX_IMAGE_DOTS.
-import { inflateSync } from 'node:zlib'
 import { TemplateError, TemplateLimitError } from '../errors.js'
 import { MAX_IMAGE_PIXELS } from '../limits.js'
 import { gfGraphic } from './gf.js'
+import { inflateScanlines, readPng, unfilter } from '../png/png.js'
 
 /** At most 2000 × 2000 dots per image (≈ 6.7 in square at 300 dpi): a ^GF of ≤ 500 KB. */
 export const MAX_IMAGE_DOTS = 4_000_000
@@ -14,58 +14,20 @@ interface Gray { width: number, height: number, dark: Uint8Array }
 
 const CHANNELS: Partial<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }
 
-/** The PNG row filters' predictions (left, up, up-left). */
-function predict (filter: number, a: number, up: number, c: number): number {
-  if (filter === 1) return a
-  if (filter === 2) return up
-  if (filter === 3) return (a + up) >> 1
-  if (filter !== 4) return 0
-  const p = a + up - c
-  const pa = Math.abs(p - a)
-  const pb = Math.abs(p - up)
-  const pc = Math.abs(p - c)
-  return pa <= pb && pa <= pc ? a : pb <= pc ? up : c
-}
-
 function decodePng (b: Buffer, fail: (m: string) => never): Gray {
   if (b.length < 8 || b.readUInt32BE(0) !== 0x89504e47) fail('image data is not a PNG')
-  let pos = 8
-  let width = 0; let height = 0; let depth = 0; let type = 0; let interlace = 0
-  let palette: Buffer | null = null
-  let trns: Buffer | null = null
-  const idat: Buffer[] = []
-  while (pos + 8 <= b.length) {
-    const len = b.readUInt32BE(pos)
-    const kind = b.toString('latin1', pos + 4, pos + 8)
-    const body = b.subarray(pos + 8, pos + 8 + len)
-    if (kind === 'IHDR') {
-      width = body.readUInt32BE(0); height = body.readUInt32BE(4)
-      depth = body.readUInt8(8); type = body.readUInt8(9); interlace = body.readUInt8(12)
-      if (width * height > MAX_IMAGE_PIXELS) {
-        const message = `image is ${width} × ${height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`
-        throw new TemplateLimitError(message, [{ path: '', message }])
-      }
-    } else if (kind === 'PLTE') palette = body
-    else if (kind === 'tRNS') trns = body
-    else if (kind === 'IDAT') idat.push(body)
-    pos += 12 + len
-  }
+  const chunks = readPng(b, fail, (width, height) => {
+    if (width * height > MAX_IMAGE_PIXELS) {
+      const message = `image is ${width} × ${height} pixels; the limit is ${MAX_IMAGE_PIXELS} pixels`
+      throw new TemplateLimitError(message, [{ path: '', message }])
+    }
+  })
+  const { width, height, depth, type, interlace, palette, trns } = chunks
   const channels = CHANNELS[type]
   if (depth !== 8 || interlace !== 0 || channels === undefined) fail('image must be an 8-bit, non-interlaced PNG')
   const ch = channels
-  const stride = width * ch
-  const raw = inflateSync(Buffer.concat(idat))
-  const px = new Uint8Array(stride * height)
-  for (let y = 0; y < height; y++) {
-    const f = raw[y * (stride + 1)] ?? 0
-    for (let x = 0; x < stride; x++) {
-      const i = y * stride + x
-      const a = x >= ch ? px[i - ch] ?? 0 : 0
-      const up = y > 0 ? px[i - stride] ?? 0 : 0
-      const c = x >= ch && y > 0 ? px[i - stride - ch] ?? 0 : 0
-      px[i] = ((raw[y * (stride + 1) + 1 + x] ?? 0) + predict(f, a, up, c)) & 255
-    }
-  }
+  // The header's size bounds the inflated size: a stream that inflates further is refused.
+  const px = unfilter(inflateScanlines(chunks, ch, fail), width, height, ch)
   const dark = new Uint8Array(width * height)
   for (let i = 0; i < width * height; i++) {
     const o = i * ch

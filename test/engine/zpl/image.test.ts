@@ -9,6 +9,7 @@ import { createScope } from '../../../engine/expr/expressions.js'
 import { TemplateError, TemplateLimitError } from '../../../engine/errors.js'
 import type { LabelDef } from '../../../engine/zpl/schema.js'
 import { drawLabel, readRegion } from './zxing.js'
+import { png2x1 } from '../../helpers/png.js'
 
 const imageLabel = (data: string, size = 30): LabelDef => ({
   widthIn: 2,
@@ -37,4 +38,13 @@ test('an image is capped in dots and must be a PNG', () => {
     (e: unknown) => e instanceof TemplateLimitError && /label\.elements\[0\]: image is 2362 × 2362 dots at this resolution; the limit is 4000000/.test(e.message))
   assert.throws(() => compileLabel(imageLabel(Buffer.from('GIF89a').toString('base64')), 'label', 203),
     (e: unknown) => e instanceof TemplateError && /label\.elements\[0\]: image data is not a PNG/.test(e.message))
+})
+
+test('a label image whose data inflates past its header (a decompression bomb) is refused, not inflated', () => {
+  // A 2 × 1 grey PNG whose one IDAT inflates to 64 MiB: its header promises 3 bytes of scanlines.
+  const bomb = png2x1(0, Buffer.alloc(64 * 1024 * 1024))
+  assert.throws(() => compileLabel(imageLabel(bomb), 'label', 203),
+    (e: unknown) => e instanceof TemplateError && /label\.elements\[0\]: PNG data does not match its header/.test(e.message))
+  // The same picture with its 3 bytes is fine.
+  assert.doesNotThrow(() => compileLabel(imageLabel(png2x1(0, Buffer.from([0, 0, 255]))), 'label', 203))
 })
