@@ -110,6 +110,18 @@ export async function checkEndpointUrl (text: string, resolver: Resolver, allowP
   return url.href
 }
 
+/** One delivery with the log of its attempts. */
+export type DeliveryDetail = DeliveryView & {
+  attemptLog: Array<{
+    attempt: number
+    startedAt: string
+    durationMs: number
+    httpStatus: number | null
+    excerpt: string | null
+    error: string | null
+  }>
+}
+
 export interface WebhooksServiceDeps {
   db: Db
   box: Pick<Keyring, 'seal'>
@@ -154,16 +166,7 @@ export interface WebhooksService {
     status?: DeliveryStatus
     limit?: number
   }): Promise<DeliveryView[]>
-  delivery(workspaceId: string, id: string): Promise<DeliveryView & {
-    attemptLog: Array<{
-      attempt: number
-      startedAt: string
-      durationMs: number
-      httpStatus: number | null
-      excerpt: string | null
-      error: string | null
-    }>
-  }>
+  delivery(workspaceId: string, id: string): Promise<DeliveryDetail>
   /** A new delivery of the same event (same event id, same bytes) to the same endpoint. */
   redeliver(workspaceId: string, deliveryId: string): Promise<DeliveryView>
 }
@@ -280,21 +283,7 @@ export function createWebhooksService (deps: WebhooksServiceDeps,
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) { throw invalid('limit', 'expected a whole number from 1 to 1000') }
       return (await deliveries.listByEndpoint(endpointId, { status: options.status, limit })).map(deliveryView)
     },
-    async delivery (
-      workspaceId: string,
-      id: string
-    ): Promise<
-      DeliveryView & {
-        attemptLog: Array<{
-          attempt: number
-          startedAt: string
-          durationMs: number
-          httpStatus: number | null
-          excerpt: string | null
-          error: string | null
-        }>
-      }
-    > {
+    async delivery (workspaceId: string, id: string): Promise<DeliveryDetail> {
       const d = await mustGetDelivery(workspaceId, id)
       const attemptLog = (await deliveries.attempts(id)).map((a) => ({ ...a, startedAt: a.startedAt.toISOString() }))
       return { ...deliveryView(d), attemptLog }
