@@ -5,10 +5,11 @@
 # standard PDF fonts in PDF/A documents (URW base 35) and their sRGB output intent (icc-profiles-free),
 # the PDF/A validator of the tests (../shared/pdfa/preflight: PDFBox Preflight on a headless JRE), the
 # e-invoice validator of the tests (../shared/einvoice/validate: Saxon HE and xmllint), ZXing (GS1 barcode checks),
-# openssl (dev certificate), HAProxy (`make cluster` and the cluster test).
+# openssl (dev certificate), HAProxy (`make cluster` and the cluster test), Chromium (the studio's browser
+# tests, driven by playwright-core: npm's own browser download is not reachable here).
 # Installs what is missing when root; otherwise says what to install.
 set -euo pipefail
-packages=(mariadb-server mariadb-client poppler-utils zbar-tools zxing-cpp-tools dmtx-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-urw-base35 icc-profiles-free default-jre-headless libpdfbox2-java libactivation-java libjaxb-api-java libsaxonhe-java libxml2-utils openssl qpdf ca-certificates haproxy)
+packages=(mariadb-server mariadb-client poppler-utils zbar-tools zxing-cpp-tools dmtx-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-urw-base35 icc-profiles-free default-jre-headless libpdfbox2-java libactivation-java libjaxb-api-java libsaxonhe-java libxml2-utils openssl qpdf ca-certificates haproxy chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
