@@ -95,9 +95,9 @@ export function compileEinvoice (spec: unknown, document: Record<string, unknown
     `unknown profile ${JSON.stringify(profile)}: use EN16931 or XRECHNUNG`)
   }
   const pdf = document.pdf as Record<string, unknown> | undefined
-  if (pdf?.standard !== 'PDF/A-3b') {
+  if (pdf?.standard !== 'PDF/A-3b' && pdf?.standard !== 'PDF/A-3a') {
     add('document.pdf.standard',
-      'an e-invoice is embedded in a PDF/A-3b document: set "standard": "PDF/A-3b"')
+      'an e-invoice is embedded in a PDF/A-3 document: set "standard": "PDF/A-3b" (or "PDF/A-3a", tagged)')
   }
   if (datasetCodes.includes('invoice')) {
     add(ROOT,

@@ -5,7 +5,7 @@
 // The embedded $id makes the `#/$defs/...` references resolve inside this schema wherever
 // the template schema embeds it.
 import { ELEMENTS, type BlockElementSpec, type ElementSpec, type ElementType } from './elements/index.js'
-import { flow, len, styleProps, text } from './elements/fields.js'
+import { flow, HEADING, len, styleProps, text } from './elements/fields.js'
 import type { SpecOf } from './elements/types.js'
 import { pdfOptionsSchema } from './pdf-options.js'
 
@@ -45,7 +45,7 @@ const documentShape = {
     styles: {
       type: 'object',
       propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' },
-      additionalProperties: { type: 'object', additionalProperties: false, properties: styleProps }
+      additionalProperties: { type: 'object', additionalProperties: false, properties: { ...styleProps, heading: HEADING } }
     },
     fallbackFont: { type: 'string', minLength: 1 },
     pageHeader: flow('element'),

@@ -56,7 +56,8 @@ const schema = {
         text: { type: 'boolean' },
         textStyle: { type: 'string' },
         color,
-        align
+        align,
+        alt: text
       }
     }
   }

@@ -76,3 +76,6 @@ export function directionOf (v: unknown, path: string): Direction {
   if (v === 'ltr' || v === 'rtl') return v
   throw fail(path, 'direction must be auto, ltr or rtl')
 }
+
+/** `heading`: 1–6, the level of a heading in a tagged PDF (`H1`–`H6`), on a text element or a style. */
+export const HEADING = { type: 'integer', minimum: 1, maximum: 6 } as const

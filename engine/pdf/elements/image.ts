@@ -3,7 +3,7 @@
 import { prepareImage, type PreparedImage } from '../images.js'
 import { ALIGN_CENTER, ALIGN_RIGHT } from '../model.js'
 import { fail } from '../styles.js'
-import { align, alignOf, common, len, num, obj } from './fields.js'
+import { align, alignOf, common, len, num, obj, text } from './fields.js'
 import type { CompileCtx, ElementBase, ElementModule, SpecOf } from './types.js'
 
 export interface ImageEl extends ElementBase {
@@ -25,7 +25,7 @@ const schema = {
       type: 'object',
       required: ['asset'],
       additionalProperties: false,
-      properties: { asset: { type: 'string' }, width: len, height: len, align }
+      properties: { asset: { type: 'string' }, width: len, height: len, align, alt: text }
     }
   }
 } as const

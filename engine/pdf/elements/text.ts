@@ -6,7 +6,7 @@ import { drawLines } from '../draw-lines.js'
 import { hyphenatorFor } from '../hyphenate.js'
 import { ALIGN_START, type Style } from '../model.js'
 import { wrap } from '../text.js'
-import { align, alignOf, common, direction, directionOf, len, num, styleProps } from './fields.js'
+import { align, alignOf, common, direction, directionOf, HEADING, len, num, styleProps } from './fields.js'
 import type { ElementBase, ElementModule, PageFlow, SpecOf } from './types.js'
 
 export interface TextEl extends ElementBase {
@@ -40,7 +40,9 @@ const schema = {
     align,
     direction,
     maxLines: { type: 'integer', minimum: 0 },
-    width: len
+    width: len,
+    /** A heading (H1–H6) in a tagged PDF, not a paragraph (issue 34); overrides the style's. */
+    heading: HEADING
   }
 } as const
 
