@@ -4,7 +4,7 @@
 // seeded PRNG, so a database is the same on every run. The invoices' own figures (line amounts,
 // subtotal, tax, total) follow the rounding of docs/einvoice.md, since the engine checks them.
 import { onlyRow, type Conn } from '../store/db.js'
-import { cents, CUSTOMERS, demoInvoice, INVOICE_PLAN, PRODUCTS } from './invoices.js'
+import { cents, CUSTOMERS, demoInvoice, INVOICE_PLAN, PRODUCTS, type DemoInvoice } from './invoices.js'
 
 export const DEMO_TABLES = ['customers', 'invoices', 'invoice_lines', 'invoice_allowances', 'sales', 'parcels'] as const
 
@@ -91,10 +91,12 @@ export function demoRows (seed: number, label: string): DemoRows {
     k.vatId]))
 
   const numbers: string[] = []
+  let first: DemoInvoice | undefined
   INVOICE_PLAN.forEach(({ customer, kind, currency }, i) => {
     const id = i + 1
     const lines = id === 1 ? 5 : id === 2 ? 40 : int(5, 40)
-    const inv = demoInvoice(id, kind, lines, { int })
+    const inv = demoInvoice(id, kind, lines, { int }, first)
+    first ??= inv
     rows.invoice_lines.push(...inv.lines)
     rows.invoice_allowances.push(...inv.allowances)
     const issued = addDays(new Date('2025-01-06T00:00:00Z'), (id - 1) * 37 + int(0, 20))
@@ -173,7 +175,7 @@ export async function seedDemoDatabase (
     "t.TABLE_NAME = 'invoices' AND NOT EXISTS (SELECT 1 FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = ? AND " +
     "c.TABLE_NAME = 'invoices' AND c.COLUMN_NAME = 'type_code')", [db, db])) as unknown as [Array<{ n: number }>]
   if (Number(onlyRow(old).n) > 0) {
-    for (const t of ['customers', 'invoices', 'invoice_lines']) await conn.query(`DROP TABLE \`${db}\`.\`${t}\``)
+    for (const t of ['customers', 'invoices', 'invoice_lines']) await conn.query(`DROP TABLE IF EXISTS \`${db}\`.\`${t}\``)
   }
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {

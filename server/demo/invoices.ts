@@ -43,8 +43,8 @@ export const CUSTOMERS: DemoCustomer[] = [
 ]
 
 /**
- * domestic: German VAT (S) at 19 % and 7 %; credit: the same as a credit note (381) of invoice
- * 1; allowance: domestic with a document-level allowance; reverse: domestic reverse charge (AE,
+ * domestic: German VAT (S) at 19 % and 7 %; credit: a credit note (381) crediting invoice 1 in
+ * full; allowance: domestic with a document-level allowance; reverse: domestic reverse charge (AE,
  * § 13b UStG); intra: intra-community supply (K); export: outside the EU (G).
  */
 export type DemoKind = 'domestic' | 'credit' | 'allowance' | 'reverse' | 'intra' | 'export'
@@ -93,8 +93,15 @@ function category (kind: DemoKind, germanRate: number): [string, number] {
   return ['S', germanRate]
 }
 
-/** The lines (and allowance) of invoice `id` and the figures its header carries. */
-export function demoInvoice (id: number, kind: DemoKind, lineCount: number, rnd: Rand): DemoInvoice {
+/**
+ * The lines (and allowance) of invoice `id` and the figures its header carries. A credit note
+ * credits `corrected` (invoice 1) in full: its lines, and so its figures, are that invoice's.
+ */
+export function demoInvoice (id: number, kind: DemoKind, lineCount: number, rnd: Rand,
+  corrected?: DemoInvoice): DemoInvoice {
+  if (kind === 'credit' && corrected !== undefined) {
+    return { ...corrected, lines: corrected.lines.map(([, ...rest]) => [id, ...rest]), allowances: [] }
+  }
   const lines: unknown[][] = []
   const base = new Map<string, { cat: string, rate: number, cents: number }>()
   const add = (cat: string, rate: number, amount: number): void => {
