@@ -1,6 +1,7 @@
 // The PDF/A rows of the engine benchmark (issue 32): the example invoice as PDF/A-3b against
 // the plain invoice (no standard, standard fonts not embedded), and the 6,000-row sales report
 // both ways, measured in the same run as the rest of bench/engine.ts.
+import { einvoiceOf } from '../engine/einvoice/render-einvoice.js'
 import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
@@ -9,12 +10,27 @@ import { median, nth } from './stats.js'
 export interface Definition { document?: Record<string, unknown> }
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
 
-/** The template with `document.pdf.standard` set (null: `document.pdf` removed). */
+/**
+ * The template as that PDF standard and nothing more: `standard` null is the plain baseline (no
+ * standard, untagged: `document.pdf = { tagged: false }`). A `document.einvoice` is removed (it
+ * needs PDF/A-3 and adds the XML); its page still reads `invoice.*`, which `withInvoiceFigures`
+ * hands in as data, so every variant draws the same page.
+ */
 export function withStandard (def: Definition, standard: string | null): Definition {
   const document = { ...def.document }
-  if (standard === null) delete document.pdf
-  else document.pdf = { standard }
+  delete document.einvoice
+  document.pdf = standard === null ? { tagged: false } : { standard }
   return { ...def, document }
+}
+
+/**
+ * `datasets` plus `invoice`: the figures the e-invoice template `asIs` computes from them (its
+ * page's totals and VAT breakdown), computed once here instead of in every render of a variant.
+ */
+export function withInvoiceFigures (asIs: RenderInput): RenderInput['datasets'] {
+  const compiled = getCompiled(asIs.versionKey, asIs.definition)
+  if (compiled.einvoice === undefined) return asIs.datasets
+  return { ...asIs.datasets, invoice: einvoiceOf(compiled.einvoice, asIs).view }
 }
 
 const cpuOf = (fn: () => void, n: number): number => {

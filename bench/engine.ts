@@ -12,7 +12,7 @@ import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
-import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
+import { pdfaSection, withInvoiceFigures, withStandard, type Definition } from './engine-pdfa.js'
 import { dpiSection } from './engine-dpi.js'
 import { load1, median } from './stats.js'
 
@@ -21,16 +21,23 @@ const LIMITS = { maxPages: 100_000, maxBytes: 1e9, maxRows: 10_000_000, maxLabel
 const read = (p: string): string => readFileSync(root + p, 'utf8')
 
 /**
- * `standard`: undefined, the example as it is (the invoice is PDF/A-3b); null, a plain PDF (the
- * baseline of the rows before PDF/A existed); a string, that `document.pdf.standard`.
+ * `standard`: undefined, the example as it is (the invoice is a Factur-X e-invoice in PDF/A-3b);
+ * null, a plain PDF (no standard, untagged: the baseline of the rows before PDF/A existed); a
+ * string, that `document.pdf.standard`. The variants leave out the e-invoice and get its figures
+ * as data (engine-pdfa.ts, withStandard), so they draw the same page.
  */
 function inputFor (
   name: string, datasets: RenderInput['datasets'], parameters: Record<string, unknown> = {}, standard?: string | null
 ): RenderInput {
-  let definition = read(`examples/templates/${name}.json`)
-  if (standard !== undefined) definition = JSON.stringify(withStandard(JSON.parse(definition) as Definition, standard))
-  const versionKey = `bench:${name}:${standard ?? ''}`
-  return { versionKey, definition, parameters, context: { language: 'en' }, datasets, limits: LIMITS }
+  const definition = read(`examples/templates/${name}.json`)
+  const asIs = { versionKey: `bench:${name}:`, definition, parameters, context: { language: 'en' }, datasets, limits: LIMITS }
+  if (standard === undefined) return asIs
+  return {
+    ...asIs,
+    versionKey: `bench:${name}:${standard ?? 'plain'}`,
+    definition: JSON.stringify(withStandard(JSON.parse(definition) as Definition, standard)),
+    datasets: withInvoiceFigures(asIs)
+  }
 }
 
 function run (inp: RenderInput): { ms: number, pages: number, labels: number, bytes: number } {

@@ -1,22 +1,35 @@
 // Sample data for the demo databases, shaped exactly as the SQL of examples/templates/*.json
-// reads it: customers + invoices + invoice_lines (invoice), sales (sales-report), parcels
-// (shipping-label). Generated from a seeded PRNG, so a database is the same on every run.
+// reads it: customers + invoices + invoice_lines + invoice_allowances (the invoice, a Factur-X
+// e-invoice: docs/einvoice.md), sales (sales-report), parcels (shipping-label). Generated from a
+// seeded PRNG, so a database is the same on every run. The invoices' own figures (line amounts,
+// subtotal, tax, total) follow the rounding of docs/einvoice.md, since the engine checks them.
 import { onlyRow, type Conn } from '../store/db.js'
+import { cents, CUSTOMERS, demoInvoice, INVOICE_PLAN, PRODUCTS, type DemoInvoice } from './invoices.js'
 
-export const DEMO_TABLES = ['customers', 'invoices', 'invoice_lines', 'sales', 'parcels'] as const
+export const DEMO_TABLES = ['customers', 'invoices', 'invoice_lines', 'invoice_allowances', 'sales', 'parcels'] as const
 
 export function demoDdl (db: string): string[] {
   const q = (t: string): string => `\`${db}\`.\`${t}\``
   const tail = 'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci'
   return [
-    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL, ` +
-      `address VARCHAR(500) NOT NULL) ${tail}`,
+    // address: as printed; street … country (ISO 3166-1) and vat_id: the e-invoice's buyer terms.
+    `CREATE TABLE IF NOT EXISTS ${q('customers')} (id INT NOT NULL PRIMARY KEY, name VARCHAR(200) NOT NULL,
+      address VARCHAR(500) NOT NULL, street VARCHAR(200) NOT NULL, postcode VARCHAR(20) NOT NULL, city VARCHAR(100) NOT NULL,
+      country CHAR(2) NOT NULL, vat_id VARCHAR(20) NULL) ${tail}`,
+    // type_code: UNTDID 1001 (380 invoice, 381 credit note); preceding_number: the invoice a credit note corrects.
     `CREATE TABLE IF NOT EXISTS ${q('invoices')} (id INT NOT NULL PRIMARY KEY, number VARCHAR(32) NOT NULL UNIQUE, customer_id INT NOT NULL,
-      issued_on DATE NOT NULL, due_on DATE NOT NULL, currency CHAR(3) NOT NULL, subtotal DECIMAL(12,2) NOT NULL, tax DECIMAL(12,2) NOT NULL,
+      type_code CHAR(3) NOT NULL, issued_on DATE NOT NULL, due_on DATE NOT NULL, delivered_on DATE NOT NULL,
+      preceding_number VARCHAR(32) NULL, currency CHAR(3) NOT NULL, subtotal DECIMAL(12,2) NOT NULL, tax DECIMAL(12,2) NOT NULL,
       total DECIMAL(12,2) NOT NULL, KEY ix_customer (customer_id)) ${tail}`,
+    // unit: UN/ECE Rec. 20; vat_category: UNCL 5305 (S, K, AE, G …); vat_rate in percent.
     `CREATE TABLE IF NOT EXISTS ${q('invoice_lines')} (invoice_id INT NOT NULL, line_no INT NOT NULL, sku VARCHAR(32) NOT NULL,
-      description VARCHAR(300) NOT NULL, qty DECIMAL(10,3) NOT NULL, unit_price DECIMAL(12,2) NOT NULL, amount DECIMAL(12,2) NOT NULL,
+      description VARCHAR(300) NOT NULL, qty DECIMAL(10,3) NOT NULL, unit CHAR(3) NOT NULL, unit_price DECIMAL(12,2) NOT NULL,
+      vat_category VARCHAR(2) NOT NULL, vat_rate DECIMAL(5,2) NOT NULL, amount DECIMAL(12,2) NOT NULL,
       PRIMARY KEY (invoice_id, line_no)) ${tail}`,
+    // Document-level allowances (EN 16931 BG-20), each in one VAT category and rate.
+    `CREATE TABLE IF NOT EXISTS ${q('invoice_allowances')} (invoice_id INT NOT NULL, seq INT NOT NULL, reason VARCHAR(200) NOT NULL,
+      amount DECIMAL(12,2) NOT NULL, vat_category VARCHAR(2) NOT NULL, vat_rate DECIMAL(5,2) NOT NULL,
+      PRIMARY KEY (invoice_id, seq)) ${tail}`,
     `CREATE TABLE IF NOT EXISTS ${q('sales')} (id INT NOT NULL PRIMARY KEY, region VARCHAR(32) NOT NULL, sold_on DATE NOT NULL,
       customer VARCHAR(200) NOT NULL, product VARCHAR(100) NOT NULL, qty INT NOT NULL, amount DECIMAL(12,2) NOT NULL, KEY ix_sold_on (sold_on)) ${tail}`,
     `CREATE TABLE IF NOT EXISTS ${q('parcels')} (id INT NOT NULL PRIMARY KEY, batch_id INT NOT NULL, tracking_no VARCHAR(40) NOT NULL,
@@ -37,29 +50,6 @@ function prng (seed: number): () => number {
   }
 }
 
-const CUSTOMERS: Array<[string, string]> = [
-  ['Müller & Söhne GmbH', 'Musterstraße 12\n10115 Berlin\nGermany'],
-  ['Fjord Imports AS', 'Bryggen 7\n5003 Bergen\nNorway'],
-  ['Cobalt & Co Ltd', '14 Canal Street\nManchester M1 3HE\nUnited Kingdom'],
-  ['Delta Foods S.A.', '22 rue de la Paix\n75002 Paris\nFrance'],
-  ['Granite Works Inc.', '500 Quarry Road\nBarre, VT 05641\nUSA'],
-  ['Brightside Retail BV', 'Keizersgracht 123\n1015 CJ Amsterdam\nNetherlands'],
-  ['Evergreen Stores Oy', 'Mannerheimintie 5\n00100 Helsinki\nFinland'],
-  ['Łódź Hurt Sp. z o.o.', 'ul. Piotrkowska 90\n90-103 Łódź\nPoland'],
-  // Scripts beyond WinAnsi: documents draw them with the default font stack (docs/layout.md).
-  ['Αθηναϊκή Εμπορική Α.Ε.', 'Ερμού 25\n105 63 Αθήνα\nΕλλάδα'],
-  ['شركة النور للتجارة', 'شارع التحرير 15\nالقاهرة 11511\nمصر'],
-  ['אור סחר בע״מ', 'רחוב הרצל 10\nתל אביב 6578901\nישראל']
-]
-
-const PRODUCTS: Array<[string, string, number]> = [
-  ['WID-100', 'Widget, standard', 1290], ['WID-200', 'Widget, deluxe', 2490], ['GAD-010', 'Gadget', 735],
-  ['SPR-001', 'Spring set (10 pcs)', 320], ['CAB-5M', 'Cable 5 m', 999], ['BOL-M8', 'Bolt M8 × 40, zinc', 45],
-  ['NUT-M8', 'Nut M8', 12], ['SRV-HR', 'Service hour', 8500], ['PMP-300', 'Pump, 300 l/h, ' +
-    'with a rather long description that wraps onto a second line', 18900],
-  ['VLV-025', 'Valve DN25', 4750], ['FLT-010', 'Filter cartridge', 1575], ['GSK-SET', 'Gasket set', 860]
-]
-
 const REGIONS = ['North', 'South', 'East', 'West', 'Central']
 
 const RECIPIENTS: Array<[string, string, string, string, string]> = [
@@ -73,7 +63,6 @@ const RECIPIENTS: Array<[string, string, string, string, string]> = [
   ['Olof Åström', 'Drottninggatan 3', 'Stockholm', '111 51', 'Sverige']
 ]
 
-const cents = (n: number): string => (n < 0 ? '-' : '') + `${Math.floor(Math.abs(n) / 100)}.${String(Math.abs(n) % 100).padStart(2, '0')}`
 const day = (d: Date): string => d.toISOString().slice(0, 10)
 const addDays = (d: Date, n: number): Date => new Date(d.getTime() + n * 86_400_000)
 
@@ -81,6 +70,7 @@ export interface DemoRows {
   customers: unknown[][]
   invoices: unknown[][]
   invoice_lines: unknown[][]
+  invoice_allowances: unknown[][]
   sales: unknown[][]
   parcels: unknown[][]
 }
@@ -94,24 +84,28 @@ export function demoRows (seed: number, label: string): DemoRows {
     if (v === undefined) throw new Error('demo data: pick from an empty list')
     return v
   }
-  const rows: DemoRows = { customers: [], invoices: [], invoice_lines: [], sales: [], parcels: [] }
-  CUSTOMERS.forEach(([name, address], i) => rows.customers.push([i + 1, name, address]))
-
-  for (let id = 1; id <= 12; id++) {
-    const lines = id === 1 ? 5 : id === 2 ? 40 : int(5, 40)
-    let subtotal = 0
-    for (let n = 1; n <= lines; n++) {
-      const [sku, description, price] = pick(PRODUCTS)
-      const qtyMilli = sku === 'SRV-HR' ? int(1, 16) * 500 : int(1, 25) * 1000
-      const amount = Math.round(price * qtyMilli / 1000)
-      subtotal += amount
-      rows.invoice_lines.push([id, n, sku, description, (qtyMilli / 1000).toFixed(3), cents(price), cents(amount)])
-    }
-    const tax = Math.round(subtotal * 0.19)
-    const issued = addDays(new Date('2025-01-06T00:00:00Z'), (id - 1) * 37 + int(0, 20))
-    rows.invoices.push([id, `INV-${label}-${issued.getUTCFullYear()}-${String(id).padStart(4, '0')}`, ((id - 1) % CUSTOMERS.length) + 1,
-      day(issued), day(addDays(issued, 30)), 'EUR', cents(subtotal), cents(tax), cents(subtotal + tax)])
+  const rows: DemoRows = {
+    customers: [], invoices: [], invoice_lines: [], invoice_allowances: [], sales: [], parcels: []
   }
+  CUSTOMERS.forEach((k, i) => rows.customers.push([i + 1, k.name, k.address, k.street, k.postcode, k.city, k.country,
+    k.vatId]))
+
+  const numbers: string[] = []
+  let first: DemoInvoice | undefined
+  INVOICE_PLAN.forEach(({ customer, kind, currency }, i) => {
+    const id = i + 1
+    const lines = id === 1 ? 5 : id === 2 ? 40 : int(5, 40)
+    const inv = demoInvoice(id, kind, lines, { int }, first)
+    first ??= inv
+    rows.invoice_lines.push(...inv.lines)
+    rows.invoice_allowances.push(...inv.allowances)
+    const issued = addDays(new Date('2025-01-06T00:00:00Z'), (id - 1) * 37 + int(0, 20))
+    const credit = kind === 'credit'
+    const number = `${credit ? 'CN' : 'INV'}-${label}-${issued.getUTCFullYear()}-${String(id).padStart(4, '0')}`
+    numbers.push(number)
+    rows.invoices.push([id, number, customer, credit ? '381' : '380', day(issued), day(addDays(issued, 30)),
+      day(addDays(issued, -int(0, 5))), credit ? numbers[0] : null, currency, inv.subtotal, inv.tax, inv.total])
+  })
 
   // About 3,650 sales over 2025-01-01 … 2026-12-31: five a day on average, across the regions.
   let saleId = 0
@@ -126,7 +120,7 @@ export function demoRows (seed: number, label: string): DemoRows {
         ++saleId,
         pick(REGIONS),
         day(addDays(start, d)),
-        pick(CUSTOMERS)[0],
+        pick(CUSTOMERS).name,
         product,
         qty,
         cents(Math.round((price * qty * discount) / 100))
@@ -156,16 +150,20 @@ export function demoRows (seed: number, label: string): DemoRows {
 }
 
 const COLUMNS: Record<keyof DemoRows, string> = {
-  customers: 'id, name, address',
-  invoices: 'id, number, customer_id, issued_on, due_on, currency, subtotal, tax, total',
-  invoice_lines: 'invoice_id, line_no, sku, description, qty, unit_price, amount',
+  customers: 'id, name, address, street, postcode, city, country, vat_id',
+  invoices: 'id, number, customer_id, type_code, issued_on, due_on, delivered_on, preceding_number, currency, subtotal, ' +
+    'tax, total',
+  invoice_lines: 'invoice_id, line_no, sku, description, qty, unit, unit_price, vat_category, vat_rate, amount',
+  invoice_allowances: 'invoice_id, seq, reason, amount, vat_category, vat_rate',
   sales: 'id, region, sold_on, customer, product, qty, amount',
   parcels: 'id, batch_id, tracking_no, recipient_name, street, city, postcode, country, weight_kg, qty'
 }
 
 /**
  * Creates the tables and fills them once: when `invoices` already has rows the database is left
- * as it is (re-running the demo never duplicates). The inserts run in one transaction.
+ * as it is (re-running the demo never duplicates). The inserts run in one transaction. A demo
+ * database from before the e-invoice (its invoices lack `type_code`) has its invoice tables
+ * dropped and made again, so every environment of an existing demo gets the new columns.
  */
 export async function seedDemoDatabase (
   conn: Conn,
@@ -173,6 +171,12 @@ export async function seedDemoDatabase (
   seed: number,
   label: string
 ): Promise<{ seeded: boolean, counts: Record<string, number> }> {
+  const [old] = (await conn.query('SELECT COUNT(*) AS n FROM information_schema.TABLES t WHERE t.TABLE_SCHEMA = ? AND ' +
+    "t.TABLE_NAME = 'invoices' AND NOT EXISTS (SELECT 1 FROM information_schema.COLUMNS c WHERE c.TABLE_SCHEMA = ? AND " +
+    "c.TABLE_NAME = 'invoices' AND c.COLUMN_NAME = 'type_code')", [db, db])) as unknown as [Array<{ n: number }>]
+  if (Number(onlyRow(old).n) > 0) {
+    for (const t of ['customers', 'invoices', 'invoice_lines']) await conn.query(`DROP TABLE IF EXISTS \`${db}\`.\`${t}\``)
+  }
   for (const sql of demoDdl(db)) await conn.query(sql)
   const count = async (t: string): Promise<number> => {
     const [r] = (await conn.query(`SELECT COUNT(*) AS n FROM \`${db}\`.\`${t}\``)) as unknown as [Array<{ n: number }>]

@@ -50,9 +50,13 @@ export const SUCCEEDED_JOB = {
 const fields = (spec: string): Array<{ name: string, type: string }> =>
   spec.split(' ').map((f) => ({ name: f.slice(0, f.indexOf(':')), type: f.slice(f.indexOf(':') + 1) }))
 
+const LINE_FIELDS = 'line_no:integer sku:string description:string qty:decimal unit:string unit_price:decimal ' +
+  'vat_category:string vat_rate:decimal amount:decimal'
+
 export const INVOICE_TEMPLATE = {
   code: 'invoice',
-  description: 'Customer invoice with line items, totals and a Code128 of the invoice number',
+  description: 'Customer invoice as a Factur-X (EN 16931) e-invoice: line items, VAT breakdown and totals computed ' +
+    'by the engine, a Code128 of the invoice number',
   documentType: 'invoice',
   format: 'document',
   version: 1,
@@ -74,14 +78,22 @@ export const INVOICE_TEMPLATE = {
       code: 'header',
       description: 'Invoice header with customer',
       cardinality: 'single',
-      fields: fields('number:string issued_on:date due_on:date customer_name:string customer_address:string ' +
+      fields: fields('number:string type_code:string issued_on:date due_on:date delivered_on:date ' +
+        'preceding_number:string customer_name:string customer_address:string customer_street:string ' +
+        'customer_postcode:string customer_city:string customer_country:string customer_vat_id:string ' +
         'currency:string subtotal:decimal tax:decimal total:decimal')
     },
     {
       code: 'lines',
       description: 'Invoice lines in order',
       cardinality: 'multiple',
-      fields: fields('line_no:integer sku:string description:string qty:decimal unit_price:decimal amount:decimal')
+      fields: fields(LINE_FIELDS)
+    },
+    {
+      code: 'allowances',
+      description: 'Document-level allowances (discounts on the whole invoice)',
+      cardinality: 'multiple',
+      fields: fields('reason:string amount:decimal vat_category:string vat_rate:decimal')
     }
   ]
 }
@@ -93,8 +105,18 @@ export const DATASET_RESULT = {
   version: 1,
   dataset: 'lines',
   environment: 'production',
-  columns: fields('line_no:integer sku:string description:string qty:decimal unit_price:decimal amount:decimal'),
-  rows: [{ line_no: 1, sku: 'SKU-X', description: 'Single item', qty: '2.00', unit_price: '25.00', amount: '50.00' }],
+  columns: fields(LINE_FIELDS),
+  rows: [{
+    line_no: 1,
+    sku: 'SKU-X',
+    description: 'Single item',
+    qty: '2.00',
+    unit: 'H87',
+    unit_price: '25.00',
+    vat_category: 'G',
+    vat_rate: '0.00',
+    amount: '50.00'
+  }],
   rowCount: 1,
   truncated: false,
   elapsedMs: 3

@@ -111,7 +111,8 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
         (SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM \`${e.database}\`.invoice_lines GROUP BY invoice_id) x) AS maxLines,
         (SELECT COUNT(*) FROM \`${e.database}\`.sales) AS sales, (SELECT COUNT(DISTINCT region) FROM \`${e.database}\`.sales) AS regions,
         (SELECT MIN(YEAR(sold_on)) FROM \`${e.database}\`.sales) AS y0, (SELECT MAX(YEAR(sold_on)) FROM \`${e.database}\`.sales) AS y1,
-        (SELECT COUNT(*) FROM \`${e.database}\`.parcels) AS parcels`) as unknown as [[{
+        (SELECT COUNT(*) FROM \`${e.database}\`.parcels) AS parcels,
+        (SELECT COUNT(*) FROM \`${e.database}\`.invoice_allowances) AS allowances`) as unknown as [[{
         customers: number
         invoices: number
         line_count: number
@@ -122,6 +123,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
         y0: number
         y1: number
         parcels: number
+        allowances: number
       }]]
       assert.ok(c.customers >= 3 && c.invoices >= 3, JSON.stringify(c))
       assert.ok(c.minLines >= 5 && c.maxLines <= 40, JSON.stringify(c))
@@ -131,6 +133,7 @@ test('svc demo creates the workspace, databases, read-only users, templates and 
         customers: Number(c.customers),
         invoices: Number(c.invoices),
         invoice_lines: Number(c.line_count),
+        invoice_allowances: Number(c.allowances),
         sales: Number(c.sales),
         parcels: Number(c.parcels)
       })

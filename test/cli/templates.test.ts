@@ -52,7 +52,7 @@ async function workspace (): Promise<string> {
 test('validate: a valid file exits 0; an invalid one exits 1 with every error keyed by JSON path', async () => {
   const ok = await svc(['templates', 'validate', example('templates', 'invoice')])
   assert.equal(ok.code, 0, ok.stderr)
-  assert.deepEqual(ok.json, { valid: true, code: 'invoice', format: 'document', parameters: 1, datasets: 2 })
+  assert.deepEqual(ok.json, { valid: true, code: 'invoice', format: 'document', parameters: 1, datasets: 3 })
 
   const file = join(home, 'broken.json')
   await writeFile(file, JSON.stringify(exampleAs('invoice', 'Bad Code', (t) => { t.parameters[0].type = 'money'; delete t.document })))

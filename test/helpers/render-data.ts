@@ -12,11 +12,18 @@ import { examplesDir } from '../../server/util/paths.js'
 import type { KeyMode, Scope } from '../../server/util/api-key-format.js'
 
 const SCHEMA = [
-  'CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(200), address VARCHAR(500))',
-  `CREATE TABLE invoices (id INT PRIMARY KEY, number VARCHAR(32), issued_on DATE, due_on DATE, customer_id INT,
-    currency CHAR(3), subtotal DECIMAL(12,2), tax DECIMAL(12,2), total DECIMAL(12,2))`,
+  // The invoice is a Factur-X e-invoice (docs/einvoice.md): buyer address and VAT id, units and
+  // VAT per line, and figures that agree with the engine's (it checks them).
+  `CREATE TABLE customers (id INT PRIMARY KEY, name VARCHAR(200), address VARCHAR(500), street VARCHAR(200),
+    postcode VARCHAR(20), city VARCHAR(100), country CHAR(2), vat_id VARCHAR(20))`,
+  `CREATE TABLE invoices (id INT PRIMARY KEY, number VARCHAR(32), type_code CHAR(3), issued_on DATE, due_on DATE,
+    delivered_on DATE, preceding_number VARCHAR(32), customer_id INT, currency CHAR(3), subtotal DECIMAL(12,2),
+    tax DECIMAL(12,2), total DECIMAL(12,2))`,
   `CREATE TABLE invoice_lines (invoice_id INT, line_no INT, sku VARCHAR(32), description VARCHAR(200), qty DECIMAL(10,2),
-    unit_price DECIMAL(12,2), amount DECIMAL(12,2), PRIMARY KEY (invoice_id, line_no))`,
+    unit CHAR(3), unit_price DECIMAL(12,2), vat_category VARCHAR(2), vat_rate DECIMAL(5,2), amount DECIMAL(12,2),
+    PRIMARY KEY (invoice_id, line_no))`,
+  `CREATE TABLE invoice_allowances (invoice_id INT, seq INT, reason VARCHAR(200), amount DECIMAL(12,2),
+    vat_category VARCHAR(2), vat_rate DECIMAL(5,2), PRIMARY KEY (invoice_id, seq))`,
   `CREATE TABLE sales (id INT AUTO_INCREMENT PRIMARY KEY, region VARCHAR(64), sold_on DATE, customer VARCHAR(200), product VARCHAR(200),
     qty INT, amount DECIMAL(12,2))`,
   `CREATE TABLE parcels (id INT AUTO_INCREMENT PRIMARY KEY, batch_id INT, tracking_no VARCHAR(64), recipient_name VARCHAR(200),
@@ -41,12 +48,16 @@ export async function createDataDatabase (name: string, options: { salesRows?: n
   const url = `mysql://${readerOf(name)}:${password}@${host}:${port}/${name}`
   const db = createDb(`${serverUrl()}/${name}`, { connectionLimit: 1 })
   for (const sql of SCHEMA) await db.query(sql)
-  await db.query("INSERT INTO customers VALUES (1, 'Acme Corp', '1 Main Street, Springfield'), (2, 'Globex', '2 Side Road, Shelbyville')")
-  await db.query(`INSERT INTO invoices VALUES (1, 'INV-2026-0001', '2026-11-01', '2026-12-01', 1, 'EUR', 100.00, 20.00, 120.00),
-    (2, 'INV-2026-0002', '2026-11-02', '2026-12-02', 2, 'USD', 50.00, 0.00, 50.00)`)
+  await db.query(`INSERT INTO customers VALUES
+    (1, 'Acme Corp', '1 Main Street, Springfield', '1 Main Street', '10115', 'Berlin', 'DE', 'DE811907980'),
+    (2, 'Globex', '2 Side Road, Shelbyville', '2 Side Road', '62565', 'Shelbyville', 'US', NULL)`)
+  // 1: twelve lines at 19 % (99.96 + 18.99); 2: an export (G, no VAT) in USD.
+  await db.query(`INSERT INTO invoices VALUES
+    (1, 'INV-2026-0001', '380', '2026-11-01', '2026-12-01', '2026-10-30', NULL, 1, 'EUR', 99.96, 18.99, 118.95),
+    (2, 'INV-2026-0002', '380', '2026-11-02', '2026-12-02', '2026-10-30', NULL, 2, 'USD', 50.00, 0.00, 50.00)`)
   const lines: unknown[][] = []
-  for (let i = 1; i <= 12; i++) lines.push([1, i, `SKU-${i}`, `Widget number ${i}`, 1, 8.33, 8.33])
-  lines.push([2, 1, 'SKU-X', 'Single item', 2, 25.00, 50.00])
+  for (let i = 1; i <= 12; i++) lines.push([1, i, `SKU-${i}`, `Widget number ${i}`, 1, 'H87', 8.33, 'S', 19, 8.33])
+  lines.push([2, 1, 'SKU-X', 'Single item', 2, 'H87', 25.00, 'G', 0, 50.00])
   await db.query('INSERT INTO invoice_lines VALUES ?', [lines])
   const sales: unknown[][] = []
   const regions = ['North', 'South', 'East', 'West']

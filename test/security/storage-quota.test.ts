@@ -127,14 +127,15 @@ test('a workspace at its storage quota: its render fails with RENDER_LIMIT_EXCEE
 test('sync renders whose documents are stored for a webhook subscriber: the one that would pass the quota is a 422, nothing stored past it', async () => {
   const c = await renderWorkspace(fx.server.context, fx.dataUrl)
   await fx.server.context.services.webhooks.create({ workspaceId: c.workspace.id, url: 'https://127.0.0.1:9/hook', events: ['document.generated'] })
-  // C's earlier documents: 20 KB short of its quota (stored through the repository, so counted).
+  // C's earlier documents: 80 KB short of its quota (stored through the repository, so counted),
+  // room for a few invoices (a Factur-X invoice, fonts and XML embedded, is ~25 KB).
   await fx.server.context.repos.documents.insert(fx.server.context.db, {
     id: randomUUID(),
     workspaceId: c.workspace.id,
     jobId: null,
     contentType: 'application/pdf',
     fileName: 'old.pdf',
-    content: Buffer.alloc(QUOTA - 20_000),
+    content: Buffer.alloc(QUOTA - 80_000),
     expiresAt: new Date(Date.now() + 3_600_000)
   })
   let refused: Awaited<ReturnType<typeof submit>> | undefined

@@ -102,7 +102,8 @@ test('executes a dataset of the published version in the key\'s default environm
   const res = await exec(live, 'invoice', 'lines', { parameters: { invoiceId: 2 } })
   const body = res.json()
   assert.equal(res.status, 200, res.text())
-  const expected = await direct('SELECT line_no, sku, description, qty, unit_price, amount FROM invoice_lines WHERE invoice_id = 2 ORDER BY line_no')
+  const expected = await direct('SELECT line_no, sku, description, qty, unit, unit_price, vat_category, vat_rate, amount ' +
+    'FROM invoice_lines WHERE invoice_id = 2 ORDER BY line_no')
   assert.equal(expected.length, 40)
   assert.equal(body.template, 'invoice')
   assert.equal(body.version, 1)
@@ -110,7 +111,8 @@ test('executes a dataset of the published version in the key\'s default environm
   assert.equal(body.environment, 'production')
   assert.deepEqual(body.columns, [
     { name: 'line_no', type: 'integer' }, { name: 'sku', type: 'string' }, { name: 'description', type: 'string' },
-    { name: 'qty', type: 'decimal' }, { name: 'unit_price', type: 'decimal' }, { name: 'amount', type: 'decimal' }
+    { name: 'qty', type: 'decimal' }, { name: 'unit', type: 'string' }, { name: 'unit_price', type: 'decimal' },
+    { name: 'vat_category', type: 'string' }, { name: 'vat_rate', type: 'decimal' }, { name: 'amount', type: 'decimal' }
   ])
   assert.deepEqual(body.rows, expected)
   assert.equal(body.rowCount, 40)

@@ -55,7 +55,9 @@ test('GET /v1/templates/:code answers the spec 2.3 record; its parameterSchema v
   assert.match(body.description, /Customer invoice/)
   assert.ok(!Number.isNaN(Date.parse(body.updatedAt)) && body.updatedAt.endsWith('Z'))
   assert.deepEqual(body.parameters, [{ name: 'invoiceId', type: 'integer', required: true, defaultValue: null, description: 'Internal id of the invoice' }])
-  assert.deepEqual(body.datasets.map((d: { code: string, cardinality: string }) => [d.code, d.cardinality]), [['header', 'single'], ['lines', 'multiple']])
+  assert.deepEqual(body.datasets.map((d: { code: string, cardinality: string }) => [d.code, d.cardinality]), [
+    ['header', 'single'], ['lines', 'multiple'], ['allowances', 'multiple']
+  ])
   assert.deepEqual(body.datasets[1].fields[0], { name: 'line_no', type: 'integer' })
   assert.deepEqual(Object.keys(body.datasets[0]).sort(), ['cardinality', 'code', 'description', 'fields'])
 

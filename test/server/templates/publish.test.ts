@@ -48,7 +48,7 @@ test('publishing twice gives versions 1 and 2 with previousVersion, stored defin
   assert.equal(rows[0].document_type, 'invoice')
   const view = JSON.parse(rows[0].public_view)
   assert.deepEqual(view.parameters, [{ name: 'invoiceId', type: 'integer', required: true, defaultValue: null, description: 'Internal id of the invoice' }])
-  assert.deepEqual(view.datasets.map((d: { code: string }) => d.code), ['header', 'lines'])
+  assert.deepEqual(view.datasets.map((d: { code: string }) => d.code), ['header', 'lines', 'allowances'])
   assert.ok(!rows[0].public_view.includes('SELECT'), 'no SQL in the public view')
   const [[tpl]] = await db.query<RowDataPacket[]>('SELECT current_version, format, disabled FROM templates WHERE id = ?', [v1.templateId])
   assert.equal(tpl?.current_version, 2)
