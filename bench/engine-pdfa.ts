@@ -9,11 +9,14 @@ import { median, nth } from './stats.js'
 export interface Definition { document?: Record<string, unknown> }
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
 
-/** The template with `document.pdf.standard` set (null: `document.pdf` removed). */
+/**
+ * The template with `document.pdf.standard` set (null: `document.pdf` removed; a JSON object,
+ * `{"tagged":false}`: that `document.pdf`).
+ */
 export function withStandard (def: Definition, standard: string | null): Definition {
   const document = { ...def.document }
   if (standard === null) delete document.pdf
-  else document.pdf = { standard }
+  else document.pdf = standard.startsWith('{') ? JSON.parse(standard) as unknown : { standard }
   return { ...def, document }
 }
 
