@@ -14,6 +14,7 @@ import { addOutputIntent } from './output-intent.js'
 import { bcp47, useXmp, type DocInfo } from './pdfa-metadata.js'
 import { embedAssociatedFile, type PdfExtras } from './associated-file.js'
 import { PdfRaw, pdfString } from './pdf-raw.js'
+import { useOffsets, type OffsetsOwner } from './offsets.js'
 import { StructTree, type ObjectOutput } from './struct-tree.js'
 import { Tags } from './tags.js'
 
@@ -27,7 +28,7 @@ interface PageLike {
   xobjects: Record<string, unknown>
   dictionary: { id: number, data: Record<string, unknown> }
 }
-interface DocInternals extends ObjectOutput {
+interface DocInternals extends ObjectOutput, OffsetsOwner {
   page: PageLike
   push (chunk: Uint8Array | null): boolean
   _write (data: string | Uint8Array): void
@@ -138,6 +139,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const kids = internals._root.data.Pages.data.Kids
+  // Tagged: objects for every structure element, and their offsets kept compact (offsets.ts).
+  if (cd.pdf.tagged) useOffsets(internals)
   const tags = cd.pdf.tagged ? new Tags(new StructTree(internals, cd.pageHeight)) : null
   let pageNo = 0
   const sink = {

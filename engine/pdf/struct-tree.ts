@@ -10,7 +10,7 @@ import { fmt } from './fonts.js'
 
 /** pdfkit's object bookkeeping, as this writer uses it (render-pdf.ts hands it over). */
 export interface ObjectOutput {
-  _offsets: Array<number | null>
+  _offsets: { push (unwritten: null): number, readonly length: number } & Iterable<number | null>
   _offset: number
   _waiting: number
   _write (data: string): void
@@ -23,8 +23,13 @@ export interface StructElem {
   /** The structure type: P, H1, Table, TD, … */
   type: string
   parent: number
-  /** /K so far: child elements (`n 0 R`) and marked content (MCIDs, MCRs on other pages), in reading order. */
+  /** Marked content so far (MCIDs, MCRs on other pages), in reading order: /K of a leaf element. */
   kids: string
+  /**
+   * Child elements, in reading order, as runs of object numbers (first, step, count): a table
+   * body's rows are a few runs a page, not a number each. An element has children or content.
+   */
+  runs: number[]
   count: number
   /** Object number of the page of the first marked content (0: none yet): the element's /Pg. */
   pg: number
@@ -55,8 +60,13 @@ export class StructTree {
 
   /** A new element under `parent` (null: the root), added to the parent's kids. */
   open (type: string, parent: StructElem | null, extra = ''): StructElem {
-    const el: StructElem = { id: this.alloc(), type, parent: parent?.id ?? this.rootId, kids: '', count: 0, pg: 0, extra }
-    if (parent !== null) { parent.kids += el.id + ' 0 R '; parent.count++ }
+    const id = this.alloc()
+    const el: StructElem = { id, type, parent: parent?.id ?? this.rootId, kids: '', runs: [], count: 0, pg: 0, extra }
+    if (parent !== null) {
+      if (parent.kids !== '') throw new Error(`structure tree: ${parent.type} has content and children`)
+      addRun(parent.runs, id)
+      parent.count++
+    }
     return el
   }
 
@@ -67,6 +77,7 @@ export class StructTree {
 
   /** Marked content `mcid` on page `n` belongs to `el`. */
   content (el: StructElem, n: number, mcid: number): void {
+    if (el.runs.length > 0) throw new Error(`structure tree: ${el.type} has children and content`)
     const page = this.pageId(n)
     if (el.pg === 0) el.pg = page
     el.kids += page === el.pg ? mcid + ' ' : '<< /Type /MCR /Pg ' + page + ' 0 R /MCID ' + mcid + ' >> '
@@ -77,7 +88,8 @@ export class StructTree {
   close (el: StructElem): void {
     let d = '<< /S /' + el.type + ' /P ' + el.parent + ' 0 R'
     if (el.pg !== 0) d += ' /Pg ' + el.pg + ' 0 R'
-    if (el.count > 0) d += ' /K ' + (el.count === 1 ? el.kids : '[' + el.kids + ']')
+    const kids = el.runs.length > 0 ? refs(el.runs) : el.kids
+    if (el.count > 0) d += ' /K ' + (el.count === 1 ? kids : '[' + kids + ']')
     this.object(el.id, d + el.extra + ' >>')
     if (this.batch.length > BATCH) this.flush()
   }
@@ -146,6 +158,31 @@ export class StructTree {
     this.out._write(this.batch.slice(0, -1))
     this.batch = ''
   }
+}
+
+/** Appends `id` to runs of (first, step, count). */
+function addRun (runs: number[], id: number): void {
+  const n = runs.length
+  if (n > 0) {
+    const first = runs[n - 3]!
+    const count = runs[n - 1]! // n is a multiple of 3
+    if (count === 1) { runs[n - 2] = id - first; runs[n - 1] = 2; return }
+    if (first + runs[n - 2]! * count === id) { runs[n - 1] = count + 1; return }
+  }
+  runs.push(id, 0, 1)
+}
+
+/** `a 0 R b 0 R …` from runs, a line each 16 (lines of a PDF file stay short). */
+function refs (runs: readonly number[]): string {
+  let s = ''
+  let k = 0
+  for (let i = 0; i + 2 < runs.length; i += 3) {
+    const first = runs[i]!
+    const step = runs[i + 1]!
+    const count = runs[i + 2]!
+    for (let j = 0; j < count; j++) s += (first + j * step) + ((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
+  }
+  return s
 }
 
 /** A PDF text string: literal if ASCII, else UTF-16BE with a byte order mark, in hex. */
