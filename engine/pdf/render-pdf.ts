@@ -27,6 +27,7 @@ interface PageLike {
   fonts: Record<string, unknown>
   xobjects: Record<string, unknown>
   dictionary: { id: number, data: Record<string, unknown> }
+  _setTabOrder (): void
 }
 interface DocInternals extends ObjectOutput, OffsetsOwner {
   page: PageLike
@@ -172,7 +173,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
         const { id, key } = tags.tree.renumberPage(pageNo, d.id, parts.find((c) => c.tags !== null)?.parents ?? [])
         d.id = id
         d.data.StructParents = key
-        if (version !== '1.4') d.data.Tabs = 'S' // PDF 1.5; PDF/A-1 is 1.4
+        // /Tabs is PDF 1.5, PDF/A-1 is 1.4: then not even pdfkit's own (it adds /Tabs when the catalog has /MarkInfo).
+        if (version !== '1.4') d.data.Tabs = 'S'
+        else page._setTabOrder = () => {}
       }
     }
   }
