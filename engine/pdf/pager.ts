@@ -137,8 +137,12 @@ export class Pager implements PageFlow {
   private finishPage (): void {
     if (this.overflowed) return
     this.tags?.pageEnd(this.body)
-    if (this.holding) this.buffered.push(this.body)
-    else this.writePage(this.body, this.pageNo)
+    if (this.holding) {
+      // Held until the count is known: its content as one string, not the tree of its appends
+      // (a piece per text run and, tagged, per marked-content sequence: twice the memory).
+      this.body.ops = flat(this.body.ops)
+      this.buffered.push(this.body)
+    } else this.writePage(this.body, this.pageNo)
   }
 
   newPage (): void {
@@ -191,4 +195,9 @@ export class Pager implements PageFlow {
   drawBand (items: Elem[], x: number, y: number): number {
     return drawFlow(items, this.scope, this.body, x, y)
   }
+}
+
+/** The string as one flat sequence: a held page's content, built by appends, is a tree of pieces. */
+function flat (s: string): string {
+  return s.length === 0 ? s : Buffer.from(s, 'latin1').toString('latin1')
 }

@@ -136,6 +136,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
+  coalesceXref(internals)
   const fonts = new DocFonts(doc, pdfa?.part === 1)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
@@ -216,6 +217,31 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
+}
+
+/**
+ * pdfkit writes the cross-reference table a line per object, a Buffer each: for a tagged
+ * document, an object per structure element, hundreds of thousands of small Buffers at the end
+ * of a long report (its peak memory). The same bytes go out in 64 KB strings instead.
+ */
+function coalesceXref (doc: DocInternals): void {
+  const finalize = doc._finalize.bind(doc)
+  doc._finalize = () => {
+    const write = doc._write.bind(doc)
+    let text = ''
+    // _write adds a newline to a string: what is held is written without its last one.
+    doc._write = (data) => {
+      if (typeof data === 'string') {
+        text += data + '\n'
+        if (text.length < 65536) return
+      }
+      if (text !== '') { write(text.slice(0, -1)); text = '' }
+      if (typeof data !== 'string') write(data)
+    }
+    finalize()
+    doc._write = write
+    if (text !== '') write(text.slice(0, -1))
+  }
 }
 
 /**

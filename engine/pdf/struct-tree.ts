@@ -80,17 +80,19 @@ export class StructTree {
     if (el.runs.length > 0) throw new Error(`structure tree: ${el.type} has children and content`)
     const page = this.pageId(n)
     if (el.pg === 0) el.pg = page
-    el.kids += page === el.pg ? mcid + ' ' : '<< /Type /MCR /Pg ' + page + ' 0 R /MCID ' + mcid + ' >> '
+    el.kids += page === el.pg ? mcid + ' ' : '<</Type/MCR/Pg ' + page + ' 0 R/MCID ' + mcid + '>> '
     el.count++
   }
 
   /** The element is complete: its object is written. */
   close (el: StructElem): void {
-    let d = '<< /S /' + el.type + ' /P ' + el.parent + ' 0 R'
-    if (el.pg !== 0) d += ' /Pg ' + el.pg + ' 0 R'
+    // Written compact (no optional /Type, no spaces where delimiters separate): a long table
+    // has a few of these per row.
+    let d = '<</S/' + el.type + '/P ' + el.parent + ' 0 R'
+    if (el.pg !== 0) d += '/Pg ' + el.pg + ' 0 R'
     const kids = el.runs.length > 0 ? refs(el.runs) : el.kids
-    if (el.count > 0) d += ' /K ' + (el.count === 1 ? kids : '[' + kids + ']')
-    this.object(el.id, d + el.extra + ' >>')
+    if (el.count > 0) d += '/K ' + (el.count === 1 ? kids : '[' + kids + ']')
+    this.object(el.id, d + el.extra + '>>')
     if (this.batch.length > BATCH) this.flush()
   }
 
