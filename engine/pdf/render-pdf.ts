@@ -30,6 +30,7 @@ interface PageLike {
   _setTabOrder (): void
 }
 interface DocInternals extends ObjectOutput, OffsetsOwner {
+  endMetadata (): void
   page: PageLike
   push (chunk: Uint8Array | null): boolean
   _write (data: string | Uint8Array): void
@@ -137,6 +138,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals._offset += b.length
   }
   coalesceXref(internals)
+  // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
+  // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
+  if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
   const fonts = new DocFonts(doc, pdfa?.part === 1)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }

@@ -22,8 +22,6 @@ export class Tags {
   /** The element whose marked content is open, or the artifact's BDC; null: nothing open. */
   private marked: StructElem | null = null
   private artifactOpen: string | null = null
-  /** Where the open artifact began in the canvas, to drop it when nothing was drawn. */
-  private artifactAt = -1
 
   constructor (tree: StructTree) {
     this.tree = tree
@@ -76,20 +74,18 @@ export class Tags {
     if (this.marked !== null || this.artifactOpen !== null) throw new Error('tags: marked content nested')
     const bdc = '/Artifact <</Type /' + type + '>> BDC\n'
     this.artifactOpen = bdc
-    this.artifactAt = c.ops.length
     c.ops += bdc
   }
 
   endArtifact (c: Canvas): void {
     if (this.artifactOpen === null) throw new Error('tags: no artifact open')
-    this.closeArtifact(c)
+    c.ops += EMC
     this.artifactOpen = null
   }
 
   /** The page's content ends: what is open is closed in it. */
   pageEnd (c: Canvas): void {
-    if (this.marked !== null) c.ops += EMC
-    else if (this.artifactOpen !== null) this.closeArtifact(c)
+    if (this.marked !== null || this.artifactOpen !== null) c.ops += EMC
   }
 
   /** Page `n` begins: what was open at the end of the last one goes on here. */
@@ -97,14 +93,7 @@ export class Tags {
     this.page = n
     this.tree.startPage(n)
     if (this.marked !== null) this.mark(c, this.marked)
-    if (this.artifactOpen !== null) { this.artifactAt = c.ops.length; c.ops += this.artifactOpen }
-  }
-
-  /** Nothing drawn since the BDC (a spacer, a page break): no empty sequence in the stream. */
-  private closeArtifact (c: Canvas): void {
-    const bdc = this.artifactOpen ?? ''
-    if (c.ops.length === this.artifactAt + bdc.length) c.ops = c.ops.slice(0, this.artifactAt)
-    else c.ops += EMC
+    if (this.artifactOpen !== null) c.ops += this.artifactOpen
   }
 
   /** Opens what the element is, by its module's role, before it draws or flows at (x, y). */
