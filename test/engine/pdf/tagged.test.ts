@@ -11,22 +11,12 @@ import { compileDocument } from '../../../engine/pdf/compile.js'
 import { renderPdf } from '../../../engine/pdf/render-pdf.js'
 import type { RenderInput, RenderSuccess } from '../../../engine/types.js'
 import { png2x1 } from '../../helpers/png.js'
+import { renderExample } from './examples.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, withPdf } from './fixtures.js'
 import { pdfObjects, readTagged } from './tagged-read.js'
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..', '..')
-const examples = join(repoRoot, 'examples')
 const squash = (xs: string[]): string[] => xs.map((s) => s.replace(/\s+/g, ''))
-
-function renderExample (template: string, data: string, pdf?: unknown): RenderSuccess {
-  const def = JSON.parse(readFileSync(join(examples, 'templates', `${template}.json`), 'utf8')) as {
-    document: Record<string, unknown>
-  }
-  if (pdf !== undefined) def.document.pdf = pdf
-  const datasets = JSON.parse(readFileSync(join(examples, 'data', `${data}.json`), 'utf8')) as Record<string, unknown>
-  const parameters = { invoiceId: 1, from: '2024-01-01', to: '2024-12-31' }
-  return renderPdf(compileDocument(def.document, def as never), { ...input(def, datasets), parameters })
-}
 
 const LINES = invoiceLines(150)
 
