@@ -164,7 +164,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       for (const c of parts) {
         // Tagged: the page header and footer (canvases without tags) are pagination artifacts.
         if (tags === null || c.tags !== null) ops += c.ops
-        else if (c.ops !== '') ops += '/Artifact <</Type /Pagination>> BDC\n' + c.ops + 'EMC\n'
+        else if (c.ops !== '') ops += '/Artifact<</Type/Pagination>>BDC\n' + c.ops + 'EMC\n'
         for (const f of c.faces) page.fonts[fonts.resName(f)] = fonts.ref(f)
         for (const img of c.images) {
           imageRefs[img.index] ??= embedImage(doc, img)

@@ -1,6 +1,6 @@
 // Tagging while drawing: which structure element the content being drawn belongs to, and the
-// marked content around it in the page's content stream (`/P <</MCID 3>> BDC … EMC`), or the
-// artifact it is (`/Artifact <</Type /Layout>> BDC … EMC`). Elements say what they are by their
+// marked content around it in the page's content stream (`/P<</MCID 3>>BDC … EMC`), or the
+// artifact it is (`/Artifact<</Type/Layout>>BDC … EMC`). Elements say what they are by their
 // module's role (elements/types.ts); boxes.ts and pager.ts open and close them around draw and
 // flow, the table (table.ts) builds its own rows and cells. A page break closes the open marked
 // content on the old page and opens it again, with the next MCID, on the new one, so an element
@@ -72,7 +72,7 @@ export class Tags {
 
   artifact (c: Canvas, type: ArtifactType): void {
     if (this.marked !== null || this.artifactOpen !== null) throw new Error('tags: marked content nested')
-    const bdc = '/Artifact <</Type /' + type + '>> BDC\n'
+    const bdc = '/Artifact<</Type/' + type + '>>BDC\n'
     this.artifactOpen = bdc
     c.ops += bdc
   }
@@ -129,7 +129,7 @@ export class Tags {
     }
     const mcid = c.parents.length
     c.parents.push(el.id)
-    c.ops += '/' + el.type + ' <</MCID ' + mcid + '>> BDC\n'
+    c.ops += '/' + el.type + '<</MCID ' + mcid + '>>BDC\n'
     this.tree.content(el, this.page, mcid)
     this.marked = el
   }
