@@ -14,6 +14,7 @@ import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withInvoiceFigures, withStandard, type Definition } from './engine-pdfa.js'
 import { dpiSection } from './engine-dpi.js'
+import { taggedSection, TAGGED, UNTAGGED } from './engine-tagged.js'
 import { load1, median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -137,7 +138,7 @@ if (process.argv[2] === '--report') {
 }
 
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
-/** `standard`: the report as that PDF/A part (engine-pdfa.ts). */
+/** `standard`: the report as that PDF/A part, or with that `document.pdf` (engine-pdfa.ts, withStandard). */
 function child (rows: number, standard?: string): Report {
   const args = [fileURLToPath(import.meta.url), '--report', String(rows), ...(standard === undefined ? [] : [standard])]
   return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })) as Report
@@ -196,6 +197,14 @@ if (process.argv[2] === '--pdfa') {
   // The PDF/A rows alone (also part of the full run).
   const inv = JSON.parse(read('examples/data/invoice.json')) as RenderInput['datasets']
   const lines = pdfaSection(inputFor('invoice', inv, {}, null), inputFor('invoice', inv, {}, 'PDF/A-3b'), child)
+  for (const line of lines) console.log(line)
+  process.exit(0)
+}
+
+if (process.argv[2] === '--tagged') {
+  // The tagged rows alone (also part of the full run).
+  const inv = JSON.parse(read('examples/data/invoice.json')) as RenderInput['datasets']
+  const lines = taggedSection(inputFor('invoice', inv, {}, UNTAGGED), inputFor('invoice', inv, {}, TAGGED), child)
   for (const line of lines) console.log(line)
   process.exit(0)
 }
@@ -350,6 +359,10 @@ async function main (): Promise<void> {
   log('')
   const pdfa = inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, 'PDF/A-3b')
   for (const line of pdfaSection(inv, pdfa, child)) log(line)
+  log('')
+  const invData = invoice as unknown as RenderInput['datasets']
+  const [untagged, tagged] = [inputFor('invoice', invData, {}, UNTAGGED), inputFor('invoice', invData, {}, TAGGED)]
+  for (const line of taggedSection(untagged, tagged, child)) log(line)
   log('')
   log('## Labels')
   log('')

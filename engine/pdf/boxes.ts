@@ -20,7 +20,13 @@ export function measure (el: Elem, scope: EvalScope): number {
 }
 
 export function draw (el: Elem, c: Canvas, x: number, y: number): void {
-  if (el.visible) moduleOf(el).draw(el, c, x, y, BOXES)
+  if (!el.visible) return
+  const m = moduleOf(el)
+  const tags = c.tags
+  if (tags === null) { m.draw(el, c, x, y, BOXES); return }
+  const opened = tags.enter(m, el, c, x, y)
+  m.draw(el, c, x, y, BOXES)
+  tags.leave(m, opened, c)
 }
 
 /** Height of an already measured element, without evaluating anything again. */

@@ -7,6 +7,7 @@ import { visualPieces, type Piece } from './bidi.js'
 import { DocFonts, fmt, type FontFace } from './fonts.js'
 import type { PreparedImage } from './images.js'
 import type { Style } from './model.js'
+import type { Tags } from './tags.js'
 
 export class Canvas {
   ops = ''
@@ -20,8 +21,12 @@ export class Canvas {
   readonly images: PreparedImage[] = []
   readonly fonts: DocFonts
   private readonly pieces: Piece[] = []
+  /** A body canvas of a tagged document: what is drawn here is tagged (tags.ts). */
+  tags: Tags | null = null
+  /** Tagged: the structure element (its object id) of each marked-content sequence, by MCID. */
+  readonly parents: number[] = []
 
-  constructor (fonts: DocFonts) { this.fonts = fonts }
+  constructor (fonts: DocFonts, tags: Tags | null = null) { this.fonts = fonts; this.tags = tags }
 
   reset (): void {
     this.ops = ''
@@ -32,6 +37,7 @@ export class Canvas {
     this.size = -1
     this.faces.length = 0
     this.images.length = 0
+    this.parents.length = 0
   }
 
   private fillColor (c: string): void {

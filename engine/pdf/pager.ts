@@ -11,6 +11,7 @@ import { moduleOf, type Elem } from './elements/index.js'
 import type { PageFlow } from './elements/types.js'
 import type { DocFonts } from './fonts.js'
 import type { CompiledDocument } from './model.js'
+import type { Tags } from './tags.js'
 
 export interface PageSink {
   /** Writes one finished page: header, body and footer canvases. */
@@ -24,6 +25,8 @@ export interface PagerOptions {
   total?: number
   /** Pages written or held before the count is known; past them the pass only counts. */
   holdLimit?: number
+  /** A tagged document: the body is tagged as it is drawn. */
+  tags?: Tags
 }
 
 export class Pager implements PageFlow {
@@ -49,6 +52,8 @@ export class Pager implements PageFlow {
   private readonly footer: Canvas
   private headerHeight = 0
   private footerHeight = 0
+  /** Tagging; null when untagged, and once the pass only counts. */
+  private tags: Tags | null
 
   constructor (cd: CompiledDocument, scope: EvalScope, fonts: DocFonts, options: PagerOptions) {
     this.cd = cd
@@ -60,7 +65,8 @@ export class Pager implements PageFlow {
     this.holdLimit = options.holdLimit ?? Infinity
     this.holding = cd.needsPageCount && this.total === undefined
     this.left = cd.margins.left
-    this.body = new Canvas(fonts)
+    this.tags = options.tags ?? null
+    this.body = new Canvas(fonts, this.tags)
     this.header = new Canvas(fonts)
     this.footer = new Canvas(fonts)
   }
@@ -82,9 +88,9 @@ export class Pager implements PageFlow {
     if (!cd.footerPerPage) drawFlow(cd.pageFooter, scope, this.footer, this.left, this.bottom)
     scope.pages = 0
     this.startPage()
-    this.flow(cd.reportHeader, this.left)
-    this.flow(cd.body, this.left)
-    this.flow(cd.summary, this.left)
+    this.section(cd.reportHeader)
+    this.section(cd.body)
+    this.section(cd.summary)
     this.finishPage()
     if (this.holding) {
       scope.pages = this.pageNo
@@ -101,8 +107,19 @@ export class Pager implements PageFlow {
     this.pageNo++
     this.scope.page = this.pageNo
     this.y = this.top
-    if (this.holding) this.body = new Canvas(this.fonts)
+    if (this.holding) this.body = new Canvas(this.fonts, this.tags)
     else this.body.reset()
+    this.tags?.pageStart(this.body, this.pageNo)
+  }
+
+  /** A band of the body (report header, body, summary): a section when tagged. */
+  private section (items: Elem[]): void {
+    const tags = this.tags
+    if (tags === null || items.length === 0) { this.flow(items, this.left); return }
+    const sect = tags.begin('Sect')
+    this.flow(items, this.left)
+    // Past the hold limit the pass only counts, and tags nothing.
+    if (this.tags !== null) tags.end(sect)
   }
 
   /**
@@ -113,13 +130,19 @@ export class Pager implements PageFlow {
     this.overflowed = true
     this.holding = false
     this.buffered.length = 0
+    this.tags = null
     this.body = new NullCanvas(this.fonts)
   }
 
   private finishPage (): void {
     if (this.overflowed) return
-    if (this.holding) this.buffered.push(this.body)
-    else this.writePage(this.body, this.pageNo)
+    this.tags?.pageEnd(this.body)
+    if (this.holding) {
+      // Held until the count is known: its content as one string, not the tree of its appends
+      // (a piece per text run and, tagged, per marked-content sequence: twice the memory).
+      this.body.ops = flat(this.body.ops)
+      this.buffered.push(this.body)
+    } else this.writePage(this.body, this.pageNo)
   }
 
   newPage (): void {
@@ -150,7 +173,11 @@ export class Pager implements PageFlow {
     for (const el of items) {
       const m = moduleOf(el)
       if (m.flow !== undefined) {
-        if (isVisible(el, scope)) m.flow(el, this, x)
+        if (!isVisible(el, scope)) continue
+        const tags = this.tags
+        const opened = tags?.enter(m, el, this.body, x, this.y) ?? null
+        m.flow(el, this, x)
+        if (tags !== null && this.tags !== null) tags.leave(m, opened, this.body)
         continue
       }
       // Moved whole to the next page when it does not fit.
@@ -168,4 +195,9 @@ export class Pager implements PageFlow {
   drawBand (items: Elem[], x: number, y: number): number {
     return drawFlow(items, this.scope, this.body, x, y)
   }
+}
+
+/** The string as one flat sequence: a held page's content, built by appends, is a tree of pieces. */
+function flat (s: string): string {
+  return s.length === 0 ? s : Buffer.from(s, 'latin1').toString('latin1')
 }

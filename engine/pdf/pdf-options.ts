@@ -53,7 +53,7 @@ export interface PdfOptions {
 export const PLAIN_PDF: PdfOptions = Object.freeze({ pdfa: null, ua: false, tagged: false, embedFonts: false, version: '1.3' })
 
 /** Whether documents are tagged when `document.pdf.tagged` is not given. */
-export const TAGGED_BY_DEFAULT = false
+export const TAGGED_BY_DEFAULT = true
 
 /** `document.pdf` → options; a TemplateError naming the JSON path for anything else. */
 export function pdfOptions (v: unknown, path = 'document.pdf'): PdfOptions {

@@ -13,19 +13,29 @@ import { Pager } from './pager.js'
 import { addOutputIntent } from './output-intent.js'
 import { bcp47, useXmp, type DocInfo } from './pdfa-metadata.js'
 import { embedAssociatedFile, type PdfExtras } from './associated-file.js'
+import { PdfRaw, pdfString } from './pdf-raw.js'
+import { useOffsets, type OffsetsOwner } from './offsets.js'
+import { StructTree, type ObjectOutput } from './struct-tree.js'
+import { Tags } from './tags.js'
 
 const EMPTY = Object.freeze({})
 
 /** CreationDate/ModDate of every PDF: identical input must give identical bytes. */
 export const FIXED_DATE = new Date(Date.UTC(2000, 0, 1))
 
-interface PageLike { fonts: Record<string, unknown>, xobjects: Record<string, unknown> }
-interface DocInternals {
+interface PageLike {
+  fonts: Record<string, unknown>
+  xobjects: Record<string, unknown>
+  dictionary: { id: number, data: Record<string, unknown> }
+  _setTabOrder (): void
+}
+interface DocInternals extends ObjectOutput, OffsetsOwner {
+  endMetadata (): void
   page: PageLike
   push (chunk: Uint8Array | null): boolean
   _write (data: string | Uint8Array): void
   _offset: number
-  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } }
+  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } & Record<string, unknown> }
 }
 
 /** Rows over all datasets: a `single` dataset counts 1, a `multiple` its length. */
@@ -127,10 +137,18 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
+  coalesceXref(internals)
+  // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
+  // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
+  if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
   const fonts = new DocFonts(doc, pdfa?.part === 1)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const kids = internals._root.data.Pages.data.Kids
+  // Tagged: objects for every structure element, and their offsets kept compact (offsets.ts).
+  if (cd.pdf.tagged) useOffsets(internals)
+  const tags = cd.pdf.tagged ? new Tags(new StructTree(internals, cd.pageHeight)) : null
+  let pageNo = 0
   const sink = {
     page (parts: Canvas[]): void {
       doc.addPage(pageOptions)
@@ -144,7 +162,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       const page = internals.page
       let ops = ''
       for (const c of parts) {
-        ops += c.ops
+        // Tagged: the page header and footer (canvases without tags) are pagination artifacts.
+        if (tags === null || c.tags !== null) ops += c.ops
+        else if (c.ops !== '') ops += '/Artifact<</Type/Pagination>>BDC\n' + c.ops + 'EMC\n'
         for (const f of c.faces) page.fonts[fonts.resName(f)] = fonts.ref(f)
         for (const img of c.images) {
           imageRefs[img.index] ??= embedImage(doc, img)
@@ -152,15 +172,28 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
         }
       }
       doc.addContent(Buffer.from(ops + '\n', 'latin1')) // as pdfkit would write it
+      pageNo++
+      if (tags !== null) {
+        const d = page.dictionary
+        const { id, key } = tags.tree.renumberPage(pageNo, d.id, parts.find((c) => c.tags !== null)?.parents ?? [])
+        d.id = id
+        d.data.StructParents = key
+        // /Tabs is PDF 1.5, PDF/A-1 is 1.4: then not even pdfkit's own (it adds /Tabs when the catalog has /MarkInfo).
+        if (version !== '1.4') d.data.Tabs = 'S'
+        else page._setTabOrder = () => {}
+      }
     }
   }
   const names = plan.extras?.names
   const datasets = names === undefined ? input.datasets : { ...input.datasets, ...names }
   const scope = createScope({ datasets, parameters: input.parameters, context: input.context })
-  const options = { maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit }
+  const options = {
+    maxPages: limits.maxPages, sink, total: plan.total, holdLimit: plan.holdLimit, tags: tags ?? undefined
+  }
   const pager = new Pager(cd, scope, fonts, options)
   const pageCount = pager.run()
   if (pager.overflowed) return { counted: pageCount }
+  if (tags !== null) markCatalog(internals._root.data, tags, bcp47(input.context.language))
   fonts.end()
   if (pdfa !== null) {
     // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
@@ -188,6 +221,48 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
+}
+
+/**
+ * pdfkit writes the cross-reference table a line per object, a Buffer each: for a tagged
+ * document, an object per structure element, hundreds of thousands of small Buffers at the end
+ * of a long report (its peak memory). The same bytes go out in 64 KB strings instead.
+ */
+function coalesceXref (doc: DocInternals): void {
+  const finalize = doc._finalize.bind(doc)
+  doc._finalize = () => {
+    const write = doc._write.bind(doc)
+    let text = ''
+    // _write adds a newline to a string: what is held is written without its last one.
+    doc._write = (data) => {
+      if (typeof data === 'string') {
+        text += data + '\n'
+        if (text.length < 65536) return
+      }
+      if (text !== '') { write(text.slice(0, -1)); text = '' }
+      if (typeof data !== 'string') write(data)
+    }
+    finalize()
+    doc._write = write
+    if (text !== '') write(text.slice(0, -1))
+  }
+}
+
+/**
+ * A catalog value pdfkit's doc.end() calls end() on (its own StructTreeRoot, MarkInfo and
+ * ViewerPreferences are objects it writes there): ours are written already, or direct.
+ */
+class Written extends PdfRaw {
+  end (): void {}
+}
+
+/** The tagged document's catalog entries (ISO 32000-1, 14.7 and 14.8; 12.2 for the title shown). */
+function markCatalog (root: Record<string, unknown>, tags: Tags, lang: string | null): void {
+  tags.finish()
+  root.StructTreeRoot = new Written(tags.tree.rootId + ' 0 R')
+  root.MarkInfo = new Written('<< /Marked true >>')
+  root.ViewerPreferences = new Written('<< /DisplayDocTitle true >>')
+  if (lang !== null) root.Lang = pdfString(lang)
 }
 
 /** One warning naming the characters no font had (the first 20), e.g. "U+1F600". */

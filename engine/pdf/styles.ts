@@ -78,6 +78,8 @@ export interface StyleSpec {
   color?: string
   lineGap?: number
   hyphenate?: boolean
+  /** Tagged: text in this style is a heading of this level (H1–H6). */
+  heading?: number
 }
 
 export class StyleBook {
@@ -116,6 +118,15 @@ export class StyleBook {
       }
     }
     return this.build(spec, path)
+  }
+
+  /**
+   * The heading level (0: none) of text in the named style: its `heading`, else 1 for the style
+   * named `title` (the document's title, H1), else 0.
+   */
+  heading (name: unknown): number {
+    if (typeof name !== 'string' || !Object.hasOwn(this.named, name)) return 0
+    return this.named[name]?.heading ?? (name === 'title' ? 1 : 0)
   }
 
   private build (spec: StyleSpec, path: string): Style {

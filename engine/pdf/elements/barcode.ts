@@ -3,7 +3,7 @@
 import type { CompiledText } from '../../expr/expressions.js'
 import { compileText } from '../../expr/expressions.js'
 import { BARCODE_TYPES, drawBarcode, prepareBarcode } from '../barcode.js'
-import type { Style } from '../model.js'
+import { ALIGN_CENTER, ALIGN_RIGHT, type Style } from '../model.js'
 import { color as colorOf, fail } from '../styles.js'
 import { align, alignOf, color, common, len, num, obj, text } from './fields.js'
 import type { ElementBase, ElementModule, SpecOf } from './types.js'
@@ -22,6 +22,11 @@ export interface BarcodeEl extends ElementBase {
   color: string
   align: number
   containerWidth: number
+  /** The template's type name, and `alt`: the tagged Figure's text (null: the type and the value). */
+  type: string
+  alt: CompiledText | null
+  /** Scratch: the alternative text evaluated by measure(). */
+  altText: string
   /** Scratch: encoding of the current value. */
   text: string
   runs: number[]
@@ -67,7 +72,6 @@ export type BarcodeSpec = SpecOf<typeof schema>
 
 export const barcodeElement: ElementModule<'barcode', BarcodeEl, BarcodeSpec> = {
   type: 'barcode',
-  // Alternative text (the value) comes with tagging (issue 34).
   role: 'Figure',
   schema,
   flows: 'any',
@@ -94,6 +98,9 @@ export const barcodeElement: ElementModule<'barcode', BarcodeEl, BarcodeSpec> = 
       color: colorOf(b.color ?? '#000000', `${p}.color`),
       align: alignOf(b.align, `${p}.align`),
       containerWidth: width,
+      type: name,
+      alt: b.alt === undefined ? null : compileText(typeof b.alt === 'string' ? b.alt : JSON.stringify(b.alt), `${p}.alt`),
+      altText: '',
       text: '',
       runs: [],
       cols: 1,
@@ -102,7 +109,16 @@ export const barcodeElement: ElementModule<'barcode', BarcodeEl, BarcodeSpec> = 
       h: 0
     }
   },
-  measure (el, scope) { prepareBarcode(el, el.value(scope)); return el.h },
+  measure (el, scope) {
+    prepareBarcode(el, el.value(scope))
+    el.altText = el.alt === null ? `${el.type} barcode: ${el.text}` : el.alt(scope)
+    return el.h
+  },
   height: (el) => el.h,
-  draw: drawBarcode
+  draw: drawBarcode,
+  structure (el, x, y) {
+    const free = el.containerWidth - el.w
+    const dx = el.align === ALIGN_CENTER ? free / 2 : el.align === ALIGN_RIGHT ? free : 0
+    return { alt: el.altText, box: [x + dx, y, el.w, el.h] }
+  }
 }

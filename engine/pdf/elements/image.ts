@@ -1,5 +1,6 @@
 // `{ "image": { "asset": "logo", "width": 120, "align": "right" } }`: a PNG or JPEG from the
 // template's `assets.images`, decoded once per template version and embedded once per PDF.
+import { compileText, type CompiledText } from '../../expr/expressions.js'
 import { prepareImage, type PreparedImage } from '../images.js'
 import { ALIGN_CENTER, ALIGN_RIGHT } from '../model.js'
 import { fail } from '../styles.js'
@@ -13,6 +14,10 @@ export interface ImageEl extends ElementBase {
   height: number
   align: number
   containerWidth: number
+  /** `alt`: the alternative text of the tagged Figure (null: none given). */
+  alt: CompiledText | null
+  /** Scratch: the alternative text evaluated by measure(). */
+  altText: string
 }
 
 const schema = {
@@ -34,7 +39,6 @@ export type ImageSpec = SpecOf<typeof schema>
 
 export const imageElement: ElementModule<'image', ImageEl, ImageSpec> = {
   type: 'image',
-  // Alternative text comes with tagging (issue 34).
   role: 'Figure',
   schema,
   flows: 'any',
@@ -53,16 +57,23 @@ export const imageElement: ElementModule<'image', ImageEl, ImageSpec> = {
       w = width
     }
     const a = alignOf(im.align, `${path}.align`)
-    return { ...base, kind: 'image', image: img, width: w, height: h, align: a, containerWidth: width }
+    const alt = im.alt === undefined ? null : compileText(typeof im.alt === 'string' ? im.alt : JSON.stringify(im.alt), `${path}.alt`)
+    return { ...base, kind: 'image', image: img, width: w, height: h, align: a, containerWidth: width, alt, altText: '' }
   },
-  measure: (el) => el.height,
+  measure (el, scope) {
+    if (el.alt !== null) el.altText = el.alt(scope)
+    return el.height
+  },
   height: (el) => el.height,
-  draw (el, c, x, y) {
-    let ix = x
-    if (el.align === ALIGN_CENTER) ix += (el.containerWidth - el.width) / 2
-    else if (el.align === ALIGN_RIGHT) ix += el.containerWidth - el.width
-    c.image(el.image, ix, y, el.width, el.height)
-  }
+  draw (el, c, x, y) { c.image(el.image, left(el, x), y, el.width, el.height) },
+  structure: (el, x, y) => ({ alt: el.altText, box: [left(el, x), y, el.width, el.height] })
+}
+
+/** Where the image's box starts in its container, by its alignment. */
+function left (el: ImageEl, x: number): number {
+  if (el.align === ALIGN_CENTER) return x + (el.containerWidth - el.width) / 2
+  if (el.align === ALIGN_RIGHT) return x + el.containerWidth - el.width
+  return x
 }
 
 /** The named image asset, decoded on first use in this template. */

@@ -7,7 +7,7 @@ import { hyphenatorFor } from '../hyphenate.js'
 import { ALIGN_START, type Style } from '../model.js'
 import { wrap } from '../text.js'
 import { align, alignOf, common, direction, directionOf, HEADING, len, num, styleProps } from './fields.js'
-import type { ElementBase, ElementModule, PageFlow, SpecOf } from './types.js'
+import type { ElementBase, ElementModule, PageFlow, SpecOf, Structure } from './types.js'
 
 export interface TextEl extends ElementBase {
   kind: 'text'
@@ -18,6 +18,8 @@ export interface TextEl extends ElementBase {
   direction: Direction
   maxLines: number
   width: number
+  /** Tagged: 1–6 a heading (H1–H6), 0 a paragraph (P). */
+  heading: number
   /** Scratch: wrapped lines, whether each is right-to-left, and the style they were measured with. */
   lines: string[]
   rtl: boolean[]
@@ -48,6 +50,9 @@ const schema = {
 
 export type TextSpec = SpecOf<typeof schema>
 
+/** By heading level: the structure type instead of P (index 0: none). */
+const HEADINGS: Array<Structure | undefined> = [undefined, ...[1, 2, 3, 4, 5, 6].map((n) => ({ type: 'H' + n }))]
+
 export const textElement: ElementModule<'text', TextEl, TextSpec> = {
   type: 'text',
   role: 'P',
@@ -68,6 +73,7 @@ export const textElement: ElementModule<'text', TextEl, TextSpec> = {
       direction: directionOf(spec.direction, `${path}.direction`),
       maxLines: num(spec.maxLines, 0, `${path}.maxLines`),
       width: w,
+      heading: spec.heading ?? ctx.styles.heading(spec.style),
       lines: [],
       rtl: [],
       used: style,
@@ -79,6 +85,7 @@ export const textElement: ElementModule<'text', TextEl, TextSpec> = {
   measure: measureText,
   height: (el) => el.lines.length * el.used.lineHeight,
   draw (el, c, x, y) { drawLines(c, el.used, el.lines, el.rtl, 0, el.lines.length, x, y, el.width, el.align) },
+  structure: (el) => HEADINGS[el.heading],
   flow: flowText
 }
 

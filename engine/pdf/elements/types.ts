@@ -13,12 +13,23 @@ import type { StyleBook } from '../styles.js'
 import type { Elem } from './index.js'
 
 /**
- * What the element becomes in a tagged PDF (ISO 32000-1, 14.8.4 standard structure types), for
- * the tagging work (issue 34), which will give it behaviour: `P` a paragraph, `H` a heading, `Div`
+ * What the element becomes in a tagged PDF (ISO 32000-1, 14.8.4 standard structure types; tags.ts
+ * acts on it, `structure()` may refine it): `P` a paragraph, `H` a heading, `Div`
  * a grouping of other elements, `Sect` a section, `Table` a table, `Figure` a picture that needs
  * alternative text, `Artifact` what is not content (decoration, or nothing drawn at all).
  */
 export type StructureRole = 'P' | 'H' | 'Div' | 'Sect' | 'Table' | 'Figure' | 'Artifact'
+
+/**
+ * What a tagged element's structure element is, where its role alone does not say (structure()):
+ * `type` instead of the role's (H1–H6 for a heading), a Figure's alternative text and its box.
+ */
+export interface Structure {
+  type?: string
+  alt?: string
+  /** The box drawn: x, y (top, layout coordinates), width, height. */
+  box?: [number, number, number, number]
+}
 
 /** What every compiled element has. */
 export interface ElementBase {
@@ -88,6 +99,8 @@ export interface ElementModule<T extends string, E extends ElementBase & { kind:
   height (el: E, boxes: Boxes): number
   /** Paints what measure() prepared, its box's top-left at (x, y). */
   draw (el: E, c: Canvas, x: number, y: number, boxes: Boxes): void
+  /** The structure element's details when tagged (after measure(), drawn at x, y); default: the role. */
+  structure? (el: E, x: number, y: number): Structure | undefined
   /**
    * Placing in the page flow when the element is visible; without it, the element moves whole
    * to the next page when it does not fit (text continues line by line; a table row by row).

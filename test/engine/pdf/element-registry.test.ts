@@ -63,7 +63,8 @@ function template (body: unknown[]): Record<string, unknown> {
       { code: 'header', cardinality: 'single', query: 'SELECT n FROM h', fields: [{ name: 'n', type: 'string' }] },
       { code: 'lines', cardinality: 'multiple', query: 'SELECT a FROM l', fields: [{ name: 'a', type: 'string' }] }
     ],
-    document: { body },
+    // Untagged: "paints" is told by the bytes, and a tagged spacer adds an (empty) artifact sequence.
+    document: { pdf: { tagged: false }, body },
     assets: { images: { logo: { data: png2x1(0, Buffer.from([0, 0, 0, 255])) } } }
   }
 }

@@ -380,19 +380,19 @@ test('a character no font has: PDF/A-2b and 3b refuse the render (no .notdef gly
   }
 })
 
-test('plain documents are unchanged (PDF 1.3, standard fonts not embedded, no metadata); embedFonts embeds them ' +
-  'without PDF/A', () => {
+test('untagged plain documents are unchanged (PDF 1.3, standard fonts not embedded, no metadata); embedFonts ' +
+  'embeds them without PDF/A', () => {
   const doc = (pdf?: unknown): Record<string, unknown> => ({ ...(pdf !== undefined ? { pdf } : {}), body: [{ text: 'Invoice {{ header.number }}', font: 'Helvetica-Bold' }] })
   const renderDoc = (d: Record<string, unknown>): RenderSuccess => {
     const def = invoiceDefinition(d)
     return renderPdf(compileDocument(d, def), input(def, { header: invoiceHeader }))
   }
-  const plain = renderDoc(doc())
+  const plain = renderDoc(doc({ tagged: false }))
   const raw = Buffer.from(plain.bytes).toString('latin1')
   assert.ok(raw.startsWith('%PDF-1.3'))
   assert.doesNotMatch(raw, /\/Metadata|\/OutputIntents/)
   assert.match(itemAt(pdffonts(plain.bytes), 0), /^Helvetica-Bold\s+Type 1\s+WinAnsi\s+no\s+no\s+no/)
-  const embedded = renderDoc(doc({ embedFonts: true }))
+  const embedded = renderDoc(doc({ embedFonts: true, tagged: false }))
   const raw2 = Buffer.from(embedded.bytes).toString('latin1')
   assert.ok(raw2.startsWith('%PDF-1.3'))
   assert.doesNotMatch(raw2, /\/Metadata|\/OutputIntents/)

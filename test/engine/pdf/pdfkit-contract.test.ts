@@ -2,6 +2,8 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import PDFDocument from 'pdfkit'
+import { useOffsets, type OffsetsOwner } from '../../../engine/pdf/offsets.js'
+import { PdfRaw } from '../../../engine/pdf/pdf-raw.js'
 
 // The engine uses pdfkit as an object/xref writer and reaches a few of its private internals
 // (render-pdf.ts, fonts.ts, font-embed.ts, metrics.ts, images.ts). One test per internal, against pdfkit alone:
@@ -129,4 +131,57 @@ test('fonts: a compressing document writes a ref whose `compress` was set false 
     'bytes\\s*endstream'))
   assert.doesNotMatch(pdf.slice(pdf.indexOf(`${stored.id} 0 obj`), pdf.indexOf('plain bytes')), /FlateDecode/)
   assert.match(pdf, new RegExp(`${deflated.id} 0 obj\\s*<<[^>]*/Filter /FlateDecode`))
+})
+
+/** Every object's offset in `pdf` against its entry in the cross-reference table. */
+function xrefMismatches (pdf: string): string[] {
+  const table = /xref\n0 (\d+)\n0000000000 65535 f \n((?:\d{10} 00000 n \n)*)/.exec(pdf)
+  assert.ok(table !== null, 'a cross-reference table')
+  const entries = table[2]!.trim().split('\n')
+  assert.equal(entries.length, Number(table[1]) - 1)
+  return entries.flatMap((e, i) => pdf.startsWith(`${i + 1} 0 obj`, Number(e.slice(0, 10))) ? [] : [`${i + 1}: ${e}`])
+}
+
+test('tagging: objects counted with _offsets.push(null) and .length, set by _refEnd, iterated by the xref ' +
+  '(offsets.ts replaces the array)', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  useOffsets(doc as unknown as OffsetsOwner)
+  doc.addPage({ size: [100, 100], margins: { top: 0, left: 0, bottom: 0, right: 0 } })
+  for (let i = 0; i < 5000; i++) refOf(doc, { N: i }).end()
+  doc.end()
+  const pdf = out()
+  assert.match(pdf, /%%EOF\n$/)
+  assert.deepEqual(xrefMismatches(pdf), [])
+})
+
+test('tagging: the page dictionary is written under its ref\'s id at the time (render-pdf.ts renumbers it), ' +
+  'in the page tree too', () => {
+  const doc = newDoc()
+  const out = capture(doc)
+  doc.addPage({ size: [100, 100], margins: { top: 0, left: 0, bottom: 0, right: 0 } })
+  const page = (doc as unknown as { page: { dictionary: Ref } }).page
+  const spare = refOf(doc)
+  const old = page.dictionary.id
+  page.dictionary.id = spare.id
+  refOf(doc, { Old: old }).end() // as render-pdf.ts fills the number pdfkit took: its place in the xref
+  ;(spare as unknown as { id: number }).id = old
+  spare.end()
+  doc.end()
+  const pdf = out()
+  assert.match(pdf, new RegExp(`/Kids \\[${page.dictionary.id} 0 R\\]`))
+  assert.match(pdf, new RegExp(`${page.dictionary.id} 0 obj\\s*<<\\s*/Type /Page\\b`))
+})
+
+test('tagging: end() calls end() on the catalog\'s StructTreeRoot, MarkInfo and ViewerPreferences; a value with ' +
+  'a no-op end() is written as its text', () => {
+  class Written extends PdfRaw { ended = 0; end (): void { this.ended++ } }
+  const doc = newDoc()
+  const out = capture(doc)
+  const root = (doc as unknown as { _root: { data: Record<string, unknown> } })._root.data
+  const values = [new Written('9 0 R'), new Written('<< /Marked true >>'), new Written('<< /DisplayDocTitle true >>')]
+  ;[root.StructTreeRoot, root.MarkInfo, root.ViewerPreferences] = values
+  doc.end()
+  assert.deepEqual(values.map((v) => v.ended), [1, 1, 1])
+  assert.match(out(), /\/StructTreeRoot 9 0 R\n\/MarkInfo << \/Marked true >>\n\/ViewerPreferences << \/DisplayDocTitle true >>/)
 })
