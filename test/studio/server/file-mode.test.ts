@@ -3,13 +3,15 @@
 // as a PDF, a label as PNGs at the asked dpi), a render error answered as a problem, and save.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { projectRoot } from '../../../server/util/paths.js'
 import { pdfFacts } from '../../helpers/poppler.js'
 import { call, post, startStudio, type StudioProcess } from './helpers.js'
 import { templateSchema } from '../../../engine/template/schema.js'
+import { einvoiceTemplate, invoiceData } from '../../engine/einvoice/fixtures.js'
 
 const example = (kind: 'templates' | 'data', name: string): string => join(projectRoot, 'examples', kind, `${name}.json`)
 let dir: string
@@ -114,6 +116,23 @@ test('render: rows from the page and rows generated from the declared fields', a
   const text = (await pdfFacts(Buffer.from(g.json().pdf, 'base64'))).text
   assert.ok(text.includes('customer_name 1'), text)
   assert.ok(text.includes('description 3'), text)
+})
+
+test('render: an e-invoice template answers the XML its PDF embeds; others have none', async () => {
+  const r = await post(s, 'render', {
+    templateText: JSON.stringify(einvoiceTemplate()), data: { kind: 'rows', rows: invoiceData() }, parameters: {}, context: {}
+  })
+  assert.equal(r.status, 200, r.text())
+  const body = r.json()
+  assert.match(body.xml, /<ram:GrandTotalAmount>277\.69<\/ram:GrandTotalAmount>/)
+  const dir2 = await mkdtemp(join(tmpdir(), 'svc-studio-xml-'))
+  try {
+    await writeFile(join(dir2, 'e.pdf'), Buffer.from(body.pdf, 'base64'))
+    execFileSync('pdfdetach', ['-save', '1', '-o', join(dir2, 'embedded.xml'), join(dir2, 'e.pdf')])
+    assert.equal(await readFile(join(dir2, 'embedded.xml'), 'utf8'), body.xml)
+  } finally { await rm(dir2, { recursive: true, force: true }) }
+  const plain = (await post(s, 'render', { templateText: invoiceText, data: { kind: 'file' }, parameters: { invoiceId: 1 }, context: {} })).json()
+  assert.equal(plain.xml, undefined)
 })
 
 test('render: a label as PNGs at the asked dpi', async () => {
