@@ -105,3 +105,26 @@ test('a --host other than loopback is refused unless --allow-remote; ::1 is loop
     assert.equal(ok.status, 200)
   } finally { await v6.close() }
 })
+
+test('assets: only files of the bundle; a path out of dist/studio/web/ is a 404', async () => {
+  // The studio's own compiled modules sit next to the bundle (dist/studio/server/): never served.
+  for (const path of [`/${s.token}/assets/../server/security.js`, `/${s.token}/assets/../../studio/server/run.js`,
+    `/${s.token}/assets/%2e%2e/server/security.js`]) {
+    const r = await seen(call(s, 'GET', path))
+    assert.equal(r.status, 404, path)
+    assert.doesNotMatch(r.text(), /timingSafeEqual/)
+  }
+})
+
+test('--allow-remote: another --host is served, and its own name passes the Host check', async () => {
+  const remote = await startStudio([invoice, '--host', '0.0.0.0', '--allow-remote'])
+  try {
+    assert.match(remote.url, /^http:\/\/0\.0\.0\.0:\d+\//)
+    const own = await call(remote, 'GET', `/${remote.token}/api/session`)
+    assert.equal(own.status, 200)
+    const loop = await call(remote, 'GET', `/${remote.token}/api/session`, { headers: { host: `127.0.0.1:${remote.port}` } })
+    assert.equal(loop.status, 200)
+    const foreign = await call(remote, 'GET', `/${remote.token}/api/session`, { headers: { host: `evil.example:${remote.port}` } })
+    assert.equal(foreign.status, 421)
+  } finally { await remote.close() }
+})
