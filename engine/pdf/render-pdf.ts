@@ -162,13 +162,21 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const pageCount = pager.run()
   if (pager.overflowed) return { counted: pageCount }
   fonts.end()
+  const { ua } = cd.pdf
+  // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not);
+  // ISO 14289-1 7.21.7 wants every glyph mapped to Unicode, which .notdef is not.
+  if ((ua || (pdfa !== null && pdfa.part > 1)) && fonts.missing.size > 0) {
+    const level = ua ? 'PDF/UA-1' : `PDF/A-${pdfa!.part}${pdfa!.conformance.toLowerCase()}`
+    throw new RenderError('RENDER_FAILED', `${level} cannot show characters no font has: ${missingList(fonts.missing)}`)
+  }
   if (pdfa !== null) {
-    // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
-    if (pdfa.part > 1 && fonts.missing.size > 0) throw new RenderError('RENDER_FAILED', `PDF/A-${pdfa.part}b cannot show characters no font has: ${missingList(fonts.missing)}`)
     addOutputIntent(doc)
     const files = plan.extras?.files ?? []
     for (const f of files) embedAssociatedFile(doc, f, FIXED_DATE)
-    useXmp(doc, pdfa, info, bcp47(input.context.language), files.map((f) => f.xmp).join('\n'))
+    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language), files.map((f) => f.xmp))
+  } else if (ua) {
+    // PDF/UA-1 without PDF/A: XMP with pdfuaid:part and dc:title all the same (ISO 14289-1 5, 7.1).
+    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language))
   }
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
