@@ -127,7 +127,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
-  const fonts = new DocFonts(doc, pdfa?.part === 1)
+  const fonts = new DocFonts(doc, pdfa?.part === 1, cd.pdf.tagged)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const kids = internals._root.data.Pages.data.Kids
