@@ -13,6 +13,7 @@ import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withInvoiceFigures, withStandard, type Definition } from './engine-pdfa.js'
+import { accessibleSection } from './engine-accessible.js'
 import { dpiSection } from './engine-dpi.js'
 import { taggedSection, TAGGED, UNTAGGED } from './engine-tagged.js'
 import { load1, median } from './stats.js'
@@ -209,6 +210,12 @@ if (process.argv[2] === '--tagged') {
   process.exit(0)
 }
 
+if (process.argv[2] === '--accessible') {
+  // The accessible e-invoice rows alone (also part of the full run).
+  for (const line of accessibleSection(JSON.parse(read('examples/templates/invoice.json')) as Record<string, unknown>)) console.log(line)
+  process.exit(0)
+}
+
 if (process.argv[2] === '--reports') {
   for (const line of reportSection()) console.log(line)
   process.exit(0)
@@ -363,6 +370,7 @@ async function main (): Promise<void> {
   const invData = invoice as unknown as RenderInput['datasets']
   const [untagged, tagged] = [inputFor('invoice', invData, {}, UNTAGGED), inputFor('invoice', invData, {}, TAGGED)]
   for (const line of taggedSection(untagged, tagged, child)) log(line)
+  for (const line of accessibleSection(JSON.parse(read('examples/templates/invoice.json')) as Record<string, unknown>)) log(line)
   log('')
   log('## Labels')
   log('')

@@ -1,12 +1,12 @@
 // A file embedded in a PDF/A-3 document as an associated file (ISO 19005-3 6.8): the catalog's
 // /AF array and the EmbeddedFiles name tree point to its file specification (/F, /UF,
 // /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
-// The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is more
-// rdf:Description elements for the document's XMP packet (the Factur-X extension schema and its
-// properties).
+// The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is the file's
+// part of the document's XMP packet (the Factur-X properties and their extension schema).
 import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { PdfRaw, pdfString } from './pdf-raw.js'
+import type { XmpPart } from './xmp-schemas.js'
 
 export interface AssociatedFile {
   name: string
@@ -15,7 +15,7 @@ export interface AssociatedFile {
   relationship: 'Alternative' | 'Data' | 'Source' | 'Supplement' | 'Unspecified'
   description: string
   data: Buffer
-  xmp: string
+  xmp: XmpPart
 }
 
 /** Extra input of a PDF render: more names for expressions, and files to embed. */

@@ -3,7 +3,7 @@
 // are; text objects flip back with a `1 0 0 -1 x y Tm` text matrix. Colour, font and line
 // width are only written when they change; a fresh canvas assumes nothing, so canvases can be
 // concatenated in any order.
-import { visualPieces, type Piece } from './bidi.js'
+import { hasRtl, visualPieces, type Piece } from './bidi.js'
 import { DocFonts, fmt, type FontFace } from './fonts.js'
 import type { PreparedImage } from './images.js'
 import type { Style } from './model.js'
@@ -51,7 +51,12 @@ export class Canvas {
   text (style: Style, s: string, x: number, top: number, rtl = false): void {
     if (s.length === 0) return
     this.fillColor(style.color)
-    let ops = 'BT\n1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n'
+    const head = 'BT\n1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n'
+    let ops = ''
+    // Bidi text may come out reordered even in left-to-right pieces ("123 abc" in a
+    // right-to-left paragraph is drawn "abc 123"): the whole line gets its logical text.
+    const actual = this.fonts.actualText
+    let shaped = actual && (rtl || hasRtl(s))
     for (const p of visualPieces(style.face, s, rtl, this.pieces)) {
       let face = p.face
       if (face === null) {
@@ -66,8 +71,10 @@ export class Canvas {
         this.size = style.size
       }
       ops += this.fonts.show(face, p.text, p.rtl) + '\n'
+      // (A shape lookup hits the cache show() just filled.)
+      if (actual && !shaped) shaped = p.rtl || (face.fk !== null && !face.shape(p.text, false).logical)
     }
-    this.ops += ops + 'ET\n'
+    this.ops += head + (shaped ? actualText(s, ops) : ops) + 'ET\n'
   }
 
   rect (x: number, y: number, w: number, h: number, color: string): void {
@@ -108,6 +115,20 @@ export class Canvas {
     // Flip the unit square back upright inside the y-down page.
     this.ops += 'q ' + fmt(w) + ' 0 0 ' + fmt(-h) + ' ' + fmt(x) + ' ' + fmt(y + h) + ' cm /I' + img.index + ' Do Q\n'
   }
+}
+
+/**
+ * Glyphs drawn in visual order or shaped (right-to-left runs, Arabic joining forms, ligatures)
+ * do not read back as the text: `ops` in a /Span whose /ActualText is the line in logical order
+ * (UTF-16BE), which assistive technology reading the structure tree uses instead (ISO 32000-1
+ * 14.9.4). Tagged documents only: poppler (22.12) takes the ActualText of right-to-left text for
+ * visual order and reverses it again, so an untagged document, read by glyph position, keeps the
+ * bytes it always had (docs/accessibility.md).
+ */
+function actualText (s: string, ops: string): string {
+  let hex = '<FEFF'
+  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')
+  return '/Span <</ActualText ' + hex + '>>> BDC\n' + ops + 'EMC\n'
 }
 
 /**

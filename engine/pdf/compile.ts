@@ -8,6 +8,8 @@ import type { CompileCtx, ElementBase } from './elements/types.js'
 import { FontSet } from './fonts.js'
 import type { CompiledDocument } from './model.js'
 import { checkPdfA } from './pdfa-checks.js'
+import { accessibilityIssues } from './accessibility.js'
+import { TemplateError } from '../errors.js'
 import { pdfOptions } from './pdf-options.js'
 import { fail, margins, pageSize, StyleBook, type StyleSpec } from './styles.js'
 
@@ -56,6 +58,7 @@ export function compileDocument (document: unknown, def: DocumentAssets): Compil
   if (typeof i.title === 'string') info.Title = i.title
   if (typeof i.author === 'string') info.Author = i.author
   if (typeof i.subject === 'string') info.Subject = i.subject
+  if (pdf.ua) refuseInaccessible(document)
   return {
     kind: 'pdf',
     pageWidth,
@@ -75,6 +78,14 @@ export function compileDocument (document: unknown, def: DocumentAssets): Compil
     info,
     pdf
   }
+}
+
+/** PDF/UA-1: the accessibility findings (validate's warnings otherwise) are publish-time errors. */
+function refuseInaccessible (document: unknown): void {
+  const issues = accessibilityIssues(document)
+  if (issues.length === 0) return
+  const first = issues[0]!
+  throw new TemplateError(`${first.path}: ${first.message} (document.pdf.ua: PDF/UA-1)`, issues)
 }
 
 /** `blocks`: body-only elements (tables) are allowed (body, reportHeader, summary). */

@@ -94,7 +94,9 @@ export class FontFace {
     if (sh === undefined) {
       const fk = this.fk!
       const { glyphs, positions, advanceWidth } = fk.layout(s, [], undefined, undefined, rtl ? 'rtl' : 'ltr')
-      sh = { ids: [], codePoints: [], advances: [], adjust: [], width: advanceWidth * 1000 / fk.unitsPerEm }
+      const width = advanceWidth * 1000 / fk.unitsPerEm
+      sh = { ids: [], codePoints: [], advances: [], adjust: [], width, logical: true }
+      let text = ''
       for (let i = 0; i < glyphs.length; i++) {
         const g = glyphs[i]! // i < glyphs.length
         const pos = positions[i]
@@ -103,7 +105,11 @@ export class FontFace {
         sh.codePoints.push(g.codePoints)
         sh.advances.push(g.advanceWidth)
         sh.adjust.push(pos.xAdvance - g.advanceWidth)
+        text += String.fromCodePoint(...g.codePoints)
       }
+      // One glyph per character, in order: the glyphs' ToUnicode text reads as `s` (else a
+      // ligature, a reordering or a right-to-left run: canvas.ts adds /ActualText).
+      sh.logical = !rtl && text === s && glyphs.every((g) => g.codePoints.length === 1)
       if (this.shapes.size > 20000) this.shapes.clear()
       this.shapes.set(key, sh)
     }
@@ -112,7 +118,15 @@ export class FontFace {
 }
 
 /** A shaped string: glyph ids, the text of each glyph, advances and kerning in font units. */
-export interface Shaped { ids: number[], codePoints: number[][], advances: number[], adjust: number[], width: number }
+export interface Shaped {
+  ids: number[]
+  codePoints: number[][]
+  advances: number[]
+  adjust: number[]
+  width: number
+  /** The glyphs' text, glyph by glyph, is `s` in order: extraction needs no /ActualText. */
+  logical: boolean
+}
 
 /** Fonts of one compiled template: standard fonts by name plus asset fonts. */
 export class FontSet {
@@ -205,11 +219,14 @@ export class DocFonts {
 
   /** Characters no font of their stack has (drawn as .notdef boxes), for the render's warnings. */
   readonly missing = new Set<number>()
+  /** Reordered or shaped lines carry /ActualText (canvas.ts): tagged documents only, see there. */
+  readonly actualText: boolean
 
   // Faces of the default stack are created while rendering: the tables grow as needed.
-  constructor (doc: PDFKit.PDFDocument, cidSet = false) {
+  constructor (doc: PDFKit.PDFDocument, cidSet = false, actualText = false) {
     this.doc = doc
     this.cidSet = cidSet
+    this.actualText = actualText
     this.names = []
     this.refs = []
     this.embedded = []

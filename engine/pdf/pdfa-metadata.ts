@@ -1,13 +1,15 @@
-// The XMP metadata stream of a PDF/A document: the pdfaid identification and the same title,
-// author, subject, producer, creator tool and dates as the Info dictionary (PDF/A requires
-// them to agree), plus dc:language from the render's `context.language`. Only schemas that
-// PDF/A predefines (pdfaid, dc, xmp, pdf) are used here, so no pdfaExtension description is
-// needed; `extra` elements (an associated file's, e.g. Factur-X's) bring their own declaration.
+// The XMP metadata stream of a PDF/A or PDF/UA document: the pdfaid identification (PDF/A),
+// pdfuaid:part (PDF/UA-1) and the same title, author, subject, producer, creator tool and dates
+// as the Info dictionary (PDF/A requires them to agree), plus dc:language from the render's
+// `context.language`. pdfaid, dc, xmp and pdf are predefined by PDF/A; pdfuaid and the parts an
+// associated file brings (Factur-X's fx:) are not, so a PDF/A document declares them, all in
+// one pdfaExtension:schemas Bag (xmp-schemas.ts). Without PDF/A no declaration is needed.
 // pdfkit writes the stream itself (uncompressed, wrapped in the xpacket) when the PDF version
 // is above 1.3; its own body (`_addInfo`) is replaced, because it does not escape XML and
 // leaves out ModifyDate and the language.
 import type { PdfA } from './pdf-options.js'
 import { pdfString } from './pdf-raw.js'
+import { extensionSchemas, PDFUA_PART, type XmpPart } from './xmp-schemas.js'
 
 export interface DocInfo {
   Producer: string
@@ -35,8 +37,11 @@ function xmpDate (d: Date): string {
   return lastDate[1]
 }
 
-/** The rdf:Description elements of the document's XMP packet. */
-export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null, extra = ''): string {
+/** What the packet identifies the document as: its PDF/A level (or null) and whether it is PDF/UA-1. */
+export interface XmpIds { pdfa: PdfA | null, ua: boolean }
+
+/** The rdf:Description elements of the document's XMP packet; `parts`: more schemas' properties. */
+export function xmpBody (ids: XmpIds, info: DocInfo, language: string | null, parts: readonly XmpPart[] = []): string {
   const alt = (s: string): string => `<rdf:Alt><rdf:li xml:lang="x-default">${esc(s)}</rdf:li></rdf:Alt>`
   let dc = '<dc:format>application/pdf</dc:format>'
   if (info.Title !== undefined) dc += `<dc:title>${alt(info.Title)}</dc:title>`
@@ -45,10 +50,14 @@ export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null, ext
   }
   if (info.Subject !== undefined) dc += `<dc:description>${alt(info.Subject)}</dc:description>`
   if (language !== null) dc += `<dc:language><rdf:Bag><rdf:li>${language}</rdf:li></rdf:Bag></dc:language>`
+  const { pdfa } = ids
+  const all = ids.ua ? [PDFUA_PART, ...parts] : parts
   return [
-    '<rdf:Description rdf:about="" ' +
+    ...(pdfa === null
+      ? []
+      : ['<rdf:Description rdf:about="" ' +
       `xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${pdfa.part}</pdfaid:part>` +
-      `<pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`,
+      `<pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`]),
     '<rdf:Description rdf:about="" ' +
       `xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate>` +
       `<xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate>` +
@@ -56,15 +65,18 @@ export function xmpBody (pdfa: PdfA, info: DocInfo, language: string | null, ext
     '<rdf:Description rdf:about="" ' +
       `xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>`,
     `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`,
-    ...(extra === '' ? [] : [extra])
+    ...(pdfa === null || all.length === 0 ? [] : [extensionSchemas(all.map((p) => p.schema))]),
+    ...all.map((p) => p.description)
   ].join('\n')
 }
 
 interface MetadataDoc { appendXML (xml: string): void, _addInfo (): void, _root: { data: Record<string, unknown> } }
 
 /** Makes doc.end() write this XMP body (and the catalog's /Lang, the same language). */
-export function useXmp (doc: PDFKit.PDFDocument, pdfa: PdfA, info: DocInfo, language: string | null, extra = ''): void {
+export function useXmp (
+  doc: PDFKit.PDFDocument, ids: XmpIds, info: DocInfo, language: string | null, parts: readonly XmpPart[] = []
+): void {
   const d = doc as unknown as MetadataDoc
-  d._addInfo = () => { d.appendXML(xmpBody(pdfa, info, language, extra)) }
+  d._addInfo = () => { d.appendXML(xmpBody(ids, info, language, parts)) }
   if (language !== null) d._root.data.Lang = pdfString(language)
 }

@@ -141,7 +141,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
   // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
   if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
-  const fonts = new DocFonts(doc, pdfa?.part === 1)
+  const fonts = new DocFonts(doc, pdfa?.part === 1, cd.pdf.tagged)
   const imageRefs = new Array<unknown>(cd.images.length)
   const pageOptions = { size: [cd.pageWidth, cd.pageHeight], margins: { top: 0, left: 0, bottom: 0, right: 0 } }
   const kids = internals._root.data.Pages.data.Kids
@@ -195,13 +195,21 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   if (pager.overflowed) return { counted: pageCount }
   if (tags !== null) markCatalog(internals._root.data, tags, bcp47(input.context.language))
   fonts.end()
+  const { ua } = cd.pdf
+  // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not);
+  // ISO 14289-1 7.21.7 wants every glyph mapped to Unicode, which .notdef is not.
+  if ((ua || (pdfa !== null && pdfa.part > 1)) && fonts.missing.size > 0) {
+    const level = ua ? 'PDF/UA-1' : `PDF/A-${pdfa!.part}${pdfa!.conformance.toLowerCase()}`
+    throw new RenderError('RENDER_FAILED', `${level} cannot show characters no font has: ${missingList(fonts.missing)}`)
+  }
   if (pdfa !== null) {
-    // ISO 19005-2/3 forbid the .notdef glyph that draws a character no font has (part 1 does not).
-    if (pdfa.part > 1 && fonts.missing.size > 0) throw new RenderError('RENDER_FAILED', `PDF/A-${pdfa.part}b cannot show characters no font has: ${missingList(fonts.missing)}`)
     addOutputIntent(doc)
     const files = plan.extras?.files ?? []
     for (const f of files) embedAssociatedFile(doc, f, FIXED_DATE)
-    useXmp(doc, pdfa, info, bcp47(input.context.language), files.map((f) => f.xmp).join('\n'))
+    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language), files.map((f) => f.xmp))
+  } else if (ua) {
+    // PDF/UA-1 without PDF/A: XMP with pdfuaid:part and dc:title all the same (ISO 14289-1 5, 7.1).
+    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language))
   }
   doc.end()
   if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)

@@ -14,11 +14,15 @@ import { SqlLexError, tokenizeSql } from './sql-lexer.js'
 import type { SqlToken } from './sql-lexer.js'
 import { schemaErrors } from './schema-errors.js'
 import { toPointer } from './pointer.js'
+import { accessibilityIssues } from '../pdf/accessibility.js'
 
 export { toPointer }
 
 export interface ValidationIssue { path: string, message: string }
-/** `warnings`: the template is valid but a check was skipped (a dataset without fields). */
+/**
+ * `warnings`: the template is valid but a check was skipped (a dataset without fields), or it
+ * lacks what a screen reader needs (accessibility, engine/pdf/accessibility.ts).
+ */
 export type ValidationResult =
   { ok: true, template: TemplateDefinition, warnings: ValidationIssue[] } | { ok: false, errors: ValidationIssue[] }
 
@@ -74,7 +78,16 @@ export function validateAndCompile (
   // Last: every path of every expression against the names the runtime scope will hold.
   const paths = pathIssues(def)
   if (paths.errors.length > 0) return { ok: false, errors: paths.errors }
-  return { ok: true, template: def, compiled, warnings: paths.warnings }
+  return { ok: true, template: def, compiled, warnings: [...paths.warnings, ...accessibilityWarnings(def)] }
+}
+
+/** Without PDF/UA-1 (which made them errors when compiling) the accessibility findings are warnings. */
+function accessibilityWarnings (def: TemplateDefinition): ValidationIssue[] {
+  if (def.format === 'label') return []
+  return accessibilityIssues(def.document).map((i) => ({
+    path: toPointer(i.path),
+    message: `accessibility: ${i.message} (an error with document.pdf.ua: PDF/UA-1)`
+  }))
 }
 
 function semanticErrors (def: TemplateDefinition): ValidationIssue[] {

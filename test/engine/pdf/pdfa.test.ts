@@ -3,11 +3,10 @@
 // Preflight starts a JVM per file (1-2 s): the files of a test are validated concurrently,
 // one kitchen-sink template in each part, and every example template in each part.
 import assert from 'node:assert/strict'
-import { execFile, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { test } from 'node:test'
-import { promisify } from 'node:util'
 import fc from 'fast-check'
 import { compileDocument } from '../../../engine/pdf/compile.js'
 import { HOLD_PAGES, renderPdf, type OutputSink } from '../../../engine/pdf/render-pdf.js'
@@ -16,31 +15,11 @@ import type { RenderInput, RenderSuccess } from '../../../engine/types.js'
 import { input, invoiceDefinition, invoiceHeader, invoiceLines, pdfText, withPdf } from './fixtures.js'
 import { png2x1 } from '../../helpers/png.js'
 import { itemAt } from '../../helpers/item-at.js'
+import { preflight } from './preflight.js'
 
 const repoRoot = join(import.meta.dirname, '..', '..', '..', '..')
-const PREFLIGHT = resolve(repoRoot, '../shared/pdfa/preflight')
-const run = promisify(execFile)
 
 const STANDARDS = ['PDF/A-1b', 'PDF/A-2b', 'PDF/A-3b'] as const
-
-/** Preflight's verdict: exit status and what it printed. */
-async function preflight (bytes: Uint8Array, part: number): Promise<{ code: number, out: string }> {
-  const { mkdtemp, writeFile, rm } = await import('node:fs/promises')
-  const dir = await mkdtemp(join((await import('node:os')).tmpdir(), 'pdfa-'))
-  try {
-    const file = join(dir, 'doc.pdf')
-    await writeFile(file, bytes)
-    try {
-      const { stdout } = await run(PREFLIGHT, ['--part', String(part), file], { timeout: 60_000 })
-      return { code: 0, out: stdout }
-    } catch (err) {
-      const e = err as { code?: number, stdout?: string, stderr?: string }
-      return { code: typeof e.code === 'number' ? e.code : -1, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}
 
 /**
  * A 2×1 PNG (as features.test.ts builds one): by default RGBA, opaque red then red at half alpha;
