@@ -73,8 +73,8 @@ test('shaped runs carry their text: ligatures, reordered Devanagari, numbers reo
 
 test('untagged documents keep their bytes: no ActualText, even for right-to-left text', () => {
   const body = [{ text: 'שלום (עולם) 123 abc' }, { text: 'office fit', font: 'Noto Sans' }]
-  assert.deepEqual(actualTexts(render({}, body).bytes), [])
-  assert.deepEqual(actualTexts(render({ standard: 'PDF/A-2b' }, body).bytes), [])
+  assert.deepEqual(actualTexts(render({ tagged: false }, body).bytes), [])
+  assert.deepEqual(actualTexts(render({ standard: 'PDF/A-2b', tagged: false }, body).bytes), [])
 })
 
 test('PDF/UA-1 refuses to render a character no font has (its .notdef glyph maps to no Unicode); untagged warns', () => {
