@@ -170,6 +170,14 @@ module.exports = {
       from: { path: '^server/' },
       to: { path: '^(cli|client|bin)/' }
     },
+    {
+      name: 'studio-web-is-a-page',
+      comment: 'studio/web/ (the browser page) imports only studio/web/, the types of studio/contract.ts and ' +
+        'npm packages: it talks to the engine and services through the studio\'s local API only',
+      severity: 'error',
+      from: { path: '^studio/web/' },
+      to: { path: '^(server|engine|cli|pool|worker|client|bin|test|bench|studio/server)/' }
+    },
     ...floorRules('server', SERVER_FLOORS),
     ...floorRules('engine', ENGINE_FLOORS),
     {

@@ -19,11 +19,13 @@ deps: system-deps node_modules/.installed
 
 build: deps
 	npx tsc -p tsconfig.json
+	node scripts/build-studio.mjs
 
 # Import rules first (seconds: .dependency-cruiser.cjs, docs/architecture.md "Import rules"), then ESLint.
 lint: deps
 	npm run --silent lint:imports
 	npx eslint . --max-warnings 0
+	npx tsc -p studio/web/tsconfig.json
 	npx tsc -p tsconfig.json && $(SVC) openapi --output dist/openapi.json && npx redocly lint --config redocly.yaml dist/openapi.json
 
 test: build lint
