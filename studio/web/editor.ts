@@ -64,6 +64,8 @@ export function createEditor (o: EditorOptions): EditorView {
     doc: o.text,
     extensions: [
       basicSetup,
+      // Long template lines (a table row per line) stay readable in a third of the screen.
+      EditorView.lineWrapping,
       json(),
       lintGutter(),
       linter(jsonParseLinter(), { delay: DELAY_MS }),
