@@ -11,11 +11,21 @@ export class Latest {
   }
 }
 
-/** Calls `fn` once `ms` have passed without another call (typing never waits on the network). */
+/**
+ * Debounce with a leading edge: the first call after `ms` of quiet runs `fn` at once (one key
+ * pressed after a pause paints without waiting), calls that follow within `ms` of each other
+ * are coalesced into one run `ms` after the last of them (a burst of typing renders once more,
+ * at its end; the run it supersedes is aborted through Latest). Typing never waits on either.
+ */
 export function debounce (fn: () => void, ms: number): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined
+  let lastCall = -Infinity
   return () => {
+    const now = performance.now()
+    const quiet = now - lastCall >= ms
+    lastCall = now
+    if (timer === undefined && quiet) { fn(); return }
     if (timer !== undefined) clearTimeout(timer)
-    timer = setTimeout(fn, ms)
+    timer = setTimeout(() => { timer = undefined; fn() }, ms)
   }
 }

@@ -1,12 +1,15 @@
 // The preview: PDF pages drawn by pdf.js into canvases with a text layer over each (selectable,
 // and what a test reads), labels as <img> PNGs. A new render is built off-screen and swapped in
 // whole, so the pane never shows half of one render and half of the next.
-import { GlobalWorkerOptions, TextLayer, getDocument } from 'pdfjs-dist'
+import { GlobalWorkerOptions, PDFWorker, TextLayer, getDocument } from 'pdfjs-dist'
 import type { RenderResponse } from '../contract.js'
 import { fromBase64 } from './api.js'
 
 // The worker is bundled beside app.js (no CDN): resolved against the page, under /TOKEN/.
 GlobalWorkerOptions.workerSrc = new URL('assets/pdf.worker.mjs', document.baseURI).href
+// One worker for the page's life: without it every getDocument() starts (and destroy() ends) a
+// worker of its own, loading the 1.2 MB worker module again on each keystroke's render.
+let worker: PDFWorker | null = null
 
 /** CSS pixels per PDF point in the pane (A4 ≈ 595 pt → ~640 px wide). */
 const SCALE = 1.075
@@ -14,7 +17,8 @@ const SCALE = 1.075
 /** Draws one PDF into `into`; resolves once every page's canvas and text layer are painted. */
 async function drawPdf (bytes: Uint8Array, into: HTMLElement, stale: () => boolean): Promise<void> {
   // isEvalSupported: the page's CSP forbids eval, so pdf.js must not even try it.
-  const doc = await getDocument({ data: bytes, isEvalSupported: false }).promise
+  worker ??= new PDFWorker()
+  const doc = await getDocument({ data: bytes, isEvalSupported: false, worker }).promise
   try {
     for (let n = 1; n <= doc.numPages && !stale(); n++) {
       const page = await doc.getPage(n)
