@@ -1,13 +1,13 @@
 // The page's one door to the studio's local API. URLs are relative: the page is served at
 // /TOKEN/, so `api/…` carries the token without the code ever handling it.
 import type {
-  PublishRequest, PublishResponse, RenderRequest, RenderResponse, SaveRequest, SaveResponse, StudioProblemDocument,
+  PublishRequest, PublishResponse, RenderRequest, RenderResponse, SaveRequest, SaveResponse, StudioErrorBody,
   StudioSession, ValidateRequest, ValidateResponse
 } from '../contract.js'
 
 /** A non-2xx answer: the problem document's title and detail, kept whole for the error pane. */
 export class ApiError extends Error {
-  constructor (readonly status: number, readonly problem: StudioProblemDocument) {
+  constructor (readonly status: number, readonly problem: Partial<StudioErrorBody>) {
     super([problem.errorCode, problem.title, problem.detail].filter((s) => s !== undefined && s !== '').join(': ') ||
       `HTTP ${status}`)
   }
@@ -22,7 +22,7 @@ async function call<T> (path: string, body: unknown, signal?: AbortSignal): Prom
   // A problem is JSON too; anything else (a proxy's HTML page) becomes a problem with its status.
   let json: unknown
   try { json = JSON.parse(text) } catch { json = { title: text.slice(0, 200) } }
-  if (!res.ok) throw new ApiError(res.status, json as StudioProblemDocument)
+  if (!res.ok) throw new ApiError(res.status, json as Partial<StudioErrorBody>)
   return json as T
 }
 

@@ -1,7 +1,7 @@
 // The data selector: the rows file the studio was started with, a dataset execution against one
 // environment of the workspace (the server applies the API's policies and limits), or rows
 // generated from the datasets' declared fields.
-import type { StudioData, StudioSession } from '../contract.js'
+import type { RenderData, StudioSession } from '../contract.js'
 
 /** The choices a session offers, as <option> values: `file`, `rows`, `dataset:ENV`, `generated`. */
 export function dataChoices (s: StudioSession): Array<{ value: string, label: string }> {
@@ -14,7 +14,7 @@ export function dataChoices (s: StudioSession): Array<{ value: string, label: st
 }
 
 /** The render request's `data` for a selector value. */
-export function dataOf (value: string, s: StudioSession): StudioData {
+export function dataOf (value: string, s: StudioSession): RenderData {
   if (value === 'file') return { kind: 'file' }
   if (value === 'rows' && s.rows !== null) return { kind: 'rows', rows: s.rows }
   if (value.startsWith('dataset:')) return { kind: 'dataset', environment: value.slice('dataset:'.length) }

@@ -31,8 +31,9 @@ export function showProblems (list: HTMLElement, result: ValidateResponse | Erro
 /** A failed render (or save, publish): the problem's code, title, detail and its listed errors. */
 export function showError (pane: HTMLElement, e: unknown): void {
   const lines = [e instanceof Error ? e.message : String(e)]
-  if (e instanceof ApiError && Array.isArray(e.problem.errors)) {
-    for (const x of e.problem.errors) lines.push(typeof x === 'object' && x !== null ? JSON.stringify(x) : String(x))
+  // The problem's `errors`: messages by JSON path (a render's template or parameter errors).
+  if (e instanceof ApiError && e.problem.errors !== undefined) {
+    for (const [path, messages] of Object.entries(e.problem.errors)) lines.push(`${path}: ${[messages].flat().join('; ')}`)
   }
   pane.textContent = lines.join('\n')
   pane.hidden = false
