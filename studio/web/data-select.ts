@@ -3,13 +3,15 @@
 // generated from the datasets' declared fields.
 import type { RenderData, StudioSession } from '../contract.js'
 
-/** The choices a session offers, as <option> values: `file`, `rows`, `dataset:ENV`, `generated`. */
+/** The choices a session offers, as <option> values: `file` or `rows`, `generated`, `dataset:ENV`. */
 export function dataChoices (s: StudioSession): Array<{ value: string, label: string }> {
   const out: Array<{ value: string, label: string }> = []
   if (s.dataFile !== null) out.push({ value: 'file', label: `rows file: ${s.dataFile}` })
   else if (s.rows !== null) out.push({ value: 'rows', label: 'sample rows' })
-  for (const env of s.environments) out.push({ value: `dataset:${env}`, label: `dataset execution: ${env}` })
+  // Generated rows before the environments: without a rows file the first render needs no
+  // database and no parameters to bind (a dataset execution usually needs both).
   out.push({ value: 'generated', label: 'generated from the declared fields' })
+  for (const env of s.environments) out.push({ value: `dataset:${env}`, label: `dataset execution: ${env}` })
   return out
 }
 

@@ -88,6 +88,10 @@ async function start (): Promise<void> {
     api.publish({ templateText: text, ...(note === '' ? {} : { note }) }).then((r) => {
       const was = r.previousVersion === null ? 'first version' : `was v${r.previousVersion}`
       $('version').textContent = `published ${r.code} v${r.version} (${was})`
+      if (session.source.kind === 'workspace') {
+        session.source = { ...session.source, version: r.version }
+        $('source').textContent = describe(session)
+      }
       clearError(errorPane)
     }, (e: unknown) => showError(errorPane, e))
   })
