@@ -32,6 +32,12 @@ const ENGINE_FLOORS = [
   ['engine/template/'],
   ['engine/render.ts']
 ]
+// The studio (issue 36): the contract both sides import, then its two sides, which never import
+// each other (studio/server runs in the CLI process, studio/web in the browser).
+const STUDIO_FLOORS = [
+  ['studio/contract.ts'],
+  ['studio/server/', 'studio/web/']
+]
 
 /** The rules of one room's floors: nothing imports upward, and every file of the room has a floor. */
 function floorRules (room, floors) {
@@ -171,14 +177,37 @@ module.exports = {
       to: { path: '^(cli|client|bin)/' }
     },
     {
-      name: 'studio-web-is-a-page',
-      comment: 'studio/web/ (the browser page) imports only studio/web/, the types of studio/contract.ts and ' +
-        'npm packages: it talks to the engine and services through the studio\'s local API only',
+      name: 'studio-imported-by-its-command',
+      comment: 'nothing imports studio/ but the `svc studio` command (cli/commands/studio.ts) and tests',
+      severity: 'error',
+      from: { path: '^(engine|pool|worker|server|cli|client|bin)/', pathNot: '^cli/commands/studio\\.ts$' },
+      to: { path: '^studio/' }
+    },
+    {
+      name: 'studio-server-imports',
+      comment: 'studio/server/ (the local API) imports engine/, pool/, server/ modules as the CLI does (never ' +
+        'server/http/, app.ts, main.ts), the contract and itself; never cli/ (its helpers are handed in: ' +
+        'cli/commands imports studio/server, so the other way would be a folder cycle), studio/web/, worker/',
+      severity: 'error',
+      from: { path: '^studio/server/' },
+      to: { path: '^(cli|client|bin|worker|test|bench)/|^studio/web/|^server/(http/|app\\.ts$|main\\.ts$)' }
+    },
+    {
+      name: 'studio-web-imports',
+      comment: 'studio/web/ (the page, bundled by esbuild) imports only studio/web/, the contract and npm packages',
       severity: 'error',
       from: { path: '^studio/web/' },
-      to: { path: '^(server|engine|cli|pool|worker|client|bin|test|bench|studio/server)/' }
+      to: { path: '^(engine|pool|worker|server|cli|client|bin|test|bench)/|^studio/server/' }
+    },
+    {
+      name: 'studio-contract-is-types-only',
+      comment: 'studio/contract.ts is the types both sides share: it imports nothing',
+      severity: 'error',
+      from: { path: '^studio/contract\\.ts$' },
+      to: {}
     },
     ...floorRules('server', SERVER_FLOORS),
+    ...floorRules('studio', STUDIO_FLOORS),
     ...floorRules('engine', ENGINE_FLOORS),
     {
       name: 'no-folder-cycle',

@@ -73,6 +73,10 @@ export interface RenderTaskOptions {
   stream?: RenderStream
   /** Datasets still being read: the worker's end of a row feed (row-feed.ts), moved with the task. */
   rows?: MessagePort
+  /** The caller gave up (the studio's page aborted a stale render): a render still waiting
+   *  never starts, a running one is stopped as a timeout is (its worker replaced), so it keeps
+   *  no thread. Answered RENDER_FAILED "render cancelled". */
+  signal?: AbortSignal
 }
 
 export type { RenderStream }
@@ -162,6 +166,10 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     if (!admission.ok) return full(admission.message)
     if (mark !== undefined) mark.acquired = performance.now()
     const deadline = new Deadline(options.timeoutMs)
+    // The caller's cancel goes through the deadline: Piscina already stops a task on it.
+    const cancel = (): void => { deadline.abort() }
+    task.signal?.addEventListener('abort', cancel, { once: true })
+    if (task.signal?.aborted === true) deadline.abort()
     const receiver = stream === undefined ? undefined : outputs.open(stream, options.timeoutMs)
     try {
       if (task.rows !== undefined) fed++
@@ -190,6 +198,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       await receiver.complete(r, deadline)
       return { ...r, bytes: EMPTY }
     } catch (err) {
+      if (task.signal?.aborted === true) return CANCELLED
       if (deadline.aborted) {
         timeouts++
         return { ok: false, code: 'RENDER_TIMEOUT', message: `render took longer than ${options.timeoutMs} ms` }
@@ -200,6 +209,7 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
       }
       return { ok: false, code: 'RENDER_FAILED', message: 'render worker failed' }
     } finally {
+      task.signal?.removeEventListener('abort', cancel)
       receiver?.close()
       deadline.clear()
       admission.release()
@@ -235,6 +245,7 @@ function asBuffer (r: RenderSuccess): RenderSuccess {
 }
 
 const EMPTY = Buffer.alloc(0)
+const CANCELLED: RenderResult = { ok: false, code: 'RENDER_FAILED', message: 'render cancelled by its caller' }
 
 /**
  * What goes to the worker: the input as it is, or built field by field (no spread of the

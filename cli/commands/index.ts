@@ -9,6 +9,7 @@ import { demoCommand } from './demo.js'
 import { completionCommand } from './completion.js'
 import { secretsCommands } from './secrets.js'
 import { openapiCommand } from './openapi.js'
+import { studioCommand } from './studio.js'
 
 export function registerMore (program: Command, rt: CliRuntime): void {
   runCommands(program, rt)
@@ -19,4 +20,5 @@ export function registerMore (program: Command, rt: CliRuntime): void {
   completionCommand(program, rt)
   secretsCommands(program, rt)
   openapiCommand(program, rt)
+  studioCommand(program, rt)
 }
