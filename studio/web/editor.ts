@@ -36,7 +36,7 @@ export function offsetOf (doc: Text, line: number, column: number): number {
 function toDiagnostic (doc: Text, p: StudioProblem, severity: 'error' | 'warning'): Diagnostic {
   const from = offsetOf(doc, p.line, p.column)
   const to = Math.max(from, doc.lineAt(from).to)
-  const hint = p.suggestion !== undefined && !p.message.includes(p.suggestion) ? ` (${p.suggestion})` : ''
+  const hint = p.suggestion !== undefined && !p.message.includes(p.suggestion) ? ` (did you mean ${p.suggestion}?)` : ''
   return { from, to, severity, source: 'svc', message: `${p.message}${hint}` }
 }
 

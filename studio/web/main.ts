@@ -22,6 +22,16 @@ function describe (s: StudioSession): string {
   return s.source.kind === 'file' ? s.source.path : `${s.source.code} v${s.source.version} (${s.source.workspaceId})`
 }
 
+/**
+ * The text to edit: a workspace's published definition comes as one compact line, where "the
+ * error at line 1, column 2480" helps nobody; it is indented (same JSON, same meaning) so each
+ * error has a line of its own. A file is edited exactly as it is on disk.
+ */
+function readable (s: StudioSession): string {
+  if (s.source.kind !== 'workspace' || s.templateText.includes('\n')) return s.templateText
+  try { return JSON.stringify(JSON.parse(s.templateText), null, 2) } catch { return s.templateText }
+}
+
 async function start (): Promise<void> {
   const session = await api.session()
   const errorPane = $('error')
@@ -29,7 +39,7 @@ async function start (): Promise<void> {
   const dataSelect = $<HTMLSelectElement>('data')
   const dpiSelect = $<HTMLSelectElement>('dpi')
   const preview = new Preview($('preview'))
-  let text = session.templateText
+  let text = readable(session)
 
   $('source').textContent = describe(session)
   fillSelect(dataSelect, session)
@@ -54,7 +64,7 @@ async function start (): Promise<void> {
       showWarnings($('warnings'), result.warnings)
       showXml($('xml'), result.xml)
       const count = result.format === 'pdf' ? `${result.pageCount} page(s)` : `${result.labelCount} label(s)`
-      status.textContent = `${count} in ${result.ms} ms`
+      status.textContent = `${count} in ${Math.round(result.ms)} ms`
     } catch (e) {
       if (isAbort(e) || signal.aborted) return
       showError(errorPane, e)

@@ -11,7 +11,7 @@ const item = (text: string, cls?: string): HTMLLIElement => {
 }
 
 function problemItem (p: StudioProblem, cls: string): HTMLLIElement {
-  const hint = p.suggestion !== undefined && !p.message.includes(p.suggestion) ? ` — ${p.suggestion}` : ''
+  const hint = p.suggestion !== undefined && !p.message.includes(p.suggestion) ? ` — did you mean ${p.suggestion}?` : ''
   const li = item(`line ${p.line}:${p.column} ${p.path} — ${p.message}${hint}`, cls)
   li.dataset.line = String(p.line)
   return li

@@ -8,6 +8,7 @@ interface ParameterDecl {
   required?: boolean
   description?: string
   enum?: Array<string | number>
+  minimum?: number
   defaultValue?: unknown
 }
 
@@ -38,6 +39,25 @@ function read (p: ParameterDecl, raw: string, checked: boolean): unknown {
 const rawOf = (v: unknown): string =>
   typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v)
 
+/**
+ * What a required parameter's input starts with when the template gives no default: a value of
+ * its type (within its bounds), so the first preview renders before anything is typed; the
+ * input shows it and the author changes it.
+ */
+function sample (p: ParameterDecl): string {
+  if (p.defaultValue !== undefined) return rawOf(p.defaultValue)
+  if (p.required !== true) return ''
+  if (p.enum?.[0] !== undefined) return String(p.enum[0])
+  const today = new Date().toISOString()
+  switch (p.type) {
+    case 'integer': case 'decimal': case 'integer[]': return String(Math.max(p.minimum ?? 1, 1))
+    case 'date': return today.slice(0, 10)
+    case 'datetime': return today.slice(0, 16)
+    case 'boolean': return ''
+    default: return 'sample'
+  }
+}
+
 const INPUT_TYPE: Record<string, string> = { date: 'date', datetime: 'datetime-local', integer: 'number' }
 
 export class ParamsForm {
@@ -65,7 +85,7 @@ export class ParamsForm {
     const label = document.createElement('label')
     label.textContent = `${p.name}${p.required === true ? ' *' : ''} `
     if (p.description !== undefined) label.title = p.description
-    const kept = this.values.get(p.name) ?? { raw: rawOf(p.defaultValue), checked: p.defaultValue === true }
+    const kept = this.values.get(p.name) ?? { raw: sample(p), checked: p.defaultValue === true }
     let input: HTMLInputElement | HTMLSelectElement
     if (p.enum !== undefined) {
       input = document.createElement('select')
@@ -92,7 +112,7 @@ export class ParamsForm {
     const out: Record<string, unknown> = {}
     for (const p of this.decls) {
       const v = this.values.get(p.name)
-      const value = read(p, v?.raw ?? rawOf(p.defaultValue), v?.checked ?? false)
+      const value = read(p, v?.raw ?? sample(p), v?.checked ?? false)
       if (value !== undefined) out[p.name] = value
     }
     return out
