@@ -9,7 +9,7 @@ import type { Text } from '@codemirror/state'
 import { handleRefresh, jsonCompletion, jsonSchemaHover, jsonSchemaLinter, stateExtensions } from 'codemirror-json-schema'
 import type { StudioProblem, ValidateResponse } from '../contract.js'
 import { isAbort } from './api.js'
-import { Latest } from './latest.js'
+import { idle, Latest } from './latest.js'
 
 /** Lint delay: the ~150 ms debounce of the brief, shared by the page's and the server's checks. */
 const DELAY_MS = 150
@@ -42,6 +42,8 @@ function toDiagnostic (doc: Text, p: StudioProblem, severity: 'error' | 'warning
 
 export function createEditor (o: EditorOptions): EditorView {
   const latest = new Latest()
+  const parseLint = jsonParseLinter()
+  const schemaLint = jsonSchemaLinter()
   // The server's checks: a lint source CodeMirror calls after DELAY_MS of quiet; a newer call
   // aborts the older fetch, and CodeMirror drops answers for a text that has since changed.
   const serverLint = linter(async (view) => {
@@ -68,8 +70,11 @@ export function createEditor (o: EditorOptions): EditorView {
       EditorView.lineWrapping,
       json(),
       lintGutter(),
-      linter(jsonParseLinter(), { delay: DELAY_MS }),
-      linter(jsonSchemaLinter(), { delay: DELAY_MS, needsRefresh: handleRefresh }),
+      // The page's own lint (parse, then the whole document against the schema) runs on the main
+      // thread: it waits for idle time so a preview being painted goes first.
+      linter(async (view) => { await idle(); return parseLint(view) }, { delay: DELAY_MS }),
+      linter(async (view) => { await idle(); return schemaLint(view) },
+        { delay: DELAY_MS, needsRefresh: handleRefresh }),
       jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
       hoverTooltip(jsonSchemaHover()),
       stateExtensions(o.schema),

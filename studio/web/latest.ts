@@ -29,3 +29,11 @@ export function debounce (fn: () => void, ms: number): () => void {
     timer = setTimeout(() => { timer = undefined; fn() }, ms)
   }
 }
+
+/**
+ * Resolves when the page's main thread is idle (at most `ms` later): lint that runs on the main
+ * thread waits for a preview being painted instead of delaying it.
+ */
+export function idle (ms = 500): Promise<void> {
+  return new Promise((resolve) => { requestIdleCallback(() => resolve(), { timeout: ms }) })
+}
