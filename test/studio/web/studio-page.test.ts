@@ -20,6 +20,15 @@ const pageErrors: string[] = []
 /** The development database's first invoice, once the dataset step has read it. */
 let devInvoiceId = 0
 
+/** What the page shows when a step fails: its status, problems and error panes, for the report. */
+async function explained (step: () => Promise<void>): Promise<void> {
+  try { await step() } catch (e) {
+    const read = async (id: string): Promise<string> => await page.locator(`[data-testid=${id}]`).innerText().catch(() => '?')
+    const panes = `status: ${await read('status')}\nproblems: ${await read('problems')}\nerror: ${await read('error')}`
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n--- the page:\n${panes}`, { cause: e })
+  }
+}
+
 /** 1-based line of the first `needle` in `text`. */
 const lineOf = (text: string, needle: string): number => text.slice(0, text.indexOf(needle)).split('\n').length
 
@@ -51,14 +60,14 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     : JSON.stringify(JSON.parse(session.templateText), null, 2)
   await waitForPreviewText(page, 'INV-2024-0042')
 
-  await t.test('typing into a text element changes the preview (read from the text layer)', async () => {
+  await t.test('typing into a text element changes the preview (read from the text layer)', async () => await explained(async () => {
     assert.ok(!(await previewText(page)).includes('Invoice recipient'))
     await replaceInEditor(page, 'Bill to', 'Invoice recipient')
     await waitForPreviewText(page, 'Invoice recipient')
     assert.ok(!(await previewText(page)).includes('Bill to'))
-  })
+  }))
 
-  await t.test('an unknown field shows at its line with the suggestion, and clears when fixed', async () => {
+  await t.test('an unknown field shows at its line with the suggestion, and clears when fixed', async () => await explained(async () => {
     const line = lineOf(shown, 'header.customer_name')
     await replaceInEditor(page, 'header.customer_name', 'header.customer_nme')
     const problem = page.locator(`[data-testid=problems] li.error[data-line="${line}"]`)
@@ -71,9 +80,9 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     await replaceInEditor(page, 'customer_nme', 'customer_name')
     await page.locator('[data-testid=problems][data-errors="0"]').waitFor({ timeout: 30_000 })
     assert.equal(await range.count(), 0)
-  })
+  }))
 
-  await t.test('the development dataset execution shows real rows', async () => {
+  await t.test('the development dataset execution shows real rows', async () => await explained(async () => {
     const admin = createDb(`${serverUrl()}/mysql`, { connectionLimit: 1 })
     const [rows] = await admin.query(`SELECT i.id, i.number, c.name FROM \`${demo.devDatabase}\`.invoices i
       JOIN \`${demo.devDatabase}\`.customers c ON c.id = i.customer_id ORDER BY i.id LIMIT 1`) as unknown as
@@ -87,9 +96,9 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     await waitForPreviewText(page, first.number)
     assert.ok((await previewText(page)).includes(first.name))
     assert.ok(!(await previewText(page)).includes('INV-2024-0042'))
-  })
+  }))
 
-  await t.test('a render error is shown in the error pane, not swallowed', async () => {
+  await t.test('a render error is shown in the error pane, not swallowed', async () => await explained(async () => {
     const pane = page.locator('[data-testid=error]')
     assert.equal(await pane.isVisible(), false)
     // No invoice 999999: the required `header` dataset returns no row.
@@ -99,9 +108,9 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     assert.match(await pane.innerText(), /^DATASET_FAILED: .*"header" is required and returned no row/)
     assert.match(await pane.innerText(), /^header: required: the query returned no row$/m)
     assert.equal(await page.locator('[data-testid=status]').innerText(), 'render failed')
-  })
+  }))
 
-  await t.test('publish shows the new version', async () => {
+  await t.test('publish shows the new version', async () => await explained(async () => {
     await page.locator('#params input[name=invoiceId]').fill(String(devInvoiceId))
     await page.locator('[data-testid=error]').waitFor({ state: 'hidden', timeout: 30_000 })
     await page.locator('[data-testid=note]').fill('from the studio test')
@@ -110,7 +119,7 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     await version.filter({ hasText: /v2/ }).waitFor({ timeout: 30_000 })
     assert.match(await version.innerText(), /invoice v2 \(was v1\)/)
     await page.screenshot({ path: join(projectRoot, 'docs', 'studio.png') })
-  })
+  }))
 
   assert.deepEqual(pageErrors, [])
 })
