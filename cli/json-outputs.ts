@@ -113,5 +113,9 @@ export const JSON_OUTPUTS: Record<string, JsonOutput> = {
       'downloadDocument, renderLabels, listTemplates, executeDataset }, notes[] }'
   },
   completion: { json: 'not JSON: the shell script itself, whatever --json says' },
-  openapi: { json: 'the OpenAPI 3.1 document itself (JSON either way), on stdout or in --output' }
+  openapi: { json: 'the OpenAPI 3.1 document itself (JSON either way), on stdout or in --output' },
+  studio: {
+    json: 'not JSON: the one line `studio: http://127.0.0.1:PORT/TOKEN/` whatever --json says, then it serves ' +
+      'until SIGINT/SIGTERM; a failure to start is a problem document'
+  }
 }

@@ -14,7 +14,8 @@ function value (f: FieldDef, n: number): unknown {
     case 'datetime': return `2026-01-${String(n).padStart(2, '0')}T09:00:00Z`
     case 'integer[]': return [n, n + 1]
     case 'string[]': return [`${f.name} ${n}a`, `${f.name} ${n}b`]
-    default: return `${f.name} ${n}`
+    // A currency code is checked by formatCurrency: a made-up string would fail every render.
+    default: return /currency/i.test(f.name) ? 'EUR' : `${f.name} ${n}`
   }
 }
 

@@ -66,6 +66,9 @@ async function datasetsFor (deps: RenderDeps, def: TemplateDefinition, body: Ren
       if (ctx === null || deps.workspaceId === null) {
         throw problem('VALIDATION_FAILED', 'data: a dataset execution needs svc studio --workspace')
       }
+      if (typeof data.environment !== 'string') {
+        throw problem('VALIDATION_FAILED', 'data.environment: an environment key', { errors: { 'data.environment': ['is required'] } })
+      }
       const stored = await ctx.repos.environments.get(deps.workspaceId, data.environment)
       const env = requireEnvironment(data.environment, stored)
       // The render's own read: the same policies (data-source guard, statement time limit) and

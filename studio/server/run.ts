@@ -21,7 +21,11 @@ export async function runStudio (options: StudioListenOptions, deps: RunStudioDe
   const render = deps.config.render
   // Two threads at most: the page renders one preview at a time, and a second thread lets the
   // next one start while a stale one is being stopped.
-  const pool = createRenderPool({ threads: Math.min(render.threads, 2), timeoutMs: render.timeoutMs })
+  const pool = createRenderPool({
+    threads: Math.min(render.threads, 2),
+    maxQueue: render.maxQueue,
+    timeoutMs: render.timeoutMs
+  })
   let context: Context | null = null
   try {
     if (options.workspace !== undefined) context = await deps.openContext()

@@ -45,10 +45,15 @@ async function readBody (req: IncomingMessage): Promise<Record<string, unknown>>
   if (!/^application\/json\b/i.test(type)) throw problem('UNSUPPORTED_MEDIA_TYPE', 'send application/json')
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) throw problem('PAYLOAD_TOO_LARGE', `at most ${MAX_BODY_BYTES} bytes`)
-    chunks.push(chunk)
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > MAX_BODY_BYTES) throw problem('PAYLOAD_TOO_LARGE', `at most ${MAX_BODY_BYTES} bytes`)
+      chunks.push(chunk)
+    }
+  } catch (err) {
+    // A client that goes away mid-body (the page aborted) is not the studio's error to print.
+    throw isProblem(err) ? err : problem('BAD_REQUEST', 'the request body was not received whole')
   }
   let value: unknown
   try { value = JSON.parse(Buffer.concat(chunks).toString('utf8')) } catch {
