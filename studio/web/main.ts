@@ -32,6 +32,14 @@ function readable (s: StudioSession): string {
   try { return JSON.stringify(JSON.parse(s.templateText), null, 2) } catch { return s.templateText }
 }
 
+/** The dpi the label is authored at (`label.dpi`) when the server offers it, else 203, else the first. */
+function authoredDpi (templateText: string, dpis: number[]): number {
+  let dpi: unknown
+  try { dpi = (JSON.parse(templateText) as { label?: { dpi?: unknown } }).label?.dpi } catch { dpi = undefined }
+  const offered = (d: unknown): d is number => typeof d === 'number' && dpis.includes(d)
+  return offered(dpi) ? dpi : offered(203) ? 203 : dpis[0] ?? 203
+}
+
 async function start (): Promise<void> {
   const session = await api.session()
   const errorPane = $('error')
@@ -45,6 +53,7 @@ async function start (): Promise<void> {
   fillSelect(dataSelect, session)
   dpiSelect.replaceChildren(...session.dpis.map((d) => new Option(`${d} dpi`, String(d))))
   dpiSelect.hidden = session.kind !== 'zpl'
+  dpiSelect.value = String(authoredDpi(text, session.dpis))
 
   const latest = new Latest()
   const render = async (): Promise<void> => {
