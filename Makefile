@@ -4,7 +4,7 @@ export SVC_HOME ?= $(CURDIR)/.svc
 # bin/svc, not `node bin/svc`: its first line sets the process's memory settings (docs/deploy.md).
 SVC := bin/svc
 
-.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-peers bench-engine bench-webhooks cluster cluster-stop clean docs-cli
+.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-peers bench-engine bench-webhooks bench-studio cluster cluster-stop clean docs-cli
 
 all: build
 
@@ -63,6 +63,10 @@ bench-engine: build
 
 bench-webhooks: build
 	node dist/bench/webhooks.js
+
+# Keystroke to painted preview in the studio vs a bare engine render (issue 36; chromium, no database).
+bench-studio: build
+	node dist/bench/studio.js
 
 bench: build
 	bash scripts/bench.sh $(BENCH_ARGS)
