@@ -4,7 +4,7 @@ export SVC_HOME ?= $(CURDIR)/.svc
 # bin/svc, not `node bin/svc`: its first line sets the process's memory settings (docs/deploy.md).
 SVC := bin/svc
 
-.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-peers bench-engine bench-webhooks cluster cluster-stop clean docs-cli
+.PHONY: all deps system-deps build lint test test-engine run demo serve db-start db-stop bench bench-peers bench-engine bench-webhooks bench-studio cluster cluster-stop clean docs-cli
 
 all: build
 
@@ -19,11 +19,13 @@ deps: system-deps node_modules/.installed
 
 build: deps
 	npx tsc -p tsconfig.json
+	node scripts/build-studio.mjs
 
 # Import rules first (seconds: .dependency-cruiser.cjs, docs/architecture.md "Import rules"), then ESLint.
 lint: deps
 	npm run --silent lint:imports
 	npx eslint . --max-warnings 0
+	npx tsc -p studio/web/tsconfig.json
 	npx tsc -p tsconfig.json && $(SVC) openapi --output dist/openapi.json && npx redocly lint --config redocly.yaml dist/openapi.json
 
 test: build lint
@@ -61,6 +63,10 @@ bench-engine: build
 
 bench-webhooks: build
 	node dist/bench/webhooks.js
+
+# Keystroke to painted preview in the studio vs a bare engine render (issue 36; chromium, no database).
+bench-studio: build
+	node dist/bench/studio.js
 
 bench: build
 	bash scripts/bench.sh $(BENCH_ARGS)
