@@ -128,7 +128,8 @@ export function renderLabels (
       if (room > buf.length) buf = grown(buf, at, room)
       const ind = indicator[k]!
       if (ind > 0) at = writeFieldData(buf, at, v, ind)
-      else if (ind < 0) at = putAscii(buf, at, v) // an encoder's own commands (ASCII)
+      // An encoder's own commands (ASCII; a QR graphic is ~1 KB, copied natively).
+      else if (ind < 0) at += buf.write(v, at, 'latin1')
       else if (isSafeParameter(v)) at = putAscii(buf, at, v)
       else unsafe(plan, k, v)
     }
