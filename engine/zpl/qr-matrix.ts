@@ -1,7 +1,7 @@
 // A QR Code (ISO/IEC 18004) module matrix, for QR symbols drawn as ^GF graphics (qr-graphic.ts).
 // bwip-js encodes through its PostScript emulation at ~7 ms a symbol, which made a retargeted
-// label cost 3000× a native one; this encoder takes tens of microseconds. Numeric, alphanumeric
-// and byte (UTF-8) modes, segments chosen for the fewest bits as a printer's automatic mode does,
+// label cost ~800× a native one; this encoder takes a fraction of a millisecond. Numeric, alphanumeric
+// and byte (UTF-8) modes, one segment or segments chosen for the fewest bits (QrSegments),
 // versions 1–40, error correction L/M/Q/H, the mask with the lowest penalty (four rules of the
 // standard). Checked against bwip-js's matrices and decoded by ZXing (test/engine/zpl/qr-matrix.test.ts).
 import { drawSymbol } from './qr-draw.js'
@@ -204,11 +204,13 @@ function interleave (data: number[], version: number, lv: number): number[] {
 }
 
 /** The smallest version holding the text at the level, with its data codewords. */
-function codewords (text: string, lv: number): { version: number, data: number[] } {
+function codewords (text: string, lv: number, segments: QrSegments): { version: number, data: number[] } {
   const chars = charsOf(text)
-  let modes: number[] = []
+  // One segment: the narrowest mode every character fits (numeric, alphanumeric, else byte).
+  const single = chars.every((c) => isDigit(c.code)) ? 0 : chars.every((c) => isAlnum(c.code)) ? 1 : 2
+  let modes: number[] = chars.map(() => single)
   for (let v = 1; v <= 40; v++) {
-    if (v === 1 || v === 10 || v === 27) modes = modesFor(chars, v)
+    if (segments === 'mixed' && (v === 1 || v === 10 || v === 27)) modes = modesFor(chars, v)
     const bits = encodeSegments(chars, modes, v)
     const capacity = dataCodewords(v, lv) * 8
     if (bits.length > capacity) continue
@@ -221,10 +223,17 @@ function codewords (text: string, lv: number): { version: number, data: number[]
   throw new RangeError(`the data does not fit in a QR code at level ${level} (version 40)`)
 }
 
+/**
+ * `single`: the whole text in one mode, as the ZPL renderer's (and ZXing's) automatic mode does, so
+ * a symbol drawn as ^GF has the version, and so the size, of the one the renderer draws at the
+ * authored resolution. `mixed`: segments for the fewest bits (as bwip-js), a smaller symbol at times.
+ */
+export type QrSegments = 'single' | 'mixed'
+
 /** The QR matrix of `text` at error correction `level`; mask chosen by penalty unless given (0–7). */
-export function qrMatrix (text: string, level: QrLevel, mask?: number): QrMatrix {
+export function qrMatrix (text: string, level: QrLevel, mask?: number, segments: QrSegments = 'single'): QrMatrix {
   const lv = LEVEL_INDEX[level]
-  const { version, data } = codewords(text, lv)
+  const { version, data } = codewords(text, lv, segments)
   const sym = drawSymbol(version, interleave(data, version, lv))
   let best = mask ?? -1
   if (best < 0) {
