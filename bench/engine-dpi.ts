@@ -3,7 +3,8 @@
 // compiled once per (version, dpi) and cached. The demo's ^BQN,2,8 needs magnification 11.8 at
 // 300 dpi, so there its QR is drawn as ^GF (qr-graphic.ts): encoded once per (value, module size)
 // and kept, which the bench's rows (the example's parcels, repeated) hit; a batch of distinct
-// tracking numbers pays the encoder per label, measured separately.
+// tracking numbers pays the encoder per label, measured separately. Run in its own process
+// (`node dist/bench/engine.js --dpi`, started by the full run): see the note there.
 import { readFileSync } from 'node:fs'
 import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
