@@ -69,7 +69,16 @@ const NOTES = [
   '  a second pass draws with the count known, each page written as finished; pdfkit\'s copy of a',
   '  written page is dropped. The price is CPU: ~30% more for a document counted first (the',
   '  301-page report with a 64-page hold, A/B in one process: 369 vs 476 ms), so up to 500 pages',
-  '  are held (~4 KB each) and keep the one pass; per page, big reports are cheaper than small ones.'
+  '  are held (~4 KB each) and keep the one pass; per page, big reports are cheaper than small ones.',
+  '- Labels at 300 dpi (issue 35): the demo\'s `^BQN,2,8` needs magnification 11.8 there, so its QR is',
+  '  drawn as ^GF. With bwip-js that cost ~2.0 ms CPU per label (values repeated) and ~2.5 ms',
+  '  (distinct), ~800× a 203-dpi label (2–3 µs), A/B under load 14. Now the service\'s own encoder',
+  '  (engine/zpl/qr-matrix.ts, ~0.35 ms a new symbol incl. drawing and deflate), the graphic as',
+  '  :Z64: (~570 bytes) kept per (value, module size) and copied as bytes: 1.07–1.14× in six runs',
+  '  of the row. Measured in the same process as the sections above it was 2.99× (their heap of',
+  '  hundreds of MB makes the 300-dpi renders, with 1.8× the output bytes, pay more collections), so',
+  '  the rows run in a fresh process (`--dpi`). Distinct values stay ~130–190× a 203-dpi label: that',
+  '  one leaves the QR to the printer.'
 ]
 
 async function timeEach (n: number, fn: () => unknown): Promise<number[]> {
