@@ -14,11 +14,13 @@ export interface LabelSlot {
   value: CompiledText
   /**
    * `field`: escaped with `indicator` inside ^FD data; `param`: must be command-safe text;
-   * `raw`: `encode` makes whole commands of the value (a ^GF graphic), written as they are.
+   * `raw`: `draw` makes whole commands of the value (a ^GF graphic), written as they are.
    */
   mode: 'field' | 'param' | 'raw'
-  /** Applied to the value before it is written (GS1 field data, graphics). */
+  /** Applied to the value before it is written (GS1 field data). */
   encode?: (value: string) => string
+  /** A raw slot's commands as bytes (ASCII; a cached graphic is copied, not re-encoded per label). */
+  draw?: (value: string) => Uint8Array
   indicator: string
   where: string
   src: string
@@ -104,7 +106,7 @@ function assemble (label: LabelDef, where: string, trimmed: string, sources: str
       body.push({ value, mode: 'field', encode: (v) => encode(v, at), indicator: indicator ?? '_', where: zplWhere, src: src.trim() })
     } else if (graphic !== undefined) {
       const moduleDots = graphic.moduleDots
-      body.push({ value, mode: 'raw', encode: (v) => qrGraphic(v, moduleDots, zplWhere), indicator: '', where: zplWhere, src: src.trim() })
+      body.push({ value, mode: 'raw', draw: (v) => qrGraphic(v, moduleDots, zplWhere), indicator: '', where: zplWhere, src: src.trim() })
     } else {
       const inner = src.slice(2, -2).trim()
       body.push({ value, mode: indicator === undefined ? 'param' : 'field', indicator: indicator ?? '', where: zplWhere, src: inner })

@@ -42,6 +42,20 @@ export function snapModule (dots: number, s: Scale, min = 1, max = Infinity): nu
   return undefined
 }
 
+/**
+ * Bitmap fonts (A–H and the other ^A fonts but 0) print only whole multiples of their dot matrix.
+ * Their sizes scale by the nearest whole factor when it is within this share of the exact one
+ * (203 → 600: ×3 for ×2.956, text 1.5 % larger; 152 → 300: ×2; 152 → 600: ×4); otherwise the
+ * command is refused at publish.
+ */
+export const FONT_TOLERANCE = 0.05
+
+/** The whole factor a bitmap font scales by, or undefined when none is within FONT_TOLERANCE. */
+export function wholeFactor (s: Scale): number | undefined {
+  const n = Math.round(s.factor)
+  return n >= 1 && Math.abs(n - s.factor) <= s.factor * FONT_TOLERANCE ? n : undefined
+}
+
 /** Millimetres (or points) to dots at `dpi`. */
 export function mmToDots (mm: number, dpi: number): number {
   return Math.round(mm * dpi / 25.4)

@@ -2,6 +2,8 @@
 // before a repeated hex digit, `,` for zeros to the row's end, `:` for the row above repeated.
 // Shared by QR codes drawn as graphics (qr-graphic.ts) and image elements (image.ts).
 
+import { deflateSync } from 'node:zlib'
+
 const RUN_UNITS = 'GHIJKLMNOPQRSTUVWXY' // 1–19
 const RUN_TWENTIES = 'ghijklmnopqrstuvwxyz' // 20, 40, … 400
 
@@ -16,32 +18,66 @@ function runCode (n: number): string {
   return rest > 0 ? out + RUN_UNITS.charAt(rest - 1) : out
 }
 
-/** One row's hex in compressed form. */
-function compressRow (hex: string): string {
-  const trimmed = hex.replace(/0+$/, '')
+const HEX = '0123456789ABCDEF'
+
+/**
+ * One row in compressed form: its hex digits with runs counted, trailing zeros as `,`. Works on
+ * the bytes (no hex string, no regular expression: a trailing-zeros pattern backtracks per run).
+ */
+function compressRow (bits: Uint8Array): string {
+  const digits = bits.length * 2
+  const digit = (i: number): number => ((bits[i >> 1] ?? 0) >> ((i & 1) === 0 ? 4 : 0)) & 15
+  let end = digits
+  while (end > 0 && digit(end - 1) === 0) end--
   let out = ''
-  for (let i = 0; i < trimmed.length;) {
-    let j = i
-    while (j < trimmed.length && trimmed[j] === trimmed[i]) j++
-    out += (j - i > 1 ? runCode(j - i) : '') + trimmed.charAt(i)
+  for (let i = 0; i < end;) {
+    const d = digit(i)
+    let j = i + 1
+    while (j < end && digit(j) === d) j++
+    out += (j - i > 1 ? runCode(j - i) : '') + HEX.charAt(d)
     i = j
   }
-  return trimmed.length < hex.length ? out + ',' : out
+  return end < digits ? out + ',' : out
 }
 
 /** `^GFA,…` of a width × height picture; `row(y, bits)` sets the row's bits (MSB first, 1 = black). */
 export function gfGraphic (width: number, height: number, row: (y: number, bits: Uint8Array) => void): string {
   const rowBytes = Math.ceil(width / 8)
-  const bits = new Uint8Array(rowBytes)
-  let body = ''
-  let previous = ''
+  let bits: Uint8Array = new Uint8Array(rowBytes)
+  let previous: Uint8Array | undefined
+  const parts: string[] = []
   for (let y = 0; y < height; y++) {
     bits.fill(0)
     row(y, bits)
-    const line = compressRow(Buffer.from(bits).toString('hex').toUpperCase())
-    body += line === previous ? ':' : line
-    previous = line
+    // A row equal to the one above is `:` (compression is one-to-one, so equal bits, equal text).
+    if (previous !== undefined && Buffer.compare(bits, previous) === 0) { parts.push(':'); continue }
+    parts.push(compressRow(bits))
+    const swap = previous ?? new Uint8Array(rowBytes)
+    previous = bits
+    bits = swap
   }
   const total = rowBytes * height
-  return `^GFA,${total},${total},${rowBytes},${body}`
+  return `^GFA,${total},${total},${rowBytes},${parts.join('')}`
+}
+
+/** CRC-16/XMODEM (polynomial 0x1021, initial 0) of the base64 text: the check a :Z64: graphic ends with. */
+function crc16 (text: string): number {
+  let c = 0
+  for (let i = 0; i < text.length; i++) {
+    c ^= text.charCodeAt(i) << 8
+    for (let k = 0; k < 8; k++) c = (c & 0x8000) !== 0 ? ((c << 1) ^ 0x1021) & 0xffff : (c << 1) & 0xffff
+  }
+  return c
+}
+
+/**
+ * `^GFA,…,:Z64:…` of a picture given as its rows of bits (deflated, base64, CRC): a fifth of the
+ * compressed hex for a QR symbol, so a label that repeats a cached graphic writes fewer bytes.
+ */
+export function gfGraphicZ64 (rowBytes: number, height: number, row: (y: number) => Uint8Array): string {
+  const bitmap = Buffer.alloc(rowBytes * height)
+  for (let y = 0; y < height; y++) bitmap.set(row(y), y * rowBytes)
+  const b64 = deflateSync(bitmap).toString('base64')
+  const total = rowBytes * height
+  return `^GFA,${total},${total},${rowBytes},:Z64:${b64}:${crc16(b64).toString(16).padStart(4, '0')}`
 }

@@ -16,8 +16,10 @@ interface Plan {
   value: CompiledText[]
   /** Char code of the hex indicator for field slots; 0 for parameter slots, -1 for raw ones. */
   indicator: number[]
-  /** The slot's encoder (GS1 field data, graphics), if any. */
+  /** The slot's encoder (GS1 field data), if any. */
   encode: Array<((value: string) => string) | undefined>
+  /** A raw slot's drawing (a QR as ^GF), as bytes. */
+  draw: Array<((value: string) => Uint8Array) | undefined>
   tail: Uint8Array
   /** Bytes of all literal text of one label, without the ending. */
   literalBytes: number
@@ -35,7 +37,7 @@ function planOf (label: CompiledLabel): Plan {
   let plan = plans.get(label)
   if (plan !== undefined) return plan
   const tail = Buffer.alloc(0)
-  plan = { lead: [], value: [], indicator: [], encode: [], tail, literalBytes: 0, src: [], where: [] }
+  plan = { lead: [], value: [], indicator: [], encode: [], draw: [], tail, literalBytes: 0, src: [], where: [] }
   let literal = ''
   for (const chunk of label.body) {
     if (typeof chunk === 'string') { literal += chunk; continue }
@@ -43,6 +45,7 @@ function planOf (label: CompiledLabel): Plan {
     plan.value.push(chunk.value)
     plan.indicator.push(chunk.mode === 'field' ? chunk.indicator.charCodeAt(0) : chunk.mode === 'raw' ? -1 : 0)
     plan.encode.push(chunk.encode)
+    plan.draw.push(chunk.draw)
     plan.src.push(chunk.src)
     plan.where.push(chunk.where)
     literal = ''
@@ -121,14 +124,21 @@ export function renderLabels (
     // lead, value and indicator hold one entry per slot (planOf).
     for (let k = 0; k < slots; k++) {
       at = put(buf, at, lead[k]!) // k < slots
-      const enc = plan.encode[k]
       const raw = value[k]!(scope)
+      const draw = plan.draw[k]
+      if (draw !== undefined) {
+        const bytes = draw(raw)
+        const need = at + bytes.length + plan.literalBytes + LONGEST_END
+        if (need > buf.length) buf = grown(buf, at, need)
+        at = put(buf, at, bytes)
+        continue
+      }
+      const enc = plan.encode[k]
       const v = enc === undefined ? raw : enc(raw)
       const room = at + MAX_ESCAPED_PER_UNIT * v.length + plan.literalBytes + LONGEST_END
       if (room > buf.length) buf = grown(buf, at, room)
       const ind = indicator[k]!
       if (ind > 0) at = writeFieldData(buf, at, v, ind)
-      else if (ind < 0) at = putAscii(buf, at, v) // an encoder's own commands (ASCII)
       else if (isSafeParameter(v)) at = putAscii(buf, at, v)
       else unsafe(plan, k, v)
     }

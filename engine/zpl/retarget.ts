@@ -5,7 +5,7 @@
 // the firmware's range, is a TemplateError naming the command; nothing is clamped. A QR symbol
 // whose magnification would leave 1–10 is drawn as a ^GF graphic at render time (qr-graphic.ts).
 import { TemplateError } from '../errors.js'
-import { scaleDots, snapModule, type Scale } from './dpi.js'
+import { FONT_TOLERANCE, scaleDots, snapModule, wholeFactor, type Scale } from './dpi.js'
 
 /** Placeholder k of the marked text is drawn by an encoder: its value becomes a whole command. */
 export interface GraphicSlot { kind: 'qr' | 'gs1-128' | 'gs1-datamatrix', moduleDots: number }
@@ -50,7 +50,15 @@ const BARCODES = /^B[0-9A-Z]$/
 // Bitmap fonts keep their dot matrix; only the scalable font 0 and downloaded fonts (^A@) scale freely.
 const scalableFont = (f: string): boolean => f === '0' || f === '@'
 
-interface State { s: Scale, where: string, defaultFont: string, fieldFont: boolean, fieldSymbol: boolean }
+interface State {
+  s: Scale
+  where: string
+  defaultFont: string
+  /** ^CF gave the default font an explicit height and width (a bitmap font's size to scale). */
+  defaultSized: boolean
+  fieldFont: boolean
+  fieldSymbol: boolean
+}
 
 function fail (st: State, command: string, message: string): never {
   const text = `${st.where}: ${command}: ${message}`
@@ -72,12 +80,13 @@ function scaleParam (st: State, command: string, v: string | undefined, min = 0)
 
 function scaleFont (st: State, command: string, font: string, h: string | undefined, w: string | undefined): string[] {
   if (scalableFont(font)) return [scaleParam(st, command, h) ?? '', scaleParam(st, command, w) ?? '']
-  const f = st.s.factor
-  if (!Number.isInteger(f)) {
-    fail(st, command, `bitmap font ${font} scales only by whole factors, and ${dpiNote(st)} is ×${f.toFixed(3)}: ` +
-      'use the scalable font 0, or list only the resolutions it suits in "resolutions"')
+  const f = wholeFactor(st.s)
+  if (f === undefined) {
+    fail(st, command, `bitmap font ${font} scales only by whole factors, and ${dpiNote(st)} is ×${st.s.factor.toFixed(3)} ` +
+      `(no whole factor within ${FONT_TOLERANCE * 100} %): use the scalable font 0, or list only the resolutions it suits in "resolutions"`)
   }
   if ((h ?? '') === '' || (w ?? '') === '') fail(st, command, `bitmap font ${font} needs an explicit height and width to be scaled`)
+  if (`${h ?? ''}${w ?? ''}`.includes('\uE000')) fail(st, command, `a placeholder in a font size cannot be retargeted (${dpiNote(st)})`)
   return [String(Number(h) * f), String(Number(w) * f)]
 }
 
@@ -98,14 +107,19 @@ function command (st: State, seg: string): string {
     const first = params.at(0) ?? ''
     const font = first !== '' ? first : st.defaultFont
     st.defaultFont = font
+    st.defaultSized = (params[1] ?? '') !== '' && (params[2] ?? '') !== ''
     if (params.length < 2) return seg
     const [h, w] = scaleFont(st, '^CF', font, params[1], params[2])
     return `${prefix}${name}${[params[0] ?? '', h, w].join(',').replace(/,+$/, '')}`
   }
   if (upper === 'FS') { st.fieldFont = false; st.fieldSymbol = false; return seg }
   if (upper === 'FD' || upper === 'FV') {
-    if (!st.fieldFont && !st.fieldSymbol && !scalableFont(st.defaultFont) && !Number.isInteger(st.s.factor)) {
-      fail(st, `^${upper}`, `text in the default bitmap font ${st.defaultFont} cannot be scaled ${dpiNote(st)}: set ^CF0,h,w or ^A0`)
+    // Text in the default font: a bitmap one scales only with an explicit size (^CF font,h,w) and a whole factor.
+    if (!st.fieldFont && !st.fieldSymbol && !scalableFont(st.defaultFont) && st.s.factor !== 1 &&
+      (!st.defaultSized || wholeFactor(st.s) === undefined)) {
+      const why = st.defaultSized ? '' : ' (it has no explicit height and width to scale)'
+      fail(st, `^${upper}`, `text in the default bitmap font ${st.defaultFont} cannot be scaled ${dpiNote(st)}${why}: ` +
+        'set ^CF0,h,w or ^A0')
     }
     return seg
   }
@@ -191,7 +205,7 @@ function qrOrigin (st: State, seg: string, mag: number): string {
 
 /** The marked ZPL (between ^XA and ^XZ, placeholders as sentinels) at the target resolution. */
 export function retargetZpl (marked: string, s: Scale, sources: string[], where: string): Retargeted {
-  const st: State = { s, where, defaultFont: 'A', fieldFont: false, fieldSymbol: false }
+  const st: State = { s, where, defaultFont: 'A', defaultSized: false, fieldFont: false, fieldSymbol: false }
   const graphics = new Map<number, GraphicSlot>()
   const segs = marked.split(/(?=[\^~])/)
   let out = ''

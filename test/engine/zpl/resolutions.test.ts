@@ -34,11 +34,23 @@ function near (a: Read, b: Read, dpiA: number, dpiB: number, what: string): void
   assert.ok(Math.abs(mm(a.y, dpiA) - mm(b.y, dpiB)) <= 0.25, `${what}: y ${mm(a.y, dpiA).toFixed(2)} mm at ${dpiA} vs ${mm(b.y, dpiB).toFixed(2)} mm at ${dpiB}`)
 }
 
+/** The width in mm of the ink in a region (mm): a symbol drawn alone there. */
+function inkSide (g: Parameters<typeof readRegion>[0], dpi: number, r: [number, number, number, number]): number {
+  const d = (v: number): number => Math.round(v * dpi / 25.4)
+  let left = Infinity; let right = -1
+  for (let y = d(r[1]); y < d(r[1] + r[3]); y++) {
+    for (let x = d(r[0]); x < d(r[0] + r[2]); x++) {
+      if ((g.pixels[y * g.width + x] ?? 255) < 128) { left = Math.min(left, x); right = Math.max(right, x + 1) }
+    }
+  }
+  return mm(right - left, dpi)
+}
+
 test('the demo shipping label at 203, 300 and 600 dpi: same payloads, same places, same size', async () => {
   const def = JSON.parse(readFileSync(new URL('templates/shipping-label.json', root), 'utf8')) as TemplateDefinition
   const { parcels } = JSON.parse(readFileSync(new URL('data/shipping-label.json', root), 'utf8')) as { parcels: Array<{ tracking_no: string }> }
   const compiled = compileTemplate(def, { everyResolution: true })
-  const reads: Array<{ dpi: number, c128: Read, qr: Read }> = []
+  const reads: Array<{ dpi: number, c128: Read, qr: Read, qrSize: number }> = []
   for (const dpi of DPIS) {
     const label = labelAt(compiled, dpi)
     assert.equal(mm(label.widthDots, dpi).toFixed(1), '101.6')
@@ -49,7 +61,7 @@ test('the demo shipping label at 203, 300 and 600 dpi: same payloads, same place
     const qr = read(g, dpi, 'QRCode', [25, 90, 40, 40])
     assert.equal(c128.text, parcels[0]?.tracking_no, `Code 128 at ${dpi}`)
     assert.equal(qr.text, parcels[0]?.tracking_no, `QR at ${dpi}`)
-    reads.push({ dpi, c128, qr })
+    reads.push({ dpi, c128, qr, qrSize: inkSide(g, dpi, [20, 93, 60, 47]) })
   }
   // The QR needs magnification 11.8 at 300 dpi and 23.6 at 600: drawn as ^GF, not clamped.
   assert.match(zplOf(labelAt(compiled, 600), [{ ...parcels[0], qty: 1 }], 'parcels'), /\^GFA,/)
@@ -58,6 +70,8 @@ test('the demo shipping label at 203, 300 and 600 dpi: same payloads, same place
   for (const b of reads.slice(1)) {
     near(a.c128, b.c128, a.dpi, b.dpi, 'Code 128')
     near(a.qr, b.qr, a.dpi, b.dpi, 'QR')
+    // The printed QR symbol is as large as at 203 dpi (same version, modules of the same size).
+    assert.ok(Math.abs(a.qrSize - b.qrSize) <= 0.25, `QR side ${a.qrSize.toFixed(2)} mm at ${a.dpi}, ${b.qrSize.toFixed(2)} mm at ${b.dpi}`)
   }
 })
 

@@ -7,6 +7,8 @@ import { compileTemplate, labelAt } from '../../../engine/template/compile.js'
 import { RenderError, TemplateError } from '../../../engine/errors.js'
 import type { LabelDef } from '../../../engine/zpl/schema.js'
 import type { TemplateDefinition } from '../../../engine/template/definition.js'
+import { validateAndCompile } from '../../../engine/template/validate.js'
+import { readFileSync } from 'node:fs'
 
 const label = (zpl: string, extra: Partial<LabelDef> = {}): LabelDef => ({ widthIn: 4, heightIn: 6, rows: 'items', zpl, ...extra })
 const text = (def: LabelDef, dpi: 152 | 203 | 300 | 600): string =>
@@ -34,7 +36,7 @@ test('a QR whose magnification leaves 1–10 becomes a ^GF graphic at render tim
   const big = compileLabel(label('^XA^FO260,760^BQN,2,8^FDQA,{{ row.t }}^FS^XZ'), 'label', 300)
   const slot = big.body.find((c) => typeof c !== 'string')
   assert.ok(slot !== undefined && typeof slot !== 'string' && slot.mode === 'raw', 'drawn by an encoder')
-  assert.match(slot.encode?.('QA,HELLO') ?? '', /^\^GFA,\d+,\d+,\d+,/)
+  assert.match(Buffer.from(slot.draw?.('QA,HELLO') ?? []).toString('latin1'), /^\^GFA,\d+,\d+,\d+,:Z64:/)
   assert.equal(text(label('^XA^FO100,100^BQN,2,4^FDQA,x^FS^XZ'), 300), '^XA^CI28^PW1200^LL1800^FO148,153^BQN,2,6^FDQA,x^FS')
 })
 
@@ -65,4 +67,32 @@ test('compiled once per (version, dpi); a resolution the template does not list 
   assert.equal(labelAt(compiled, 300), at300, 'the same compiled label, not rebuilt')
   assert.equal(labelAt(compiled, 203), compiled.label)
   assert.throws(() => labelAt(compiled, 600), (e: unknown) => e instanceof RenderError && e.code === 'RENDER_FAILED' && /600 dpi is not among the template's resolutions \(203, 300/.test(e.message))
+})
+
+test('bitmap fonts scale by the nearest whole factor within 5 %; otherwise refused naming the command and the path', () => {
+  // 203 → 600 is ×2.956: ×3 (text 1.5 % larger); 152 → 300 is ×1.974: ×2.
+  assert.match(text(label('^XA^FO10,10^ADN,36,20^FDhello^FS^XZ'), 600), /\^FO30,30\^ADN,108,60\^FDhello\^FS/)
+  assert.match(text(label('^XA^FO10,10^ADN,36,20^FDhello^FS^XZ', { dpi: 152 }), 300), /\^ADN,72,40\^FDhello/)
+  assert.match(text(label('^XA^CFD,36,20^FO10,10^FDhello^FS^XZ'), 600), /\^CFD,108,60\^FO30,30\^FDhello/)
+  // No whole factor near ×1.478 (203 → 300): refused at publish, the error naming the template path and the command.
+  const zpl = '^XA^FO10,10^ADN,36,20^FDhello^FS^XZ'
+  const def = { code: 'l', format: 'label', datasets: [], label: label(zpl, { resolutions: [203, 300] }) }
+  const message = /^label\.zpl: \^AD: bitmap font D scales only by whole factors, and 203 → 300 dpi is ×1\.478 \(no whole factor within 5 %\)/
+  assert.throws(() => compileTemplate(def as unknown as TemplateDefinition, { everyResolution: true }), (e: unknown) =>
+    e instanceof TemplateError && message.test(e.message) &&
+    e.errors.at(0)?.path === 'label.zpl' && /^\^AD: /.test(e.errors.at(0)?.message ?? ''))
+  // At publish (the one validation): the error under the template's JSON path /label/zpl.
+  const demoFile = new URL('../../../../examples/templates/shipping-label.json', import.meta.url)
+  const demo = JSON.parse(readFileSync(demoFile, 'utf8')) as { label: Record<string, unknown> }
+  demo.label.zpl = zpl
+  demo.label.resolutions = [203, 300]
+  const checked = validateAndCompile(demo)
+  assert.ok(!checked.ok && checked.errors.at(0)?.path === '/label/zpl', JSON.stringify(checked))
+  assert.match(checked.errors.at(0)?.message ?? '', /^\^AD: bitmap font D scales only by whole factors, and 203 → 300 dpi/)
+  // Text in the default bitmap font with no explicit size cannot be scaled even by a whole factor
+  // (it would print at its authored dot size, half as large at 600 dpi).
+  assert.throws(() => compileLabel(label('^XA^FO10,10^FDx^FS^XZ', { dpi: 300 }), 'label', 600), (e: unknown) =>
+    e instanceof TemplateError &&
+    /^label\.zpl: \^FD: text in the default bitmap font A cannot be scaled 300 → 600 dpi \(it has no explicit/.test(e.message))
+  assert.match(text(label('^XA^CFA,18,10^FO10,10^FDx^FS^XZ', { dpi: 300 }), 600), /\^CFA,36,20\^FO20,20\^FDx/)
 })
