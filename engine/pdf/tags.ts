@@ -22,6 +22,8 @@ export class Tags {
   /** The element whose marked content is open, or the artifact's BDC; null: nothing open. */
   private marked: StructElem | null = null
   private artifactOpen: string | null = null
+  /** Length of the canvas's ops right after the artifact's BDC: nothing drawn since if unchanged. */
+  private artifactAt = -1
 
   constructor (tree: StructTree) {
     this.tree = tree
@@ -75,12 +77,17 @@ export class Tags {
     const bdc = '/Artifact<</Type/' + type + '>>BDC\n'
     this.artifactOpen = bdc
     c.ops += bdc
+    this.artifactAt = c.ops.length
   }
 
   endArtifact (c: Canvas): void {
-    if (this.artifactOpen === null) throw new Error('tags: no artifact open')
-    c.ops += EMC
+    const bdc = this.artifactOpen
+    if (bdc === null) throw new Error('tags: no artifact open')
+    // A spacer or an empty box draws nothing: no `BDC EMC` pair for it (bytes, and deflate).
+    if (c.ops.length === this.artifactAt) c.ops = c.ops.slice(0, -bdc.length)
+    else c.ops += EMC
     this.artifactOpen = null
+    this.artifactAt = -1
   }
 
   /** The page's content ends: what is open is closed in it. */
@@ -93,7 +100,10 @@ export class Tags {
     this.page = n
     this.tree.startPage(n)
     if (this.marked !== null) this.mark(c, this.marked)
-    if (this.artifactOpen !== null) c.ops += this.artifactOpen
+    if (this.artifactOpen !== null) {
+      c.ops += this.artifactOpen
+      this.artifactAt = c.ops.length
+    }
   }
 
   /** Opens what the element is, by its module's role, before it draws or flows at (x, y). */
