@@ -13,7 +13,7 @@ export interface ObjectOutput {
   _offsets: { push (unwritten: null): number, readonly length: number } & Iterable<number | null>
   _offset: number
   _waiting: number
-  _write (data: string | Uint8Array): void
+  _write (data: string): void
   _refEnd (ref: { id: number, offset: number }): void
 }
 
@@ -28,9 +28,8 @@ export interface StructElem {
   /**
    * Child elements, in reading order, as runs of object numbers (first, step, count): a table
    * body's rows are a few runs a page, not a number each. An element has children or content.
-   * Null until the first child: most elements (a table's cells) are leaves, no array for them.
    */
-  runs: number[] | null
+  runs: number[]
   count: number
   /** Object number of the page of the first marked content (0: none yet): the element's /Pg. */
   pg: number
@@ -62,10 +61,10 @@ export class StructTree {
   /** A new element under `parent` (null: the root), added to the parent's kids. */
   open (type: string, parent: StructElem | null, extra = ''): StructElem {
     const id = this.alloc()
-    const el: StructElem = { id, type, parent: parent?.id ?? this.rootId, kids: '', runs: null, count: 0, pg: 0, extra }
+    const el: StructElem = { id, type, parent: parent?.id ?? this.rootId, kids: '', runs: [], count: 0, pg: 0, extra }
     if (parent !== null) {
       if (parent.kids !== '') throw new Error(`structure tree: ${parent.type} has content and children`)
-      addRun(parent.runs ??= [], id)
+      addRun(parent.runs, id)
       parent.count++
     }
     return el
@@ -78,7 +77,7 @@ export class StructTree {
 
   /** Marked content `mcid` on page `n` belongs to `el`. */
   content (el: StructElem, n: number, mcid: number): void {
-    if (el.runs !== null) throw new Error(`structure tree: ${el.type} has children and content`)
+    if (el.runs.length > 0) throw new Error(`structure tree: ${el.type} has children and content`)
     const page = this.pageId(n)
     if (el.pg === 0) el.pg = page
     el.kids += page === el.pg ? mcid + ' ' : '<</Type/MCR/Pg ' + page + ' 0 R/MCID ' + mcid + '>> '
@@ -91,7 +90,7 @@ export class StructTree {
     // has a few of these per row.
     let d = '<</S/' + el.type + '/P ' + el.parent + ' 0 R'
     if (el.pg !== 0) d += '/Pg ' + el.pg + ' 0 R'
-    const kids = el.runs !== null ? refs(el.runs) : el.kids
+    const kids = el.runs.length > 0 ? refs(el.runs) : el.kids
     if (el.count > 0) d += '/K ' + (el.count === 1 ? kids : '[' + kids + ']')
     this.object(el.id, d + el.extra + '>>')
     if (this.batch.length > BATCH) this.flush()
@@ -151,17 +150,14 @@ export class StructTree {
     this.batch += id + ' 0 obj\n' + body + '\nendobj\n'
   }
 
-  /**
-   * Into pdfkit's output in one write, as bytes: a string would be cut (its last newline, which
-   * _write adds back) and joined again, two more copies of the batch.
-   */
+  /** Into pdfkit's output in one write (which adds the final newline). */
   flush (): void {
     if (this.batch.length === 0) return
     const at = this.out._offset
     const placed = this.placed
     for (let i = 0; i + 1 < placed.length; i += 2) this.out._refEnd({ id: placed[i]!, offset: at + placed[i + 1]! })
     placed.length = 0
-    this.out._write(Buffer.from(this.batch, 'latin1'))
+    this.out._write(this.batch.slice(0, -1))
     this.batch = ''
   }
 }

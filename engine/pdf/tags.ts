@@ -22,8 +22,6 @@ export class Tags {
   /** The element whose marked content is open, or the artifact's BDC; null: nothing open. */
   private marked: StructElem | null = null
   private artifactOpen: string | null = null
-  /** Length of the canvas's ops right after the artifact's BDC: nothing drawn since if unchanged. */
-  private artifactAt = -1
 
   constructor (tree: StructTree) {
     this.tree = tree
@@ -77,17 +75,12 @@ export class Tags {
     const bdc = '/Artifact<</Type/' + type + '>>BDC\n'
     this.artifactOpen = bdc
     c.ops += bdc
-    this.artifactAt = c.ops.length
   }
 
   endArtifact (c: Canvas): void {
-    const bdc = this.artifactOpen
-    if (bdc === null) throw new Error('tags: no artifact open')
-    // A spacer or an empty box draws nothing: no `BDC EMC` pair for it (bytes, and deflate).
-    if (c.ops.length === this.artifactAt) c.ops = c.ops.slice(0, -bdc.length)
-    else c.ops += EMC
+    if (this.artifactOpen === null) throw new Error('tags: no artifact open')
+    c.ops += EMC
     this.artifactOpen = null
-    this.artifactAt = -1
   }
 
   /** The page's content ends: what is open is closed in it. */
@@ -100,10 +93,7 @@ export class Tags {
     this.page = n
     this.tree.startPage(n)
     if (this.marked !== null) this.mark(c, this.marked)
-    if (this.artifactOpen !== null) {
-      c.ops += this.artifactOpen
-      this.artifactAt = c.ops.length
-    }
+    if (this.artifactOpen !== null) c.ops += this.artifactOpen
   }
 
   /** Opens what the element is, by its module's role, before it draws or flows at (x, y). */
