@@ -3,6 +3,7 @@
 // between them (tagged documents only; untagged output keeps its bytes).
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'node:test'
@@ -62,4 +63,24 @@ test('untagged: lines are drawn as they always were, no separator glyph', () => 
   })
   assert.match(qdf, /\(ACME Supplies GmbH\) Tj/)
   assert.doesNotMatch(qdf, / \) Tj/)
+})
+
+/** Every non-blank text item's text and where pdf.js places it (x, y to 0.01 pt). */
+async function placed (bytes: Uint8Array): Promise<string[]> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), verbosity: 0 }).promise
+  try {
+    const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str?: string, transform?: number[] }>
+    return items.filter((i) => (i.str ?? '').trim() !== '')
+      .map((i) => `${i.str!.trim()} @ ${i.transform![4]!.toFixed(2)},${i.transform![5]!.toFixed(2)}`)
+  } finally {
+    await pdf.destroy()
+  }
+}
+
+test('the separator moves nothing: right-aligned and right-to-left lines sit where the untagged ones do', async () => {
+  const body = [...BODY, { text: 'שלום עולם, זו פסקה ארוכה שצריכה לעבור לשורה הבאה', width: 120 }]
+  const tagged = await placed(render({ tagged: true }, body).bytes)
+  const untagged = await placed(render({ tagged: false }, body).bytes)
+  assert.ok(untagged.length >= 10, JSON.stringify(untagged))
+  assert.deepEqual(tagged, untagged)
 })
