@@ -222,7 +222,9 @@ if (process.argv[2] === '--tagged') {
 
 if (process.argv[2] === '--accessible') {
   // The accessible e-invoice rows alone (also part of the full run).
-  for (const line of accessibleSection(JSON.parse(read('examples/templates/invoice.json')) as Record<string, unknown>)) console.log(line)
+  const inv = JSON.parse(read('examples/data/invoice.json')) as RenderInput['datasets']
+  const lines = accessibleSection(inputFor('invoice', inv, { invoiceId: 1 }), inputFor('invoice', inv, {}, null))
+  for (const line of lines) console.log(line)
   process.exit(0)
 }
 
@@ -388,7 +390,7 @@ async function main (): Promise<void> {
   const invData = invoice as unknown as RenderInput['datasets']
   const [untagged, tagged] = [inputFor('invoice', invData, {}, UNTAGGED), inputFor('invoice', invData, {}, TAGGED)]
   for (const line of taggedSection(untagged, tagged, child)) log(line)
-  for (const line of accessibleSection(JSON.parse(read('examples/templates/invoice.json')) as Record<string, unknown>)) log(line)
+  for (const line of accessibleSection(inputFor('invoice', invData, { invoiceId: 1 }), inv)) log(line)
   log('')
   log('## Labels')
   log('')

@@ -47,9 +47,16 @@ export class Canvas {
   /**
    * One line of text; `top` is the top of the line box, `rtl` the direction of its paragraph.
    * Each piece (font run, in visual order) continues where the previous one ended.
+   * `sep` (tagged documents): the line ends inside its paragraph, so its text gets a space at
+   * the logical end, or a reader of the structure runs the last word into the next line's first.
+   * Left to right it is drawn, an invisible glyph after the line (placement unchanged); right to
+   * left the logical end is the visual left, where a drawn space would push the line over, so it
+   * goes only into the line's /ActualText (which every right-to-left line has when tagged).
    */
-  text (style: Style, s: string, x: number, top: number, rtl = false): void {
-    if (s.length === 0) return
+  text (style: Style, line: string, x: number, top: number, rtl = false, sep = false): void {
+    if (line.length === 0) return
+    const logical = sep ? line + ' ' : line
+    const s = sep && !rtl ? logical : line
     this.fillColor(style.color)
     const head = 'BT\n1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n'
     let ops = ''
@@ -74,7 +81,7 @@ export class Canvas {
       // (A shape lookup hits the cache show() just filled.)
       if (actual && !shaped) shaped = p.rtl || (face.fk !== null && !face.shape(p.text, false).logical)
     }
-    this.ops += head + (shaped ? actualText(s, ops) : ops) + 'ET\n'
+    this.ops += head + (shaped ? actualText(logical, ops) : ops) + 'ET\n'
   }
 
   rect (x: number, y: number, w: number, h: number, color: string): void {

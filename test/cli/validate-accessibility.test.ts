@@ -32,7 +32,9 @@ async function file (ua: boolean): Promise<string> {
   }
   delete t.document.info
   t.document.body[0]!.heading = 2
+  // (The example itself is PDF/UA-1: without it, the same template with `ua` left out.)
   if (ua) t.document.pdf.ua = 'PDF/UA-1'
+  else delete t.document.pdf.ua
   const path = join(home, `invoice-${ua}.json`)
   await writeFile(path, JSON.stringify(t))
   return path
@@ -59,4 +61,16 @@ test('with PDF/UA-1: invalid, the same findings as errors at the same paths', as
   assert.equal(text.code, 1)
   assert.match(text.stderr, /^\/document\/info\/title: a title is required/m)
   assert.match(text.stderr, /^\/document\/body\/0\/heading: the first heading is H2: it must be H1/m)
+})
+
+test('the demo invoice as it is (PDF/A-3a + PDF/UA-1 + Factur-X): valid, no accessibility warnings', async () => {
+  const json = await svc(['--json', 'templates', 'validate', join(root, 'examples', 'templates', 'invoice.json')])
+  assert.equal(json.code, 0, json.stderr)
+  const out = JSON.parse(json.stdout) as { valid: boolean, warnings?: unknown[] }
+  assert.equal(out.valid, true)
+  assert.equal(out.warnings, undefined)
+  const t = JSON.parse(await readFile(join(root, 'examples', 'templates', 'invoice.json'), 'utf8')) as {
+    document: { pdf: Record<string, unknown> }
+  }
+  assert.deepEqual(t.document.pdf, { standard: 'PDF/A-3a', ua: 'PDF/UA-1' })
 })

@@ -5,6 +5,7 @@
 // the special cases the issue asks for are there.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +33,7 @@ let dir: string
 const data: DataDatabase[] = []
 const invoices: Invoice[] = []
 let facturx: Promise<FileResult[]>
+let examples = 0
 
 before(async () => {
   tdb = await createTestDatabase('einvdemo')
@@ -75,6 +77,7 @@ before(async () => {
     const file = join(dir, name.replace(/\.json$/, '.pdf'))
     await writeFile(file, r.bytes)
     files.push({ name: `examples/data/${name}`, file })
+    examples++
   }
   facturx = validate('facturx', files.map((f) => f.file))
   invoices.push(...await pool(files, 2, async (f) => {
@@ -97,7 +100,8 @@ test('every demo invoice of every environment and every example invoice passes t
   'validator with 0 errors (one run)', async () => {
   const results = await facturx
   assert.equal(results.length, invoices.length)
-  assert.equal(invoices.length, DEMO_ENVIRONMENTS.length * INVOICE_PLAN.length + 2)
+  assert.equal(examples, 3) // invoice, invoice-arabic, invoice-hebrew
+  assert.equal(invoices.length, DEMO_ENVIRONMENTS.length * INVOICE_PLAN.length + examples)
   for (const [i, r] of results.entries()) {
     const problems = r.profiles.flatMap((p) => [...p.xsdErrors, ...p.errors])
     assert.equal(r.profiles[0]?.profile, 'facturx')
@@ -108,9 +112,15 @@ test('every demo invoice of every environment and every example invoice passes t
 test('a fixed sample (the examples and production\'s special cases) passes PDF/A-3 preflight', async () => {
   const sample = invoices.filter((f) => f.kind === undefined ||
     (f.name.startsWith('production') && ['credit', 'allowance', 'reverse'].includes(f.kind)))
-  assert.equal(sample.length, 5)
+  assert.equal(sample.length, examples + 3)
   const results = await pool(sample, 2, async (f) => ({ f, r: await preflight(f.file) }))
   for (const { f, r } of results) assert.equal(r.code, 0, `${f.name}: ${r.out}`)
+  // The preflight checks the PDF/A-3 rules; the file claims 3a and PDF/UA-1 (issue 34's combined file).
+  for (const f of sample) {
+    const xmp = execFileSync('pdfinfo', ['-meta', f.file], { encoding: 'utf8' })
+    assert.match(xmp, /<pdfaid:conformance>A</, f.name)
+    assert.match(xmp, /<pdfuaid:part>1</, f.name)
+  }
 })
 
 test('the totals and the VAT breakdown printed on the page are the XML\'s, for every invoice', () => {
