@@ -14,6 +14,7 @@ import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
 import { dpiSection } from './engine-dpi.js'
+import { einvoiceSection } from './engine-einvoice.js'
 import { load1, median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -193,6 +194,12 @@ if (process.argv[2] === '--pdfa') {
   process.exit(0)
 }
 
+if (process.argv[2] === '--einvoice') {
+  // The e-invoice rows alone (also part of the full run).
+  for (const line of einvoiceSection()) console.log(line)
+  process.exit(0)
+}
+
 if (process.argv[2] === '--reports') {
   for (const line of reportSection()) console.log(line)
   process.exit(0)
@@ -343,6 +350,8 @@ async function main (): Promise<void> {
   log('')
   const pdfa = inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, 'PDF/A-3b')
   for (const line of pdfaSection(inv, pdfa, child)) log(line)
+  log('')
+  for (const line of einvoiceSection()) log(line)
   log('')
   log('## Labels')
   log('')
