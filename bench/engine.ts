@@ -14,7 +14,7 @@ import type { RenderInput } from '../engine/types.js'
 import { plainPdfkit, viaPdfmake, type InvoiceData } from './engine-baselines.js'
 import { pdfaSection, withStandard, type Definition } from './engine-pdfa.js'
 import { dpiSection } from './engine-dpi.js'
-import { einvoiceSection } from './engine-einvoice.js'
+import { einvoiceFigures, einvoiceSection, type EinvoiceFigures } from './engine-einvoice.js'
 import { load1, median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -194,9 +194,18 @@ if (process.argv[2] === '--pdfa') {
   process.exit(0)
 }
 
+if (process.argv[2] === '--einvoice-json') {
+  // The e-invoice figures of a fresh process (engine-einvoice.ts).
+  process.stdout.write(JSON.stringify(einvoiceFigures()))
+  process.exit(0)
+}
+
+const freshEinvoice = (): EinvoiceFigures => JSON.parse(execFileSync(process.execPath,
+  [fileURLToPath(import.meta.url), '--einvoice-json'], { encoding: 'utf8' })) as EinvoiceFigures
+
 if (process.argv[2] === '--einvoice') {
   // The e-invoice rows alone (also part of the full run).
-  for (const line of einvoiceSection()) console.log(line)
+  for (const line of einvoiceSection(freshEinvoice)) console.log(line)
   process.exit(0)
 }
 
@@ -351,7 +360,7 @@ async function main (): Promise<void> {
   const pdfa = inputFor('invoice', invoice as unknown as RenderInput['datasets'], {}, 'PDF/A-3b')
   for (const line of pdfaSection(inv, pdfa, child)) log(line)
   log('')
-  for (const line of einvoiceSection()) log(line)
+  for (const line of einvoiceSection(freshEinvoice)) log(line)
   log('')
   log('## Labels')
   log('')
