@@ -17,6 +17,7 @@ import { pdfaSection, withInvoiceFigures, withStandard, type Definition } from '
 import { accessibleSection } from './engine-accessible.js'
 import { dpiSection } from './engine-dpi.js'
 import { taggedSection, TAGGED, UNTAGGED } from './engine-tagged.js'
+import { einvoiceFigures, einvoiceSection, type EinvoiceFigures } from './engine-einvoice.js'
 import { load1, median } from './stats.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -236,6 +237,21 @@ if (process.argv[2] === '--dpi') {
   process.exit(0)
 }
 
+if (process.argv[2] === '--einvoice-json') {
+  // The e-invoice figures of a fresh process (engine-einvoice.ts).
+  process.stdout.write(JSON.stringify(einvoiceFigures()))
+  process.exit(0)
+}
+
+const freshEinvoice = (): EinvoiceFigures => JSON.parse(execFileSync(process.execPath,
+  [fileURLToPath(import.meta.url), '--einvoice-json'], { encoding: 'utf8' })) as EinvoiceFigures
+
+if (process.argv[2] === '--einvoice') {
+  // The e-invoice rows alone (also part of the full run).
+  for (const line of einvoiceSection(freshEinvoice)) console.log(line)
+  process.exit(0)
+}
+
 if (process.argv[2] === '--reports') {
   for (const line of reportSection()) console.log(line)
   process.exit(0)
@@ -391,6 +407,7 @@ async function main (): Promise<void> {
   const [untagged, tagged] = [inputFor('invoice', invData, {}, UNTAGGED), inputFor('invoice', invData, {}, TAGGED)]
   for (const line of taggedSection(untagged, tagged, child)) log(line)
   for (const line of accessibleSection(inputFor('invoice', invData, { invoiceId: 1 }), inv)) log(line)
+  for (const line of einvoiceSection(freshEinvoice)) log(line)
   log('')
   log('## Labels')
   log('')

@@ -14,8 +14,12 @@ const GUIDELINE = {
 // Text outside XML 1.0's character range would make the file unreadable: dropped.
 // (Control characters but tab, line feed and carriage return; and the two non-characters.)
 const INVALID = /(?![\t\n\r\u007f-\u009f])\p{Cc}|[\ufffe\uffff]/gu
-const esc = (s: string): string => s.replace(INVALID, '').replace(/[&<>"]/g, (c) =>
-  c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
+// Most values (numbers, codes, dates, plain names) need neither: one test, no copies.
+const SPECIAL = /[&<>"\ufffe\uffff]|(?![\t\n\r\u007f-\u009f])\p{Cc}/u
+const esc = (s: string): string => !SPECIAL.test(s)
+  ? s
+  : s.replace(INVALID, '').replace(/[&<>"]/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;')
 
 const w = (tag: string, inner: string): string => `<ram:${tag}>${inner}</ram:${tag}>`
 const indicator = (charge: boolean): string =>

@@ -9,6 +9,12 @@ export const VALIDATE = resolve(repoRoot, '../shared/einvoice/validate')
 export const PREFLIGHT = resolve(repoRoot, '../shared/pdfa/preflight')
 const run = promisify(execFile)
 
+// The JVMs of validate and preflight are short-lived: C2 compilation and the parallel collector's
+// threads cost more CPU than they save. C1 only and the serial collector (read by the `java`
+// launcher) gave the same results (the validate JSON of the 211 files identical) for about half
+// the CPU: validate over 211 files 14.1 → 7.8 s user+sys, preflight 0.58 → 0.40 s per file.
+const JVM_ENV = { ...process.env, JDK_JAVA_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' }
+
 export interface ProfileResult { profile: string, xsdErrors: unknown[], errors: unknown[], warnings: unknown[] }
 export interface FileResult { file: string, profiles: ProfileResult[] }
 
@@ -18,7 +24,8 @@ export async function validate (profile: string, files: string[]): Promise<FileR
   try {
     stdout = (await run(VALIDATE, ['--profile', profile, '--json', ...files], {
       timeout: 240_000,
-      maxBuffer: 64 << 20
+      maxBuffer: 64 << 20,
+      env: JVM_ENV
     })).stdout
   } catch (err) {
     const e = err as { stdout?: string, stderr?: string }
@@ -31,7 +38,7 @@ export async function validate (profile: string, files: string[]): Promise<FileR
 /** Preflight's exit status and output for one file. */
 export async function preflight (file: string): Promise<{ code: number, out: string }> {
   try {
-    const { stdout } = await run(PREFLIGHT, ['--part', '3', file], { timeout: 120_000 })
+    const { stdout } = await run(PREFLIGHT, ['--part', '3', file], { timeout: 120_000, env: JVM_ENV })
     return { code: 0, out: stdout }
   } catch (err) {
     const e = err as { code?: number, stdout?: string, stderr?: string }
@@ -43,12 +50,14 @@ export async function pdftotext (file: string): Promise<string> {
   return (await run('pdftotext', ['-layout', file, '-'], { maxBuffer: 64 << 20 })).stdout
 }
 
-/** The embedded file named `name`, as pdfdetach extracts it. */
+/** The embedded file named `name`, as pdfdetach extracts it (one run: -savefile finds it by name). */
 export async function detach (file: string, name: string, out: string): Promise<void> {
-  const list = (await run('pdfdetach', ['-list', file])).stdout
-  const m = new RegExp(`^(\\d+): ${name.replace('.', '\\.')}$`, 'm').exec(list)
-  if (m === null) throw new Error(`${file}: no embedded ${name} in ${JSON.stringify(list)}`)
-  await run('pdfdetach', ['-save', m[1]!, '-o', out, file])
+  try {
+    await run('pdfdetach', ['-savefile', name, '-o', out, file])
+  } catch (err) {
+    const list = await run('pdfdetach', ['-list', file]).then((r) => r.stdout, () => '')
+    throw new Error(`${file}: no embedded ${name} in ${JSON.stringify(list)} (${String(err)})`)
+  }
 }
 
 export interface QpdfObject { value?: unknown, stream?: { dict: Record<string, unknown>, data?: string } }
