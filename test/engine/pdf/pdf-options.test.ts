@@ -15,13 +15,16 @@ function refusal (f: () => unknown): { path: string, message: string } {
   assert.fail('not refused')
 }
 
-test('PDF/A-2a and 3a are conformance A, tagged, fonts embedded, PDF 1.7; 2b stays untagged', () => {
+test('PDF/A-2a and 3a are conformance A, tagged, fonts embedded, PDF 1.7; 2b is tagged by default, may be untagged', () => {
   for (const part of [2, 3] as const) {
     assert.deepEqual(pdfOptions({ standard: `PDF/A-${part}a` }),
       { pdfa: { part, conformance: 'A' }, ua: false, tagged: true, embedFonts: true, version: '1.7' })
   }
   assert.deepEqual(pdfOptions({ standard: 'PDF/A-2b' }),
+    { pdfa: { part: 2, conformance: 'B' }, ua: false, tagged: true, embedFonts: true, version: '1.7' })
+  assert.deepEqual(pdfOptions({ standard: 'PDF/A-2b', tagged: false }),
     { pdfa: { part: 2, conformance: 'B' }, ua: false, tagged: false, embedFonts: true, version: '1.7' })
+  assert.throws(() => pdfOptions({ standard: 'PDF/A-2a', tagged: false }), /document\.pdf\.tagged: a PDF\/A-2a document is tagged/)
 })
 
 test('PDF/UA-1 alone is tagged, embeds every font and is PDF 1.7 (pages\' /Tabs); it combines with 2a and 3a', () => {

@@ -65,7 +65,8 @@ test('validate: an unknown field at its line and column with validate\'s suggest
   assert.equal(v.ok, false)
   assert.equal(v.errors.length, 1)
   const e = v.errors[0]
-  assert.equal(e.path, '/document/body/6/table/columns/1/value')
+  // The first `{{ row.sku }}` is the e-invoice mapping's (BT-155, the seller's item id).
+  assert.equal(e.path, '/document/einvoice/lines/sellerId')
   // Where the value of that path starts: the opening quote of "{{ row.skuu }}".
   assert.deepEqual({ line: e.line, column: e.column }, where(typo, '"{{ row.skuu }}"'))
   assert.equal(e.suggestion, 'row.sku')
@@ -76,7 +77,7 @@ test('validate: an unknown field at its line and column with validate\'s suggest
   const unknown = invoiceText.replace('"zebra": "#f2f2f2"', '"zebraa": "#f2f2f2"')
   const u = (await post(s, 'validate', { templateText: unknown })).json()
   assert.equal(u.ok, false)
-  assert.equal(u.errors[0].path, '/document/body/6/table/zebraa')
+  assert.equal(u.errors[0].path, '/document/body/7/table/zebraa')
   assert.deepEqual({ line: u.errors[0].line, column: u.errors[0].column }, where(unknown, '"#f2f2f2"'))
 
   // Not JSON: the parser's own line and column.
@@ -111,11 +112,18 @@ test('render: rows from the page and rows generated from the declared fields', a
   rows.header.customer_name = 'Studio Rows Ltd'
   const r = (await post(s, 'render', { templateText: invoiceText, data: { kind: 'rows', rows }, parameters: { invoiceId: 1 }, context: {} })).json()
   assert.ok((await pdfFacts(Buffer.from(r.pdf, 'base64'))).text.includes('Studio Rows Ltd'))
-  const g = await post(s, 'render', { templateText: invoiceText, data: { kind: 'generated' }, parameters: { invoiceId: 1 }, context: {} })
+  // Generated rows fill every declared field with a value of its type: the sales report shows them.
+  const report = await readFile(example('templates', 'sales-report'), 'utf8')
+  const params = { from: '2024-01-01', to: '2024-01-31' }
+  const g = await post(s, 'render', { templateText: report, data: { kind: 'generated' }, parameters: params, context: {} })
   assert.equal(g.status, 200, g.text())
   const text = (await pdfFacts(Buffer.from(g.json().pdf, 'base64'))).text
-  assert.ok(text.includes('customer_name 1'), text)
-  assert.ok(text.includes('description 3'), text)
+  assert.ok(text.includes('customer 1'), text)
+  assert.ok(text.includes('product 3'), text)
+  // The demo invoice is an e-invoice: made-up values break its rules, and the page says which.
+  const fx = await post(s, 'render', { templateText: invoiceText, data: { kind: 'generated' }, parameters: { invoiceId: 1 }, context: {} })
+  assert.equal(fx.status, 422)
+  assert.match(fx.json().detail, /e-invoice rule BR-/)
 })
 
 test('render: an e-invoice template answers the XML its PDF embeds; others have none', async () => {
@@ -131,8 +139,11 @@ test('render: an e-invoice template answers the XML its PDF embeds; others have 
     execFileSync('pdfdetach', ['-save', '1', '-o', join(dir2, 'embedded.xml'), join(dir2, 'e.pdf')])
     assert.equal(await readFile(join(dir2, 'embedded.xml'), 'utf8'), body.xml)
   } finally { await rm(dir2, { recursive: true, force: true }) }
-  const plain = (await post(s, 'render', { templateText: invoiceText, data: { kind: 'file' }, parameters: { invoiceId: 1 }, context: {} })).json()
-  assert.equal(plain.xml, undefined)
+  const report = await readFile(example('templates', 'sales-report'), 'utf8')
+  const params = { from: '2024-01-01', to: '2024-01-31' }
+  const plain = await post(s, 'render', { templateText: report, data: { kind: 'generated' }, parameters: params, context: {} })
+  assert.equal(plain.status, 200, plain.text())
+  assert.equal(plain.json().xml, undefined)
 })
 
 test('render: a label as PNGs at the asked dpi', async () => {
@@ -168,7 +179,7 @@ test('render: an error of the render is a problem, not swallowed; an invalid tem
   assert.match(String(r.headers['content-type']), /^application\/problem\+json/)
   const p = r.json()
   assert.equal(p.errorCode, 'RENDER_FAILED')
-  assert.match(p.detail, /formatCurrency/)
+  assert.match(p.detail, /BR-CL-04 \(BT-5 Invoice currency code\): "XX" is not in ISO 4217/)
   const invalid = await post(s, 'render', { templateText: invoiceText.replace('row.sku', 'row.skuu'), data: { kind: 'file' }, parameters: { invoiceId: 1 }, context: {} })
   assert.equal(invalid.status, 422)
   assert.equal(invalid.json().errorCode, 'TEMPLATE_INVALID')

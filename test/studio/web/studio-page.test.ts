@@ -69,16 +69,17 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
   }))
 
   await t.test('an unknown field shows at its line with the suggestion, and clears when fixed', async () => await explained(async () => {
-    const line = lineOf(shown, 'header.customer_name')
-    await replaceInEditor(page, 'header.customer_name', 'header.customer_nme')
+    // A name the template uses once: the editor's search finds it wherever the cursor is.
+    const line = lineOf(shown, 'header.customer_address')
+    await replaceInEditor(page, 'header.customer_address', 'header.customer_adress')
     const problem = page.locator(`[data-testid=problems] li.error[data-line="${line}"]`)
     await problem.waitFor({ timeout: 30_000 })
-    assert.match(await problem.innerText(), /customer_nme/)
-    assert.match(await problem.innerText(), /did you mean header\.customer_name\?/)
+    assert.match(await problem.innerText(), /customer_adress/)
+    assert.match(await problem.innerText(), /did you mean header\.customer_address\?/)
     // The editor marks the same place: a lint range over the broken expression, with the suggestion.
-    const range = page.locator('.cm-lintRange-error', { hasText: 'customer_nme' })
+    const range = page.locator('.cm-lintRange-error', { hasText: 'customer_adress' })
     await range.first().waitFor({ timeout: 30_000 })
-    await replaceInEditor(page, 'customer_nme', 'customer_name')
+    await replaceInEditor(page, 'customer_adress', 'customer_address')
     await page.locator('[data-testid=problems][data-errors="0"]').waitFor({ timeout: 30_000 })
     assert.equal(await range.count(), 0)
   }))
