@@ -6,14 +6,7 @@
 import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
-import { median } from './stats.js'
-
-const cpuOf = (fn: () => void, n: number): number => {
-  const c0 = process.cpuUsage()
-  for (let i = 0; i < n; i++) fn()
-  const c = process.cpuUsage(c0)
-  return (c.user + c.system) / 1000 / n
-}
+import { cpuOf, median } from './stats.js'
 
 /** The example `asIs` with its e-invoice but `document.pdf` replaced by `pdf`. */
 function withPdf (asIs: RenderInput, pdf: Record<string, unknown>): RenderInput {

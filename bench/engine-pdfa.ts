@@ -5,7 +5,7 @@ import { einvoiceOf } from '../engine/einvoice/render-einvoice.js'
 import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
-import { median, nth } from './stats.js'
+import { cpuOf, median, nth } from './stats.js'
 
 export interface Definition { document?: Record<string, unknown> }
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
@@ -33,13 +33,6 @@ export function withInvoiceFigures (asIs: RenderInput): RenderInput['datasets'] 
   const compiled = getCompiled(asIs.versionKey, asIs.definition)
   if (compiled.einvoice === undefined) return asIs.datasets
   return { ...asIs.datasets, invoice: einvoiceOf(compiled.einvoice, asIs).view }
-}
-
-const cpuOf = (fn: () => void, n: number): number => {
-  const c0 = process.cpuUsage()
-  for (let i = 0; i < n; i++) fn()
-  const c = process.cpuUsage(c0)
-  return (c.user + c.system) / 1000 / n
 }
 
 type Child = (rows: number, standard?: string) => Report

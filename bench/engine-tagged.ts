@@ -4,7 +4,7 @@
 import { render } from '../engine/render.js'
 import { getCompiled } from '../engine/template/cache.js'
 import type { RenderInput } from '../engine/types.js'
-import { median, nth } from './stats.js'
+import { cpuOf, median, nth } from './stats.js'
 
 interface Report { ms: number, cpuMs: number, pages: number, rssMB: number, bytes: number }
 type Child = (rows: number, pdf?: string) => Report
@@ -12,13 +12,6 @@ type Child = (rows: number, pdf?: string) => Report
 /** `document.pdf` of the tagged and untagged variants (bench/engine-pdfa.ts, withStandard). */
 export const TAGGED = '{"tagged":true}'
 export const UNTAGGED = '{"tagged":false}'
-
-const cpuOf = (fn: () => void, n: number): number => {
-  const c0 = process.cpuUsage()
-  for (let i = 0; i < n; i++) fn()
-  const c = process.cpuUsage(c0)
-  return (c.user + c.system) / 1000 / n
-}
 
 export function taggedSection (untagged: RenderInput, tagged: RenderInput, child: Child): string[] {
   const one = (inp: RenderInput): number => render(getCompiled(inp.versionKey, inp.definition), inp).bytes.length

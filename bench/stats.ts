@@ -16,3 +16,11 @@ export function nth<T> (xs: readonly T[], i: number): T {
   if (x === undefined) throw new Error('a round-robin pick from an empty list')
   return x
 }
+
+/** CPU milliseconds (user + system) per call of `fn`, over `n` calls. */
+export function cpuOf (fn: () => void, n: number): number {
+  const c0 = process.cpuUsage()
+  for (let i = 0; i < n; i++) fn()
+  const c = process.cpuUsage(c0)
+  return (c.user + c.system) / 1000 / n
+}
