@@ -6,6 +6,7 @@
 import { hasRtl, visualPieces, type Piece } from './bidi.js'
 import { DocFonts, fmt, type FontFace } from './fonts.js'
 import type { PreparedImage } from './images.js'
+import { utf16Hex } from './pdf-raw.js'
 import type { Style } from './model.js'
 import type { Tags } from './tags.js'
 
@@ -133,9 +134,7 @@ export class Canvas {
  * bytes it always had (docs/accessibility.md).
  */
 function actualText (s: string, ops: string): string {
-  let hex = '<FEFF'
-  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')
-  return '/Span <</ActualText ' + hex + '>>> BDC\n' + ops + 'EMC\n'
+  return '/Span <</ActualText ' + utf16Hex(s) + '>> BDC\n' + ops + 'EMC\n'
 }
 
 /**

@@ -16,3 +16,10 @@ export function pdfString (s: string): object {
   // eslint-disable-next-line no-new-wrappers -- pdfkit tells a string from a name by the String wrapper
   return new String(s)
 }
+
+/** A text string as UTF-16BE hex with its byte-order mark, `<FEFF…>`: any Unicode, nothing to escape. */
+export function utf16Hex (s: string): string {
+  let hex = '<FEFF'
+  for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')
+  return hex + '>'
+}

@@ -7,6 +7,7 @@
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
 import { fmt } from './fonts.js'
+import { utf16Hex } from './pdf-raw.js'
 
 /** pdfkit's object bookkeeping, as this writer uses it (render-pdf.ts hands it over). */
 export interface ObjectOutput {
@@ -190,7 +191,5 @@ function refs (runs: readonly number[]): string {
 /** A PDF text string: literal if ASCII, else UTF-16BE with a byte order mark, in hex. */
 export function pdfText (s: string): string {
   if (/^[\x20-\x7e]*$/.test(s)) return '(' + s.replace(/[\\()]/g, (c) => '\\' + c) + ')'
-  let h = '<FEFF'
-  for (let i = 0; i < s.length; i++) h += s.charCodeAt(i).toString(16).padStart(4, '0')
-  return h + '>'
+  return utf16Hex(s)
 }

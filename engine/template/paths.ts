@@ -7,6 +7,7 @@
 import { parse, type Node } from '../expr/parser.js'
 import type { DatasetDef, TemplateDefinition } from './definition.js'
 import type { ValidationIssue } from './validate.js'
+import { escapeToken } from './pointer.js'
 
 type Shape =
   | { k: 'any' }
@@ -217,7 +218,7 @@ function text (n: Node): string {
   return '…'
 }
 
-const esc = (k: string): string => k.replace(/~/g, '~0').replace(/\//g, '~1')
+const esc = escapeToken
 
 /** `; did you mean X?` for the closest candidate within a small edit distance, else ''. */
 export function suggest (wrong: string, candidates: Iterable<string>, show: (s: string) => string): string {

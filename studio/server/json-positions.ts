@@ -2,10 +2,9 @@
 // (the validator's own form) can be shown at its line and column in the editor. The text is
 // valid JSON here (the parse error has its own position). Iterative, like json-text.ts: a
 // deeply nested file cannot exhaust the stack.
+import { escapeToken } from '../../engine/template/pointer.js'
 
 export interface Position { line: number, column: number }
-
-function escapePointer (s: string): string { return s.replace(/~/g, '~0').replace(/\//g, '~1') }
 
 /** Every value's start offset by its JSON pointer ('' is the root). */
 export function valueOffsets (text: string): Map<string, number> {
@@ -24,7 +23,7 @@ export function valueOffsets (text: string): Map<string, number> {
   const here = (): string => {
     const top = stack.at(-1)
     if (top === undefined) return ''
-    return top.obj ? `${top.ptr}/${escapePointer(top.key ?? '')}` : `${top.ptr}/${top.index}`
+    return top.obj ? `${top.ptr}/${escapeToken(top.key ?? '')}` : `${top.ptr}/${top.index}`
   }
   ws()
   while (i < text.length) {
