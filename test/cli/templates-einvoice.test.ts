@@ -1,29 +1,21 @@
 // `svc templates preview --xml` and `svc templates validate` on an e-invoice template: the real
 // bin/svc in a child process (both commands are local: no server, no database).
 import assert from 'node:assert/strict'
-import { execFile, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { svc as runSvc, type CliResult } from './foundation-helpers.js'
 import { einvoiceTemplate, invoiceData, MAPPING } from '../engine/einvoice/fixtures.js'
 
-const root = fileURLToPath(new URL('../../../', import.meta.url))
 let home: string
 
 before(async () => { home = await mkdtemp(join(tmpdir(), 'svc-cli-einvoice-')) })
 after(async () => { await rm(home, { recursive: true, force: true }) })
 
-interface Run { code: number, stdout: string, stderr: string }
-async function svc (args: string[]): Promise<Run> {
-  return await new Promise((resolve) => {
-    const env = { ...process.env, SVC_HOME: home, SVC_LOG_LEVEL: 'silent' }
-    execFile(process.execPath, [join(root, 'bin', 'svc'), ...args], { cwd: home, env }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr })
-    })
-  })
-}
+// The project's CLI runner (foundation-helpers.ts), with this file's home.
+const svc = async (args: string[]): Promise<CliResult> => await runSvc(args, { SVC_HOME: home, SVC_LOG_LEVEL: 'silent' })
 
 test('preview --xml writes the XML the PDF embeds', async () => {
   const tpl = join(home, 'einvoice.json')

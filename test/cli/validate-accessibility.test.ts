@@ -3,27 +3,19 @@
 // errors at the same paths (exit 1). Validation needs no database.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { svc as runSvc, type CliResult } from './foundation-helpers.js'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 let home: string
 before(async () => { home = await mkdtemp(join(tmpdir(), 'svc-cli-a11y-')) })
 after(async () => { await rm(home, { recursive: true, force: true }) })
 
-interface Run { code: number, stdout: string, stderr: string }
-
-async function svc (args: string[]): Promise<Run> {
-  return await new Promise((resolve) => {
-    const env = { ...process.env, SVC_HOME: home, SVC_LOG_LEVEL: 'silent' }
-    execFile(process.execPath, [join(root, 'bin', 'svc'), ...args], { cwd: home, env }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr })
-    })
-  })
-}
+// The project's CLI runner (foundation-helpers.ts), with this file's home.
+const svc = async (args: string[]): Promise<CliResult> => await runSvc(args, { SVC_HOME: home, SVC_LOG_LEVEL: 'silent' })
 
 /** The example invoice without its title and with an H2 first: two findings. */
 async function file (ua: boolean): Promise<string> {
