@@ -100,6 +100,11 @@ export function createRenderPool (options: RenderPoolOptions): RenderPool {
     maxQueue: maxQueue + threads,
     stricterFIFO: true,
     concurrentTasksPerWorker: 1,
+    // Piscina loads the task module with require() first. On Node 20.19+ that is require(esm),
+    // and a worker terminated while require(esm) instantiates the graph aborts the whole process
+    // (FATAL ERROR: v8::Module::IsGraphAsync …): a SIGTERM soon after start did it, reproduced
+    // by closing a fresh pool under CPU load. Without require(esm) Piscina falls back to import().
+    execArgv: [...process.execArgv, '--no-experimental-require-module'],
     // 'async': between tasks a worker returns to its event loop. With Piscina's default 'sync'
     // it blocks in Atomics.wait, so process.nextTick callbacks queued by a render (pdfkit's
     // stream ends) never run and each one keeps its PDFDocument alive: ~50 KB per render, RSS
