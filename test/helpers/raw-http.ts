@@ -10,6 +10,10 @@ export interface RawConnection {
   write: (data: string | Buffer) => void
   /** The next complete response (by Content-Length) on this socket. */
   next: () => Promise<RawResponse>
+  /** The next response's status and headers once they arrived; its body is not waited for. */
+  head: () => Promise<Omit<RawResponse, 'body'>>
+  /** The bytes received and not yet taken by next(): a head() and what came of its body. */
+  received: () => Buffer
   /** Resolves how the socket ended: 'end' (FIN, graceful) or the error code (ECONNRESET …). */
   ended: Promise<string>
   close: () => void
@@ -29,7 +33,7 @@ export async function rawConnect (url: string, ca: Buffer): Promise<RawConnectio
   })
   socket.on('data', (chunk: Buffer) => { buffer = Buffer.concat([buffer, chunk]); wake?.() })
 
-  function parse (): RawResponse | undefined {
+  function parseHead (): (Omit<RawResponse, 'body'> & { headEnd: number }) | undefined {
     const headEnd = buffer.indexOf('\r\n\r\n')
     if (headEnd < 0) return undefined
     const lines = buffer.subarray(0, headEnd).toString('latin1').split('\r\n')
@@ -39,6 +43,13 @@ export async function rawConnect (url: string, ca: Buffer): Promise<RawConnectio
       const i = line.indexOf(':')
       headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim()
     }
+    return { status, headers, headEnd }
+  }
+
+  function parse (): RawResponse | undefined {
+    const head = parseHead()
+    if (head === undefined) return undefined
+    const { status, headers, headEnd } = head
     const length = Number(headers['content-length'] ?? 0)
     if (buffer.length < headEnd + 4 + length) return undefined
     const body = buffer.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8')
@@ -46,17 +57,24 @@ export async function rawConnect (url: string, ca: Buffer): Promise<RawConnectio
     return { status, headers, body }
   }
 
+  async function until<T> (probe: () => T | undefined): Promise<T> {
+    for (;;) {
+      const r = probe()
+      if (r !== undefined) return r
+      if (done) throw new Error(`socket ended before a full response (${buffer.length} bytes buffered)`)
+      await new Promise<void>((resolve) => { wake = resolve })
+    }
+  }
+
   return {
     socket,
     write: (data) => { socket.write(data) },
-    async next () {
-      for (;;) {
-        const r = parse()
-        if (r !== undefined) return r
-        if (done) throw new Error(`socket ended before a full response (${buffer.length} bytes buffered)`)
-        await new Promise<void>((resolve) => { wake = resolve })
-      }
+    next: async () => await until(parse),
+    head: async () => {
+      const { status, headers } = await until(parseHead)
+      return { status, headers }
     },
+    received: () => buffer,
     ended,
     close: () => { socket.destroy() }
   }
