@@ -76,11 +76,16 @@ export class Dec {
 
   /** Fixed-point text with at least `minScale` digits after the point, trailing zeros beyond it trimmed. */
   toString (minScale = 0): string {
-    let units = this.units
+    const neg = this.units < 0n
+    let digits = (neg ? -this.units : this.units).toString()
     let scale = this.scale
-    while (scale > minScale && units % 10n === 0n) { units /= 10n; scale-- }
-    const neg = units < 0n
-    let digits = (neg ? -units : units).toString()
+    // Trailing zeros beyond minScale go, on the text (BigInt divisions cost more than the rest).
+    if (digits === '0') scale = Math.min(scale, minScale)
+    else {
+      let end = digits.length
+      while (scale > minScale && digits.charCodeAt(end - 1) === 48) { end--; scale-- }
+      if (end < digits.length) digits = digits.slice(0, end)
+    }
     if (scale < minScale) { digits += '0'.repeat(minScale - scale); scale = minScale }
     if (scale > 0) {
       digits = digits.padStart(scale + 1, '0')

@@ -44,3 +44,19 @@ test('property: rounding matches integer arithmetic on cents for any amount with
     assert.equal(r.units, BigInt(mils < 0 ? -cents : cents))
   }))
 })
+
+test('property: toString(minScale) reads back as the same value, with no zeros past minScale beyond need', () => {
+  fc.assert(fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 8 }),
+    fc.integer({ min: 0, max: 4 }), (units, scale, minScale) => {
+      const x = Dec.of(units, scale)
+      const s = x.toString(minScale)
+      assert.ok(d(s).eq(x), `${s} for ${units}e-${scale}`)
+      const frac = s.split('.')[1] ?? ''
+      assert.ok(frac.length >= minScale, s)
+      if (frac.length > minScale) assert.notEqual(frac.at(-1), '0', s)
+      assert.match(s, /^-?(0|[1-9]\d*)(\.\d+)?$/)
+    }))
+  assert.equal(Dec.of(0n, 3).toString(2), '0.00')
+  assert.equal(Dec.of(0n, 3).toString(), '0')
+  assert.equal(Dec.of(-5n, 3).toString(), '-0.005')
+})
