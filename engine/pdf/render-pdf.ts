@@ -17,6 +17,7 @@ import { PdfRaw, pdfString } from './pdf-raw.js'
 import { useOffsets, type OffsetsOwner } from './offsets.js'
 import { StructTree, type ObjectOutput } from './struct-tree.js'
 import { Tags } from './tags.js'
+import { useXref, type XrefOwner } from './xref.js'
 
 const EMPTY = Object.freeze({})
 
@@ -29,13 +30,13 @@ interface PageLike {
   dictionary: { id: number, data: Record<string, unknown> }
   _setTabOrder (): void
 }
-interface DocInternals extends ObjectOutput, OffsetsOwner {
+interface DocInternals extends ObjectOutput, OffsetsOwner, XrefOwner {
   endMetadata (): void
   page: PageLike
   push (chunk: Uint8Array | null): boolean
   _write (data: string | Uint8Array): void
   _offset: number
-  _root: { data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } & Record<string, unknown> }
+  _root: { id: number, data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } & Record<string, unknown> }
 }
 
 /** Rows over all datasets: a `single` dataset counts 1, a `multiple` its length. */
@@ -137,7 +138,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
-  coalesceXref(internals)
+  useXref(internals)
   // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
   // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
   if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
@@ -229,31 +230,6 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
-}
-
-/**
- * pdfkit writes the cross-reference table a line per object, a Buffer each: for a tagged
- * document, an object per structure element, hundreds of thousands of small Buffers at the end
- * of a long report (its peak memory). The same bytes go out in 64 KB strings instead.
- */
-function coalesceXref (doc: DocInternals): void {
-  const finalize = doc._finalize.bind(doc)
-  doc._finalize = () => {
-    const write = doc._write.bind(doc)
-    let text = ''
-    // _write adds a newline to a string: what is held is written without its last one.
-    doc._write = (data) => {
-      if (typeof data === 'string') {
-        text += data + '\n'
-        if (text.length < 65536) return
-      }
-      if (text !== '') { write(text.slice(0, -1)); text = '' }
-      if (typeof data !== 'string') write(data)
-    }
-    finalize()
-    doc._write = write
-    if (text !== '') write(text.slice(0, -1))
-  }
 }
 
 /**
