@@ -23,6 +23,12 @@ export class Offsets implements Iterable<number | null> {
     this.a[index] = offset
   }
 
+  /** The offset of object `index + 1`, null if not written yet (as pdfkit's array reads). */
+  at (index: number): number | null {
+    const v = index >= 0 && index < this.length ? this.a[index]! : 0
+    return v === 0 ? null : v
+  }
+
   * [Symbol.iterator] (): Iterator<number | null> {
     for (let i = 0; i < this.length; i++) {
       const v = this.a[i]!
@@ -31,9 +37,19 @@ export class Offsets implements Iterable<number | null> {
   }
 }
 
+/**
+ * A document's table of object offsets as the engine uses it: pdfkit's own array (untagged
+ * documents) or an Offsets (tagged). at(i) is object i + 1's offset, null until it is written.
+ */
+export interface OffsetTable extends Iterable<number | null> {
+  push (unwritten: null): number
+  readonly length: number
+  at (index: number): number | null | undefined
+}
+
 /** What of a pdfkit document the offsets table replaces. */
 export interface OffsetsOwner {
-  _offsets: { push (unwritten: null): number, readonly length: number } & Iterable<number | null>
+  _offsets: OffsetTable
   _waiting: number
   _ended: boolean
   _finalize (): void

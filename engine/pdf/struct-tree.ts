@@ -7,11 +7,12 @@
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
 import { fmt } from './fonts.js'
+import type { OffsetTable } from './offsets.js'
 import { utf16Hex } from './pdf-raw.js'
 
 /** pdfkit's object bookkeeping, as this writer uses it (render-pdf.ts hands it over). */
 export interface ObjectOutput {
-  _offsets: { push (unwritten: null): number, readonly length: number } & Iterable<number | null>
+  _offsets: OffsetTable
   _offset: number
   _waiting: number
   _write (data: string): void

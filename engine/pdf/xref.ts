@@ -7,10 +7,12 @@
 // pdfkit's: `nnnnnnnnnn 00000 n ` and a newline per object, the trailer as its PDFObject.convert
 // writes a dictionary (a key per line).
 
+import type { OffsetTable } from './offsets.js'
+
 /** What of a pdfkit document the end of the file reads. */
 export interface XrefOwner {
   /** Byte offset of each object (object number − 1); every one is written by now. */
-  _offsets: { push (unwritten: null): number, readonly length: number } & Iterable<number | null>
+  _offsets: OffsetTable
   _offset: number
   _root: { id: number }
   _info: { id: number }
@@ -21,7 +23,8 @@ export interface XrefOwner {
   _finalize (): void
 }
 
-const ENTRY = ' 00000 n \n'
+/** What follows each offset: ` 00000 n ` and the newline, as bytes. */
+const ENTRY = Buffer.from(' 00000 n \n', 'latin1')
 
 /** Makes pdfkit's end of document write the table in one piece (see above). */
 export function useXref (doc: XrefOwner): void {
@@ -37,19 +40,19 @@ function finish (doc: XrefOwner): void {
   doc._write(`xref\n0 ${n + 1}\n0000000000 65535 f `)
   let piece = Buffer.allocUnsafe(20 * Math.min(PIECE, n))
   let p = 0
-  let id = 1
-  for (const offset of doc._offsets) {
-    if (offset === null || offset <= 0) throw new Error(`xref: object ${id} was never written`)
+  const offsets = doc._offsets
+  for (let i = 0; i < n; i++) {
+    const offset = offsets.at(i)
+    if (offset === null || offset === undefined || offset <= 0) throw new Error(`xref: object ${i + 1} was never written`)
     if (p === piece.length) {
       doc._write(piece) // bytes: _write adds no newline
-      piece = Buffer.allocUnsafe(20 * Math.min(PIECE, n - id + 1))
+      piece = Buffer.allocUnsafe(20 * Math.min(PIECE, n - i))
       p = 0
     }
     let v = offset
-    for (let k = 9; k >= 0; k--) { piece[p + k] = 48 + (v % 10); v = Math.floor(v / 10) }
-    p += 10
-    p += piece.write(ENTRY, p, 'latin1')
-    id++
+    for (let k = 9; k >= 0; k--) { piece[p + k] = 48 + (v % 10); v = (v / 10) >>> 0 } // offsets < 2^32 (Offsets)
+    for (let k = 0; k < 10; k++) piece[p + 10 + k] = ENTRY[k]!
+    p += 20
   }
   if (p > 0) doc._write(piece)
   const fileId = Buffer.from(doc._id.buffer, doc._id.byteOffset, doc._id.byteLength).toString('hex')
