@@ -4,7 +4,9 @@
 // own checks (token, Host, Origin, the published event) are studio-api's HTTP tests.
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { copyFile, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { createDb } from '../../../server/store/db.js'
@@ -126,5 +128,53 @@ test('the studio page: edit → preview, error at its line → cleared, dataset 
     if (process.env.SVC_UPDATE_REFERENCES === '1') writeFileSync(join(projectRoot, 'docs', 'studio.png'), shot)
   }))
 
+  assert.deepEqual(pageErrors, [])
+})
+
+// The same browser, a second page: the studio on a label template FILE (file mode): PNG previews
+// at the dpi chosen in the page, and Save writing the edited text back to the file.
+test('a label file in the studio: PNGs at the chosen dpi, and Save writes the file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-studio-label-'))
+  const file = join(dir, 'shipping-label.json')
+  await copyFile(join(projectRoot, 'examples', 'templates', 'shipping-label.json'), file)
+  const labels = await startStudio([file, '--data', join(projectRoot, 'examples', 'data', 'shipping-label.json')], {})
+  const p = await browser.newPage({ viewport: { width: 1600, height: 1000 } })
+  p.on('pageerror', (e) => pageErrors.push(e.message))
+  try {
+    await p.goto(labels.url)
+    /** Each label's width in pixels, once every label the preview shows is at `dpi` and decoded. */
+    const widthsAt = async (dpi: number): Promise<number[]> => {
+      // A function, not a string: the page's Content-Security-Policy refuses eval.
+      const widths = await p.waitForFunction((d: number) => {
+        type Img = { alt: string, complete: boolean, naturalWidth: number }
+        const doc = (globalThis as unknown as { document: { querySelectorAll (s: string): Iterable<Img> } }).document
+        const imgs = [...doc.querySelectorAll('[data-testid=preview] img')]
+        const ready = imgs.length > 0 && imgs.every((i) => i.alt.endsWith(` at ${d} dpi`) && i.complete && i.naturalWidth > 0)
+        return ready ? imgs.map((i) => i.naturalWidth) : null
+      }, dpi, { timeout: 30_000 })
+      return await widths.jsonValue() as number[]
+    }
+    // 4 in wide: the PNG renderer works in dots per mm (8 at 203 dpi, the template's own; 12 at
+    // 300) and rounds up, so 101.6 mm is 813 and 1,220 pixels.
+    const at203 = await widthsAt(203)
+    assert.ok(at203.length >= 2, `${at203.length} labels`)
+    assert.deepEqual(new Set(at203), new Set([813]))
+    await p.locator('[data-testid=dpi]').selectOption('300')
+    assert.deepEqual(new Set(await widthsAt(300)), new Set([1220]))
+
+    await replaceInEditor(p, 'SHIP TO:', 'DELIVER TO:')
+    await p.locator('[data-testid=save]').click()
+    // The file, not the status line (a render finishing after the click may write over it).
+    let saved = ''
+    for (let i = 0; i < 300 && !saved.includes('DELIVER TO:'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      saved = readFileSync(file, 'utf8')
+    }
+    assert.ok(saved.includes('^FDDELIVER TO:^FS') && !saved.includes('SHIP TO:'), 'the edit is in the file')
+  } finally {
+    await p.close()
+    await labels.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
   assert.deepEqual(pageErrors, [])
 })
