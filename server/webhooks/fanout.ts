@@ -1,6 +1,8 @@
 // Fan-out: each un-fanned event becomes one delivery per enabled endpoint of its workspace that
 // subscribes to its type, in the same transaction that marks the event fanned out. Any process
-// may run it; SKIP LOCKED keeps two from taking the same events.
+// may run it; SKIP LOCKED keeps two from taking the same events. An endpoint receives only the
+// events recorded after it was created or last enabled (seq above its from_seq), however late
+// the fan-out runs.
 import { randomUUID } from 'node:crypto'
 import { transaction } from '../store/db.js'
 import type { Db } from '../store/db.js'
@@ -22,7 +24,8 @@ export function createFanOut (db: Db, repos: Pick<Repos, 'events' | 'webhooks' |
         // webhook.test never fans out: the test command creates its one delivery itself.
         if (event.type === 'webhook.test') continue
         for (const t of targets) {
-          if (t.workspaceId === event.workspaceId && t.events.includes(event.type)) {
+          // Only events recorded after the endpoint was created or enabled (docs/webhooks.md).
+          if (t.workspaceId === event.workspaceId && event.seq > t.fromSeq && t.events.includes(event.type)) {
             rows.push({ id: randomUUID(), eventId: event.id, endpointId: t.id, workspaceId: event.workspaceId })
           }
         }

@@ -38,16 +38,28 @@ function toEndpoint (r: RowDataPacket): EndpointRow {
   }
 }
 
+export interface FanOutTarget { id: string, workspaceId: string, events: string[], fromSeq: number }
+
+/**
+ * The highest event seq committed so far: an order given by the database, the same for every
+ * node (no clock compared). A plain consistent read, so it waits for no event being written:
+ * an event whose transaction runs concurrently with the endpoint change may fall either side.
+ */
+async function latestEventSeq (conn: Conn | Db): Promise<number> {
+  const [rows] = await conn.query<RowDataPacket[]>('SELECT COALESCE(MAX(seq), 0) AS s FROM events')
+  return Number(rows[0]?.s ?? 0)
+}
+
 export interface WebhooksRepo {
   insert(e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn?: Conn | Db): Promise<void>
   get(id: string, conn?: Conn | Db): Promise<EndpointRow | undefined>
   list(workspaceId: string): Promise<EndpointRow[]>
-  /** Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. */
-  enabledIn(conn: Conn | Db, workspaceIds: string[]): Promise<Array<{
-    id: string
-    workspaceId: string
-    events: string[]
-  }>>
+  /**
+   * Enabled endpoints of several workspaces at once (fan-out), through ix_wh_ws. `fromSeq`: the
+   * endpoint receives only events whose seq is above it (recorded after it was created or enabled).
+   */
+  enabledIn(conn: Conn | Db, workspaceIds: string[]): Promise<FanOutTarget[]>
+  /** Enabling a disabled endpoint also moves its from_seq to the latest event (docs/webhooks.md). */
   setEnabled(conn: Conn | Db, id: string, enabled: boolean): Promise<boolean>
   setSecret(id: string, secretEnc: Buffer): Promise<boolean>
   delete(conn: Conn, id: string): Promise<boolean>
@@ -62,10 +74,11 @@ export interface WebhooksRepo {
 export function createWebhooksRepo (db: Db): WebhooksRepo {
   return {
     async insert (e: Omit<EndpointRow, 'createdAt' | 'updatedAt' | 'enabled'>, conn: Conn | Db = db): Promise<void> {
+      const fromSeq = await latestEventSeq(conn)
       await conn.execute(
-        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc) VALUES (?, ?, ?, ?, ' +
-          '?, ?)',
-        [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc]
+        'INSERT INTO webhook_endpoints (id, workspace_id, url, events, description, secret_enc, from_seq) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [e.id, e.workspaceId, e.url, e.events.join(','), e.description, e.secretEnc, fromSeq]
       )
     },
     async get (id: string, conn: Conn | Db = db): Promise<EndpointRow | undefined> {
@@ -82,18 +95,26 @@ export function createWebhooksRepo (db: Db): WebhooksRepo {
     async enabledIn (
       conn: Conn | Db,
       workspaceIds: string[]
-    ): Promise<Array<{ id: string, workspaceId: string, events: string[] }>> {
+    ): Promise<FanOutTarget[]> {
       if (workspaceIds.length === 0) return []
       const [rows] = await conn.query<RowDataPacket[]>(
-        'SELECT id, workspace_id, events FROM webhook_endpoints WHERE workspace_id IN (?) AND enabled = 1',
+        'SELECT id, workspace_id, events, from_seq FROM webhook_endpoints WHERE workspace_id IN (?) AND enabled = 1',
         [workspaceIds]
       )
-      return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id, events: (r.events as string).split(',') }))
+      return rows.map((r) => ({
+        id: r.id,
+        workspaceId: r.workspace_id,
+        events: (r.events as string).split(','),
+        fromSeq: Number(r.from_seq)
+      }))
     },
     async setEnabled (conn: Conn | Db, id: string, enabled: boolean): Promise<boolean> {
+      // from_seq is assigned first, reading the old `enabled` (left-to-right and simultaneous
+      // assignment alike): enabling an endpoint that is already enabled moves nothing.
       const [res] = await conn.execute<ResultSetHeader>(
-        'UPDATE webhook_endpoints SET enabled = ?, updated_at = UTC_TIMESTAMP(3) WHERE id = ?',
-        [enabled ? 1 : 0, id]
+        'UPDATE webhook_endpoints SET from_seq = IF(? = 1 AND enabled = 0, ?, from_seq), enabled = ?, ' +
+          'updated_at = UTC_TIMESTAMP(3) WHERE id = ?',
+        [enabled ? 1 : 0, enabled ? await latestEventSeq(conn) : 0, enabled ? 1 : 0, id]
       )
       return res.affectedRows === 1
     },
