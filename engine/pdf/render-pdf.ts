@@ -193,7 +193,13 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   }
   const pager = new Pager(cd, scope, fonts, options)
   const pageCount = pager.run()
-  if (pager.overflowed) return { counted: pageCount }
+  if (pager.overflowed) {
+    // Its output is dropped now, not when the document is: a stream's constructor queues a
+    // process.nextTick with the document, so it lives until the synchronous render returns,
+    // through the second pass (tagged, 500 pages held are ~7 MB).
+    chunks = []
+    return { counted: pageCount }
+  }
   if (tags !== null) markCatalog(internals._root.data, tags, bcp47(input.context.language))
   fonts.end()
   const { ua } = cd.pdf

@@ -1,6 +1,8 @@
 // Run as `node rss-probe.js ROWS tagged|untagged`: streams the example sales report with ROWS
 // generated rows (past the held pages: counted, then drawn and written page by page) to a sink
-// that drops the bytes, and prints this process's peak RSS (VmHWM) and the page count.
+// that drops the bytes, and prints this process's peak RSS (VmHWM) and the page count. Under
+// --expose-gc also `betweenMB`: array-buffer memory still reachable when the counting pass is done
+// and the count is announced (after a full collection), before the second pass writes anything.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { OutputSink } from '../../../engine/pdf/render-pdf.js'
@@ -31,8 +33,15 @@ function probe (n: number, tagged: boolean): void {
   }))
   const limits = { maxRows: 1e7, maxPages: 1e6, maxBytes: 1e10 }
   const inp = { ...input(def, { sales }, limits, `rss:${tagged}`), parameters: { from: '2024-01-01', to: '2024-12-31' } }
-  const sink: OutputSink = { count () {}, write () {} }
+  const gc = (globalThis as { gc?: () => void }).gc
+  let betweenMB: number | undefined
+  const count = (): void => {
+    if (gc === undefined) return
+    gc()
+    betweenMB = process.memoryUsage().arrayBuffers / 2 ** 20
+  }
+  const sink: OutputSink = { count, write () {} }
   const r = render(getCompiled(inp.versionKey, inp.definition), inp, sink)
   const hwm = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1])
-  process.stdout.write(JSON.stringify({ pages: r.pageCount, rssMB: hwm / 1024 }))
+  process.stdout.write(JSON.stringify({ pages: r.pageCount, rssMB: hwm / 1024, betweenMB }))
 }
