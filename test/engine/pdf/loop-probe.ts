@@ -1,0 +1,40 @@
+// Run as `node --expose-gc loop-probe.js N tagged|untagged`: renders a small sales report N times
+// in one synchronous loop (no turn of the event loop in between, as a benchmark or a batch does),
+// then prints the array-buffer and heap memory still reachable after full collections, in MB.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { render } from '../../../engine/render.js'
+import { getCompiled } from '../../../engine/template/cache.js'
+import { input } from './fixtures.js'
+
+const n = Number(process.argv[2] ?? 0)
+if (n > 0) probe(n, process.argv[3] === 'tagged')
+
+function probe (count: number, tagged: boolean): void {
+  const root = join(import.meta.dirname, '..', '..', '..', '..')
+  const def = JSON.parse(readFileSync(join(root, 'examples', 'templates', 'sales-report.json'), 'utf8')) as {
+    document: Record<string, unknown>
+  }
+  def.document.pdf = { tagged }
+  const sales = Array.from({ length: 40 }, (_, i) => ({
+    region: 'North', sold_on: '2024-03-05', customer: `Customer ${i}`, product: 'Cable 5 m', qty: 1 + i, amount: '12.50'
+  }))
+  const inp = { ...input(def, { sales }, {}, `loop:${tagged}`), parameters: { from: '2024-01-01', to: '2024-12-31' } }
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (gc === undefined) throw new Error('run with --expose-gc')
+  const compiled = getCompiled(inp.versionKey, inp.definition)
+  render(compiled, inp)
+  // Twice: dead array buffers are freed while sweeping, after the first collection returns.
+  gc(); gc()
+  const before = process.memoryUsage()
+  let bytes = 0
+  for (let i = 0; i < count; i++) bytes += render(compiled, inp).bytes.length
+  gc(); gc()
+  const after = process.memoryUsage()
+  const mb = (x: number): number => x / 2 ** 20
+  process.stdout.write(JSON.stringify({
+    documentMB: mb(bytes / count),
+    arrayBuffersMB: mb(after.arrayBuffers - before.arrayBuffers),
+    heapMB: mb(after.heapUsed - before.heapUsed)
+  }))
+}
