@@ -1,25 +1,15 @@
 // Run as `node --expose-gc loop-probe.js N tagged|untagged`: renders a small sales report N times
 // in one synchronous loop (no turn of the event loop in between, as a benchmark or a batch does),
 // then prints the array-buffer and heap memory still reachable after full collections, in MB.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { render } from '../../../engine/render.js'
 import { getCompiled } from '../../../engine/template/cache.js'
-import { input } from './fixtures.js'
+import { reportInput } from './report-input.js'
 
 const n = Number(process.argv[2] ?? 0)
 if (n > 0) probe(n, process.argv[3] === 'tagged')
 
 function probe (count: number, tagged: boolean): void {
-  const root = join(import.meta.dirname, '..', '..', '..', '..')
-  const def = JSON.parse(readFileSync(join(root, 'examples', 'templates', 'sales-report.json'), 'utf8')) as {
-    document: Record<string, unknown>
-  }
-  def.document.pdf = { tagged }
-  const sales = Array.from({ length: 40 }, (_, i) => ({
-    region: 'North', sold_on: '2024-03-05', customer: `Customer ${i}`, product: 'Cable 5 m', qty: 1 + i, amount: '12.50'
-  }))
-  const inp = { ...input(def, { sales }, {}, `loop:${tagged}`), parameters: { from: '2024-01-01', to: '2024-12-31' } }
+  const inp = reportInput(40, tagged, `loop:${tagged}`)
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error('run with --expose-gc')
   const compiled = getCompiled(inp.versionKey, inp.definition)
