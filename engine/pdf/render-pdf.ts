@@ -194,10 +194,11 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const pager = new Pager(cd, scope, fonts, options)
   const pageCount = pager.run()
   if (pager.overflowed) {
-    // Its output is dropped now, not when the document is: a stream's constructor queues a
-    // process.nextTick with the document, so it lives until the synchronous render returns,
-    // through the second pass (tagged, ~4 MB more than untagged: tagged-memory.test.ts).
+    // Let go now, not when the render returns (see release): else this pass's document and
+    // output live through the second pass (tagged, ~4 MB more than untagged: tagged-memory.test.ts).
+    // `chunks` too: every closure of this function (internals._write) keeps its variables.
     chunks = []
+    release(internals)
     return { counted: pageCount }
   }
   if (tags !== null) markCatalog(internals._root.data, tags, bcp47(input.context.language))

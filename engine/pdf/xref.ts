@@ -2,10 +2,9 @@
 // startxref and %%EOF, in place of pdfkit's _finalize. pdfkit writes the table a line per object
 // (a string padded and sliced for each, then converted): a tagged document has an object per
 // structure element, a few per table row, so that loop was ~7% of a tagged invoice's CPU and
-// more of a long report's. Here each entry's 20 bytes are written into Buffers of
-// 64,000 bytes. The bytes are
-// pdfkit's: `nnnnnnnnnn 00000 n ` and a newline per object, the trailer as its PDFObject.convert
-// writes a dictionary (a key per line).
+// more of a long report's. Here each entry's 20 bytes are written into Buffers of 64,000 bytes.
+// The bytes are pdfkit's: `nnnnnnnnnn 00000 n ` and a newline per object, the trailer as its
+// PDFObject.convert writes a dictionary (a key per line).
 
 import type { OffsetTable } from './offsets.js'
 
@@ -26,7 +25,7 @@ export interface XrefOwner {
 /** What follows each offset: ` 00000 n ` and the newline, as bytes. */
 const ENTRY = Buffer.from(' 00000 n \n', 'latin1')
 
-/** Makes pdfkit's end of document write the table in one piece (see above). */
+/** Makes pdfkit's end of document write the table this way (see above). */
 export function useXref (doc: XrefOwner): void {
   doc._finalize = () => { finish(doc) }
 }
