@@ -7,7 +7,7 @@
 // (FaceInfo). Same objects and keys as pdfkit writes; the .notdef width is scaled to 1/1000 em
 // like every other width (pdfkit wrote it in font units).
 import { type CffFont, CffSubset, type FontSubset } from './cff-subset.js'
-import { pdfString } from './pdf-raw.js'
+import { pdfString, type PdfDictValue } from './pdf-raw.js'
 import { isGlyfFont, TtfSubset, type RawFont } from './ttf-subset.js'
 
 /** The parts of a fontkit font read here (fontkit ships no types). */
@@ -48,7 +48,7 @@ export function subsetFontName (id: string, info: FaceInfo): string {
 }
 
 /** The FontDescriptor entries every embedded face writes (its font file and extras are added). */
-export function descriptorFields (name: string, info: FaceInfo, flags: number): Record<string, unknown> {
+export function descriptorFields (name: string, info: FaceInfo, flags: number): Record<string, PdfDictValue> {
   return {
     Type: 'FontDescriptor',
     FontName: name,

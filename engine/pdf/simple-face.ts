@@ -9,11 +9,17 @@ import type { CffFont } from './cff-subset.js'
 import { nameKeyedCff } from './cff-name-keyed.js'
 import { descriptorFields, subsetFontName, type FaceInfo, type RefMaker } from './font-embed.js'
 import { GlyphMap } from './glyph-map.js'
-import { StandardSubstitute, type SimpleSubset } from './standard-substitutes.js'
+import { StandardSubstitute, type SimpleSubset, type SubsetTexts } from './standard-substitutes.js'
 import { fmt } from './pdf-number.js'
-import { PdfRaw } from './pdf-raw.js'
+import { PdfRaw, pdfDictOpen } from './pdf-raw.js'
 
-interface Ref { data: Record<string, unknown>, compress: boolean, end (chunk?: Uint8Array): void }
+/** pdfkit's PDFReference, as used here (its toString() is `n 0 R`). */
+interface Ref {
+  data: Record<string, unknown> | PdfRaw
+  compress: boolean
+  end (chunk?: Uint8Array): void
+  toString (): string
+}
 
 /**
  * Subsets kept per face and worker, by the set of codes used: documents of one template mostly
@@ -21,9 +27,8 @@ interface Ref { data: Record<string, unknown>, compress: boolean, end (chunk?: U
  */
 const SUBSET_CACHE = 64
 
-const WIN_ANSI_DIFFERENCES = Object.freeze({
-  Type: 'Encoding', BaseEncoding: 'WinAnsiEncoding', Differences: [0xa0, 'space', 0xad, 'hyphen']
-})
+const WIN_ANSI_DIFFERENCES = new PdfRaw(pdfDictOpen({ Type: 'Encoding', BaseEncoding: 'WinAnsiEncoding' }) +
+  '\n/Differences [160 /space 173 /hyphen]\n>>')
 
 export class SimpleFace {
   readonly id: string
@@ -66,7 +71,6 @@ export class SimpleFace {
 
   /** Writes the font program, descriptor and font dictionary. */
   end (): void {
-    const { info } = this
     const key = Buffer.from(this.used).toString('latin1')
     let out = this.sub.subsets.get(key)
     if (out === undefined) {
@@ -74,31 +78,47 @@ export class SimpleFace {
       if (this.sub.subsets.size >= SUBSET_CACHE) this.sub.subsets.delete(this.sub.subsets.keys().next().value!)
       this.sub.subsets.set(key, out)
     }
-    const { first, last, widths, charSet } = out
     const file = this.ref({ Subtype: 'Type1C' })
     file.compress = false // CFF charstrings are compact already (font-embed.ts)
     file.end(out.program)
-    const name = subsetFontName(this.id, info)
-    const descriptor = this.ref({
-      // Nonsymbolic (32) instead of Symbolic (4): the glyphs are named by a standard encoding.
-      ...descriptorFields(name, info, (info.flags & ~4) | 32),
-      CharSet: charSet,
-      FontFile3: file
-    })
+    const text = this.texts(out)
+    const descriptor = this.ref(new PdfRaw(text.descriptor + '\n/FontFile3 ' + file.toString() + '\n>>'))
     descriptor.end()
-    this.dictionary.data = {
-      Type: 'Font',
-      Subtype: 'Type1',
-      BaseFont: name,
-      FirstChar: first,
-      LastChar: last,
-      Widths: widths,
-      // PDF's WinAnsiEncoding also has space at 0xA0 and hyphen at 0xAD (ISO 32000-1 D.2, notes
-      // 6 and 7); validators read a table without them: said explicitly when they are used.
-      Encoding: out.nbspOrShy ? WIN_ANSI_DIFFERENCES : 'WinAnsiEncoding',
-      FontDescriptor: descriptor
-    }
+    this.dictionary.data = new PdfRaw(text.font + '\n/FontDescriptor ' + descriptor.toString() + '\n>>')
     this.dictionary.end()
+  }
+
+  /**
+   * The descriptor's and the font dictionary's text but their last entry (the reference to the
+   * font file, to the descriptor), kept with the subset: the same subset of the same face in
+   * the next document has the same text, and pdfkit's PDFObject.convert of two dictionaries per
+   * face was most of what writing a cached subset cost.
+   */
+  private texts (out: SimpleSubset): SubsetTexts {
+    const name = subsetFontName(this.id, this.info)
+    const known = out.texts.get(name)
+    if (known !== undefined) return known
+    const { info } = this
+    const texts = {
+      descriptor: pdfDictOpen({
+        // Nonsymbolic (32) instead of Symbolic (4): the glyphs are named by a standard encoding.
+        ...descriptorFields(name, info, (info.flags & ~4) | 32),
+        CharSet: out.charSet
+      }),
+      font: pdfDictOpen({
+        Type: 'Font',
+        Subtype: 'Type1',
+        BaseFont: name,
+        FirstChar: out.first,
+        LastChar: out.last,
+        Widths: out.widths,
+        // PDF's WinAnsiEncoding also has space at 0xA0 and hyphen at 0xAD (ISO 32000-1 D.2, notes
+        // 6 and 7); validators read a table without them: said explicitly when they are used.
+        Encoding: out.nbspOrShy ? WIN_ANSI_DIFFERENCES : 'WinAnsiEncoding'
+      })
+    }
+    out.texts.set(name, texts)
+    return texts
   }
 
   /** The subset of the used codes: what the PDF objects carry that depends on the glyphs only. */
@@ -121,6 +141,7 @@ export class SimpleFace {
       widths.push(this.used[c] === 0 ? 0 : sub.advance(c) * info.scale)
     }
     return {
+      texts: new Map(),
       nbspOrShy: this.used[0xa0] === 1 || this.used[0xad] === 1,
       program: nameKeyedCff(this.cff, map.glyphs, names),
       first,
@@ -131,5 +152,5 @@ export class SimpleFace {
     }
   }
 
-  private ref (data?: Record<string, unknown>): Ref { return this.doc.ref(data) as Ref }
+  private ref (data?: Record<string, unknown> | PdfRaw): Ref { return this.doc.ref(data) as Ref }
 }

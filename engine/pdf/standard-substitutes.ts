@@ -48,7 +48,12 @@ export interface SimpleSubset {
   charSet: PdfRaw
   /** Codes 0xA0 or 0xAD are used (the encoding names them, see simple-face.ts). */
   nbspOrShy: boolean
+  /** The dictionaries' text by subset font name (simple-face.ts). */
+  texts: Map<string, SubsetTexts>
 }
+
+/** A simple font's descriptor and font dictionary as text, open for their last entry (a reference). */
+export interface SubsetTexts { descriptor: string, font: string }
 
 interface GlyphRef { id: number, advanceWidth: number, name: string }
 interface GlyphLookup {
