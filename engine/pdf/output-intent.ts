@@ -2,10 +2,11 @@
 // (styles.ts `rg`/`RG`, RGB and gray images), which PDF/A allows only with an RGB output
 // intent. The ICC profile is Debian's icc-profiles-free `sRGB.icc` (ICC v2.3: PDF/A-1 wants a
 // version 2 profile; pdfkit's bundled v4-era file is not used). Read and deflated once per
-// worker; each document writes the same ~3 KB stream.
+// worker; each document writes the same ~3 KB stream, as it is (raw-stream.ts).
 import { readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
-import { PdfRaw } from './pdf-raw.js'
+import { PdfRaw, pdfDictOpen } from './pdf-raw.js'
+import { endStream } from './raw-stream.js'
 
 export const SRGB_PROFILE = '/usr/share/color/icc/sRGB.icc'
 
@@ -26,14 +27,17 @@ const CONDITION = {
   RegistryName: new PdfRaw('(http://www.color.org)')
 }
 
+/** The profile stream's dictionary but its /Length (raw-stream.ts): the profile is deflated already. */
+const ICC = pdfDictOpen({ N: 3, Alternate: 'DeviceRGB', Filter: 'FlateDecode' })
+
 interface Ref { data: Record<string, unknown>, end (chunk?: Uint8Array): void }
 interface Doc { ref (data?: Record<string, unknown>): Ref, _root: { data: Record<string, unknown> } }
 
 /** Adds /OutputIntents to the catalog (compile checked that the profile exists). */
 export function addOutputIntent (doc: PDFKit.PDFDocument): void {
   const d = doc as unknown as Doc
-  const icc = d.ref({ N: 3, Alternate: 'DeviceRGB', Filter: 'FlateDecode' })
-  icc.end(srgbProfile()!)
+  const icc = d.ref()
+  endStream(doc, icc, ICC, srgbProfile()!)
   const intent = d.ref({ Type: 'OutputIntent', S: 'GTS_PDFA1', ...CONDITION, DestOutputProfile: icc })
   intent.end()
   d._root.data.OutputIntents = [intent]

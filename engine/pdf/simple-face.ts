@@ -12,6 +12,7 @@ import { GlyphMap } from './glyph-map.js'
 import { StandardSubstitute, type SimpleSubset, type SubsetTexts } from './standard-substitutes.js'
 import { fmt } from './pdf-number.js'
 import { PdfRaw, pdfDictOpen } from './pdf-raw.js'
+import { endStream } from './raw-stream.js'
 
 /** pdfkit's PDFReference, as used here (its toString() is `n 0 R`). */
 interface Ref {
@@ -26,6 +27,9 @@ interface Ref {
  * use the same characters, and a subset depends on nothing else (~0.1 ms each to build).
  */
 const SUBSET_CACHE = 64
+
+/** The font file's dictionary but its /Length (raw-stream.ts). */
+const TYPE1C = pdfDictOpen({ Subtype: 'Type1C' })
 
 const WIN_ANSI_DIFFERENCES = new PdfRaw(pdfDictOpen({ Type: 'Encoding', BaseEncoding: 'WinAnsiEncoding' }) +
   '\n/Differences [160 /space 173 /hyphen]\n>>')
@@ -78,9 +82,9 @@ export class SimpleFace {
       if (this.sub.subsets.size >= SUBSET_CACHE) this.sub.subsets.delete(this.sub.subsets.keys().next().value!)
       this.sub.subsets.set(key, out)
     }
-    const file = this.ref({ Subtype: 'Type1C' })
-    file.compress = false // CFF charstrings are compact already (font-embed.ts)
-    file.end(out.program)
+    // Not compressed: CFF charstrings are compact already (font-embed.ts).
+    const file = this.ref()
+    endStream(this.doc, file, TYPE1C, out.program)
     const text = this.texts(out)
     const descriptor = this.ref(new PdfRaw(text.descriptor + '\n/FontFile3 ' + file.toString() + '\n>>'))
     descriptor.end()
