@@ -107,6 +107,10 @@ export class Dec {
   div (o: Dec, scale: number): Dec {
     if (o.sign() === 0) throw new RangeError('division by zero')
     // this/o = (u1/10^s1) / (u2/10^s2); scaled by 10^(scale+1) for the rounding digit.
+    const n = this.n * pow10(scale + 1 + o.scale)
+    const d = o.n * pow10(this.scale)
+    // Truncated like BigInt's: n % d is exact on safe integers, and n − n % d a multiple of d.
+    if (safe(n) && safe(d)) return new Dec((n - n % d) / d + 0, 0n, scale + 1).round(scale)
     const num = this.units * 10n ** BigInt(scale + 1 + o.scale)
     const den = o.units * 10n ** BigInt(this.scale)
     return Dec.of(num / den, scale + 1).round(scale)

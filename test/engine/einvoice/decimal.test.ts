@@ -94,6 +94,19 @@ test('property: every operation agrees with plain BigInt arithmetic, small or la
   }))
 })
 
+test('property: division agrees with BigInt arithmetic (truncated one digit further, then rounded)', () => {
+  const small = fc.tuple(fc.bigInt({ min: -(10n ** 7n), max: 10n ** 7n }), fc.integer({ min: 0, max: 4 }))
+  fc.assert(fc.property(fc.oneof(small, dec), fc.oneof(small, dec), fc.integer({ min: 0, max: 4 }),
+    ([ua, sa], [ub, sb], k) => {
+      fc.pre(ub !== 0n)
+      const num = ua * 10n ** BigInt(k + 1 + sb); const den = ub * 10n ** BigInt(sa)
+      const q = num / den; const abs = q < 0n ? -q : q
+      const r = abs / 10n + (abs % 10n >= 5n ? 1n : 0n)
+      const v = Dec.of(ua, sa).div(Dec.of(ub, sb), k)
+      assert.deepEqual([v.units, v.scale], [q < 0n ? -r : r, k])
+    }), { numRuns: 1000 })
+})
+
 test('property: parsing plain decimal text gives its exact units and scale', () => {
   const digits = fc.stringMatching(/^\d{0,20}$/)
   fc.assert(fc.property(fc.constantFrom('', '-', '+'), digits, fc.option(digits), (sign, int, frac) => {
