@@ -21,8 +21,18 @@ interface Issue { path: string, message: string }
 
 const ROOT = 'document.einvoice'
 
+export interface CodeList { name: string, rule: string, codes: ReadonlySet<string> }
+const codeLists = new Map<string, CodeList | null>()
+
 /** The code list a value of this term must belong to, and the EN 16931 rule (BR-CL-nn) that says so. */
-export function codeList (key: string): { name: string, rule: string, codes: ReadonlySet<string> } | null {
+export function codeList (key: string): CodeList | null {
+  // Asked per render by the rules: each term's answer is worked out once.
+  let list = codeLists.get(key)
+  if (list === undefined) codeLists.set(key, list = codeListOf(key))
+  return list
+}
+
+function codeListOf (key: string): CodeList | null {
   if (key === 'currency') return { name: 'ISO 4217', rule: 'BR-CL-04', codes: CURRENCIES }
   if (key === 'typeCode') return { name: 'UNCL 1001 (380, 381, 384, 389)', rule: 'BR-CL-01', codes: TYPE_CODES }
   if (key.endsWith('.country')) return { name: 'ISO 3166-1', rule: 'BR-CL-14', codes: COUNTRIES }

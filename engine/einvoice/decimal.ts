@@ -17,6 +17,9 @@ export class Dec {
   private readonly n: number
   private readonly big: bigint
   readonly scale: number
+  /** The last toString's text and its minScale: the XML, the view and the VAT keys ask for the same texts. */
+  private text = ''
+  private textScale = -1
   private constructor (n: number, big: bigint, scale: number) { this.n = n; this.big = big; this.scale = scale }
 
   static readonly ZERO = new Dec(0, 0n, 0)
@@ -156,6 +159,13 @@ export class Dec {
 
   /** Fixed-point text with at least `minScale` digits after the point, trailing zeros beyond it trimmed. */
   toString (minScale = 0): string {
+    if (this.textScale === minScale) return this.text
+    this.text = this.format(minScale)
+    this.textScale = minScale
+    return this.text
+  }
+
+  private format (minScale: number): string {
     const small = !Number.isNaN(this.n)
     const neg = small ? this.n < 0 : this.big < 0n
     // A safe integer prints as plain digits (String uses exponents only from 1e21).
