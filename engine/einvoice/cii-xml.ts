@@ -80,20 +80,30 @@ function lineAllowanceCharge (charge: boolean, amount: Dec, reason: string | und
     el('ActualAmount', amt(amount)) + el('Reason', reason) + '</ram:SpecifiedTradeAllowanceCharge>'
 }
 
+// A line is most of an invoice's XML: one template per line, its tags literal, so each value
+// costs one or two string pieces (the generic el()/w() pieces cost several each).
 function line (l: Line): string {
-  return '<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument>' + el('LineID', l.id) +
-    (l.note === undefined ? '' : w('IncludedNote', el('Content', l.note))) +
-    '</ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct>' + el('SellerAssignedID', l.sellerId) + el('Name',
-    l.name) +
-    el('Description', l.description) + '</ram:SpecifiedTradeProduct>' +
-    w('SpecifiedLineTradeAgreement', w('NetPriceProductTradePrice', el('ChargeAmount', l.price?.toString()))) +
-    w('SpecifiedLineTradeDelivery',
-      `<ram:BilledQuantity unitCode="${esc(l.unit ?? '')}">${l.quantity?.toString() ?? '0'}</ram:BilledQuantity>`) +
-    '<ram:SpecifiedLineTradeSettlement>' + w('ApplicableTradeTax', categoryTax(l.category, l.rate)) +
-    (l.allowance === null ? '' : lineAllowanceCharge(false, l.allowance, l.allowanceReason)) +
-    (l.charge === null ? '' : lineAllowanceCharge(true, l.charge, l.chargeReason)) +
-    w('SpecifiedTradeSettlementLineMonetarySummation', el('LineTotalAmount', amt(l.net))) +
-    '</ram:SpecifiedLineTradeSettlement></ram:IncludedSupplyChainTradeLineItem>'
+  const note = l.note === undefined
+    ? ''
+    : `<ram:IncludedNote><ram:Content>${esc(l.note)}</ram:Content></ram:IncludedNote>`
+  const sellerId = l.sellerId === undefined ? '' : `<ram:SellerAssignedID>${esc(l.sellerId)}</ram:SellerAssignedID>`
+  const name = l.name === undefined ? '' : `<ram:Name>${esc(l.name)}</ram:Name>`
+  const description = l.description === undefined ? '' : `<ram:Description>${esc(l.description)}</ram:Description>`
+  const price = l.price === null ? '' : `<ram:ChargeAmount>${l.price.toString()}</ram:ChargeAmount>`
+  const category = l.category === undefined ? '' : `<ram:CategoryCode>${esc(l.category)}</ram:CategoryCode>`
+  const rate = l.rate === null ? '' : `<ram:RateApplicablePercent>${l.rate.toString()}</ram:RateApplicablePercent>`
+  return `<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>${esc(l.id)}\
+</ram:LineID>${note}</ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct>${sellerId}${name}${description}\
+</ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice>${price}\
+</ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>\
+<ram:BilledQuantity unitCode="${esc(l.unit ?? '')}">${l.quantity?.toString() ?? '0'}</ram:BilledQuantity>\
+</ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax>\
+<ram:TypeCode>VAT</ram:TypeCode>${category}${rate}</ram:ApplicableTradeTax>\
+${l.allowance === null ? '' : lineAllowanceCharge(false, l.allowance, l.allowanceReason)}\
+${l.charge === null ? '' : lineAllowanceCharge(true, l.charge, l.chargeReason)}\
+<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.net.toString(2)}</ram:LineTotalAmount>\
+</ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>\
+</ram:IncludedSupplyChainTradeLineItem>`
 }
 
 function vatRow (r: VatRow): string {

@@ -2,29 +2,37 @@
 // and reported together, each naming its JSON path and its business term (BT/BG number), so
 // publishing a template (and `svc templates validate`) shows the whole mapping's problems.
 import { TemplateError } from '../errors.js'
-import { compileExpression, compileText, type CompiledExpr, type EvalScope } from '../expr/expressions.js'
+import { compileExpression, compileText, type CompiledExpr } from '../expr/expressions.js'
 import { Dec } from './decimal.js'
 import { COUNTRIES, CURRENCIES, PAYMENT_MEANS, TYPE_CODES, UNITS, VAT_CATEGORIES } from './code-lists.js'
+import { compileReader, type Getter, type InvoiceReader } from './reader.js'
 import { LISTS, TERMS, termLabel, type Term } from './terms.js'
 
 export type Profile = 'EN16931' | 'XRECHNUNG'
 export const PROFILES: readonly Profile[] = ['EN16931', 'XRECHNUNG']
-export type Getter = (scope: EvalScope) => unknown
 
 export interface CompiledEinvoice {
   profile: Profile
-  /** Dotted term key (terms.ts) → its compiled value; list terms are read with `scope.row` set. */
-  values: ReadonlyMap<string, Getter>
-  /** List name (lines, allowances, charges, vat) → its rows expression. */
-  rows: ReadonlyMap<string, CompiledExpr>
+  /** Every term's accessor (reader.ts); list terms are read with `scope.row` set. */
+  reader: InvoiceReader
 }
 
 interface Issue { path: string, message: string }
 
 const ROOT = 'document.einvoice'
 
+export interface CodeList { name: string, rule: string, codes: ReadonlySet<string> }
+const codeLists = new Map<string, CodeList | null>()
+
 /** The code list a value of this term must belong to, and the EN 16931 rule (BR-CL-nn) that says so. */
-export function codeList (key: string): { name: string, rule: string, codes: ReadonlySet<string> } | null {
+export function codeList (key: string): CodeList | null {
+  // Asked per render by the rules: each term's answer is worked out once.
+  let list = codeLists.get(key)
+  if (list === undefined) codeLists.set(key, list = codeListOf(key))
+  return list
+}
+
+function codeListOf (key: string): CodeList | null {
   if (key === 'currency') return { name: 'ISO 4217', rule: 'BR-CL-04', codes: CURRENCIES }
   if (key === 'typeCode') return { name: 'UNCL 1001 (380, 381, 384, 389)', rule: 'BR-CL-01', codes: TYPE_CODES }
   if (key.endsWith('.country')) return { name: 'ISO 3166-1', rule: 'BR-CL-14', codes: COUNTRIES }
@@ -80,6 +88,7 @@ export function compileEinvoice (spec: unknown, document: Record<string, unknown
   datasetCodes: string[]): CompiledEinvoice {
   const issues: Issue[] = []
   const values = new Map<string, Getter>()
+  const constants = new Map<string, unknown>()
   const rows = new Map<string, CompiledExpr>()
   const add = (path: string, message: string): void => { issues.push({ path, message }) }
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
@@ -121,6 +130,7 @@ export function compileEinvoice (spec: unknown, document: Record<string, unknown
       try {
         const c = compileValue(v, path)
         values.set(key, c.get)
+        if (c.constant !== null) constants.set(key, v)
         const problem = c.constant === null ? null : constantProblem(key, term, c.constant)
         if (problem !== null) add(path, problem)
       } catch (err) { collect(err, add) }
@@ -143,7 +153,7 @@ export function compileEinvoice (spec: unknown, document: Record<string, unknown
     add(`${ROOT}.${key}`, `${termLabel(key)} is required${term.need === 'xrechnung' ? ' by XRechnung' : ''}`)
   }
   if (issues.length > 0) throw fail(issues)
-  return { profile: profile as Profile, values, rows }
+  return { profile: profile as Profile, reader: compileReader(values, constants, rows) }
 }
 
 function collect (err: unknown, add: (path: string, message: string) => void): void {

@@ -76,7 +76,7 @@ export function checkInvoice (inv: Invoice): void {
       detail: 'an amount is due: give the due date (BT-9) or the payment terms (BT-20)'
     })
   }
-  inv.lines.forEach((l) => { lineRules(l, v) })
+  for (const l of inv.lines) lineRules(l, v)
   for (const a of inv.allowances) allowanceChargeRules(a, v)
   for (const c of inv.charges) allowanceChargeRules(c, v)
   categoryRules(inv, v)
@@ -90,10 +90,13 @@ export function checkInvoice (inv: Invoice): void {
   }
 }
 
+// Per line: nothing is built (not even the `line 7: ` prefix) unless a rule is broken.
+const UNIT = codeList('lines.unit')
+const at = (l: Line): string => `line ${l.id}: `
+
 function lineRules (l: Line, v: Violation[]): void {
-  const at = `line ${l.id}: `
   const need = (rule: string, key: string, value: unknown): void => {
-    if (value === undefined || value === null) v.push({ rule, key, detail: `${at}is required` })
+    if (value === undefined || value === null) v.push({ rule, key, detail: `${at(l)}is required` })
   }
   need('BR-22', 'lines.quantity', l.quantity)
   need('BR-23', 'lines.unit', l.unit)
@@ -104,36 +107,35 @@ function lineRules (l: Line, v: Violation[]): void {
     v.push({
       rule: 'BR-27',
       key: 'lines.price',
-      detail: `${at}the net price must not be negative`
+      detail: `${at(l)}the net price must not be negative`
     })
   }
   if (l.allowance !== null && l.allowanceReason === undefined) {
     v.push({
       rule: 'BR-41',
       key: 'lines.allowanceReason',
-      detail: `${at}a line allowance needs its reason`
+      detail: `${at(l)}a line allowance needs its reason`
     })
   }
   if (l.charge !== null && l.chargeReason === undefined) {
     v.push({
       rule: 'BR-42',
       key: 'lines.chargeReason',
-      detail: `${at}a line charge needs its reason`
+      detail: `${at(l)}a line charge needs its reason`
     })
   }
-  const unit = codeList('lines.unit')
-  if (l.unit !== undefined && unit !== null && !unit.codes.has(l.unit)) {
+  if (l.unit !== undefined && UNIT !== null && !UNIT.codes.has(l.unit)) {
     v.push({
-      rule: unit.rule,
+      rule: UNIT.rule,
       key: 'lines.unit',
-      detail: `${at}${JSON.stringify(l.unit)} is not in ${unit.name}`
+      detail: `${at(l)}${JSON.stringify(l.unit)} is not in ${UNIT.name}`
     })
   }
   if (l.supplied !== null && !l.supplied.eq(l.net)) {
     v.push({
       rule: 'SVC-LINE-NET',
       key: 'lines.amount',
-      detail: `${at}supplied ${l.supplied.toString()}, but quantity × price − allowance + charge = ${l.net.toString(2)}`
+      detail: `${at(l)}supplied ${l.supplied.toString()}, but quantity × price − allowance + charge = ${l.net.toString(2)}`
     })
   }
 }

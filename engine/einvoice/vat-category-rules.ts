@@ -11,52 +11,29 @@ const CATEGORY_RULE: ReadonlyMap<string, string> = new Map([
 
 /** Rate rules per category (lines -05, allowances -06, charges -07) and the parties each category needs (-02 …). */
 export function categoryRules (inv: Invoice, v: Violation[]): void {
-  const items: Array<{ category: string | undefined, rate: Dec | null, key: string, suffix: string, at: string }> = [
-    ...inv.lines.map((l) => ({ category: l.category, rate: l.rate, key: 'lines', suffix: '05', at: `line ${l.id}: ` })),
-    ...inv.allowances.map((a) => ({
-      category: a.category,
-      rate: a.rate,
-      key: 'allowances',
-      suffix: '06',
-      at: 'allowance: '
-    })),
-    ...inv.charges.map((c) => ({ category: c.category, rate: c.rate, key: 'charges', suffix: '07', at: 'charge: ' }))
-  ]
   const seen = new Set<string>()
-  for (const it of items) {
-    if (it.category === undefined) continue
-    const prefix = CATEGORY_RULE.get(it.category)
+  // `at` only when a rule is broken: building `line 7: ` for every line cost more than the checks.
+  const item = (category: string | undefined, rate: Dec | null, key: string, suffix: string,
+    at: () => string): void => {
+    if (category === undefined) return
+    const prefix = CATEGORY_RULE.get(category)
     if (prefix === undefined) {
-      const detail = `${it.at}${JSON.stringify(it.category)} is not in UNCL 5305 (S, Z, E, AE, K, G, O)`
-      v.push({ rule: 'BR-CL-17', key: `${it.key}.category`, detail })
-      continue
+      const detail = `${at()}${JSON.stringify(category)} is not in UNCL 5305 (S, Z, E, AE, K, G, O)`
+      v.push({ rule: 'BR-CL-17', key: `${key}.category`, detail })
+      return
     }
-    seen.add(it.category)
-    const rule = `${prefix}-${it.suffix}`
-    const rateKey = `${it.key}.rate`
-    if (it.category === 'O') {
-      if (it.rate !== null) {
-        v.push({
-          rule,
-          key: rateKey,
-          detail: `${it.at}category O (outside the scope of VAT) has no VAT rate`
-        })
-      }
-    } else if (it.rate === null) {
-      v.push({
-        rule,
-        key: rateKey,
-        detail: `${it.at}category ${it.category} needs a VAT rate`
-      })
-    } else if (it.category === 'S' ? it.rate.sign() <= 0 : !it.rate.isZero()) {
-      v.push({
-        rule,
-        key: rateKey,
-        detail: `${it.at}category ${it.category} needs a rate ${it.category === 'S' ? 'above 0' : 'of 0'},` +
-          ` got ${it.rate.toString()}`
-      })
+    seen.add(category)
+    const broken = (detail: string): void => { v.push({ rule: `${prefix}-${suffix}`, key: `${key}.rate`, detail }) }
+    if (category === 'O') {
+      if (rate !== null) broken(`${at()}category O (outside the scope of VAT) has no VAT rate`)
+    } else if (rate === null) broken(`${at()}category ${category} needs a VAT rate`)
+    else if (category === 'S' ? rate.sign() <= 0 : !rate.isZero()) {
+      broken(`${at()}category ${category} needs a rate ${category === 'S' ? 'above 0' : 'of 0'}, got ${rate.toString()}`)
     }
   }
+  for (const l of inv.lines) item(l.category, l.rate, 'lines', '05', () => `line ${l.id}: `)
+  for (const a of inv.allowances) item(a.category, a.rate, 'allowances', '06', () => 'allowance: ')
+  for (const c of inv.charges) item(c.category, c.rate, 'charges', '07', () => 'charge: ')
   const s = inv.seller; const b = inv.buyer
   for (const c of seen) {
     const prefix = CATEGORY_RULE.get(c) ?? ''

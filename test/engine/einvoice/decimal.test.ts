@@ -60,3 +60,61 @@ test('property: toString(minScale) reads back as the same value, with no zeros p
   assert.equal(Dec.of(0n, 3).toString(), '0')
   assert.equal(Dec.of(-5n, 3).toString(), '-0.005')
 })
+
+/** Units on both sides of 2^53 (where the number fast path gives way to BigInt), and small ones. */
+const units = fc.oneof(
+  fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+  fc.bigInt({ min: 2n ** 53n - 2000n, max: 2n ** 53n + 2000n }).map((u) => -u),
+  fc.bigInt({ min: 2n ** 53n - 2000n, max: 2n ** 53n + 2000n }),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n })
+)
+const dec = fc.tuple(units, fc.integer({ min: 0, max: 6 }))
+const atScale = (u: bigint, from: number, to: number): bigint => u * 10n ** BigInt(to - from)
+
+test('property: every operation agrees with plain BigInt arithmetic, small or large', () => {
+  fc.assert(fc.property(dec, dec, fc.integer({ min: 0, max: 4 }), ([ua, sa], [ub, sb], k) => {
+    const a = Dec.of(ua, sa); const b = Dec.of(ub, sb)
+    const s = Math.max(sa, sb)
+    const sumU = atScale(ua, sa, s) + atScale(ub, sb, s)
+    const p = a.plus(b)
+    assert.deepEqual([p.units, p.scale], [sumU, s])
+    const m = a.minus(b)
+    assert.deepEqual([m.units, m.scale], [atScale(ua, sa, s) - atScale(ub, sb, s), s])
+    const t = a.times(b)
+    assert.deepEqual([t.units, t.scale], [ua * ub, sa + sb])
+    const diff = atScale(ua, sa, s) - atScale(ub, sb, s)
+    assert.equal(a.cmp(b), diff < 0n ? -1 : diff > 0n ? 1 : 0)
+    assert.equal(a.sign(), ua < 0n ? -1 : ua > 0n ? 1 : 0)
+    const r = a.round(k)
+    const f = sa > k ? 10n ** BigInt(sa - k) : 1n
+    const abs = ua < 0n ? -ua : ua
+    const q = sa > k ? abs / f + ((abs % f) * 2n >= f ? 1n : 0n) : atScale(abs, sa, k)
+    assert.deepEqual([r.units, r.scale], [ua < 0n ? -q : q, k])
+    assert.ok(d(a.toString(k)).eq(a))
+  }))
+})
+
+test('property: division agrees with BigInt arithmetic (truncated one digit further, then rounded)', () => {
+  const small = fc.tuple(fc.bigInt({ min: -(10n ** 7n), max: 10n ** 7n }), fc.integer({ min: 0, max: 4 }))
+  fc.assert(fc.property(fc.oneof(small, dec), fc.oneof(small, dec), fc.integer({ min: 0, max: 4 }),
+    ([ua, sa], [ub, sb], k) => {
+      fc.pre(ub !== 0n)
+      const num = ua * 10n ** BigInt(k + 1 + sb); const den = ub * 10n ** BigInt(sa)
+      const q = num / den; const abs = q < 0n ? -q : q
+      const r = abs / 10n + (abs % 10n >= 5n ? 1n : 0n)
+      const v = Dec.of(ua, sa).div(Dec.of(ub, sb), k)
+      assert.deepEqual([v.units, v.scale], [q < 0n ? -r : r, k])
+    }), { numRuns: 1000 })
+})
+
+test('property: parsing plain decimal text gives its exact units and scale', () => {
+  const digits = fc.stringMatching(/^\d{0,20}$/)
+  fc.assert(fc.property(fc.constantFrom('', '-', '+'), digits, fc.option(digits), (sign, int, frac) => {
+    const text = sign + int + (frac === null ? '' : '.' + frac)
+    const x = Dec.parse(text)
+    if (int.length + (frac ?? '').length === 0) { assert.equal(x, null); return }
+    const u = BigInt(int + (frac ?? ''))
+    assert.ok(x !== null, text)
+    assert.deepEqual([x.units, x.scale], [sign === '-' ? -u : u, (frac ?? '').length])
+  }))
+})
