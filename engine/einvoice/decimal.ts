@@ -19,7 +19,8 @@ export class Dec {
   readonly scale: number
   /** The last toString's text and its minScale: the XML, the view and the VAT keys ask for the same texts. */
   private text = ''
-  private textScale = -1
+  /** NaN while there is no text yet: equal to no minScale, whatever a caller passes. */
+  private textScale = NaN
   private constructor (n: number, big: bigint, scale: number) { this.n = n; this.big = big; this.scale = scale }
 
   static readonly ZERO = new Dec(0, 0n, 0)

@@ -20,6 +20,16 @@ test('sums that binary floating point gets wrong are exact', () => {
   for (const bad of ['', 'abc', '1.2.3', NaN, Infinity, null, {}]) assert.equal(Dec.parse(bad), null)
 })
 
+test('a value\'s text is the same whichever minimum scale is asked first (the last text is kept)', () => {
+  for (const minScale of [-1, 0, 2, 5]) {
+    const fresh = d('12.5').toString(minScale)
+    const other = d('12.5')
+    other.toString(minScale === 2 ? 0 : 2)
+    assert.equal(fresh, other.toString(minScale), `minScale ${minScale}`)
+    assert.ok(fresh.startsWith('12.5'), `minScale ${minScale}: ${fresh}`)
+  }
+})
+
 test('rounding is half away from zero, at any scale', () => {
   assert.equal(d('2.345').round(2).toString(2), '2.35')
   assert.equal(d('-2.345').round(2).toString(2), '-2.35')
