@@ -249,6 +249,9 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   return result
 }
 
+/** zlib level of page content streams (see writeContent). */
+const CONTENT_LEVEL = 4
+
 /**
  * A page's content stream, deflated by our deflate.ts rather than pdfkit's deflateSync with
  * zlib's default (oversized) state: pdfkit's chunks (addPage's flipping `cm`) and then `ops`.
@@ -263,7 +266,9 @@ function writeContent (content: StreamRef, ops: string): void {
   all.write(ops, at, 'latin1')
   content.compress = false
   content.data.Filter = 'FlateDecode'
-  content.buffer = [deflate(all)]
+  // Level 4, not zlib's 6: the example invoice's 11.3 KB content deflates in ~46 us instead of ~80
+  // (loop, median) for 2,526 bytes instead of 2,361 (+4% of a 3.9 KB plain invoice, +0.3% of a PDF/A one).
+  content.buffer = [deflate(all, CONTENT_LEVEL)]
 }
 
 /**
