@@ -3,7 +3,7 @@
 // /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
 // The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is the file's
 // part of the document's XMP packet (the Factur-X properties and their extension schema).
-import { deflateSync } from 'node:zlib'
+import { deflate } from './deflate.js'
 import { PdfRaw, pdfString } from './pdf-raw.js'
 import type { XmpPart } from './xmp-schemas.js'
 
@@ -44,7 +44,7 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   const params = { CreationDate: date, ModDate: date, Size: f.data.length }
   const subtype = new PdfRaw('/' + nameEscape(f.mime))
   const stream = d.ref({ Type: 'EmbeddedFile', Subtype: subtype, Params: params, Filter: 'FlateDecode' })
-  stream.end(deflateSync(f.data, { level: XML_LEVEL }))
+  stream.end(deflate(f.data, XML_LEVEL))
   const name = pdfString(f.name)
   const spec = d.ref({
     Type: 'Filespec',

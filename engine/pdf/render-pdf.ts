@@ -6,6 +6,7 @@ import { RenderError } from '../errors.js'
 import { createScope } from '../expr/expressions.js'
 import type { RenderInput, RenderSuccess } from '../types.js'
 import type { Canvas } from './canvas.js'
+import { deflate } from './deflate.js'
 import { DocFonts } from './fonts.js'
 import { embedImage } from './images.js'
 import type { CompiledDocument } from './model.js'
@@ -24,7 +25,14 @@ const EMPTY = Object.freeze({})
 /** CreationDate/ModDate of every PDF: identical input must give identical bytes. */
 export const FIXED_DATE = new Date(Date.UTC(2000, 0, 1))
 
+/** A pdfkit stream object (PDFReference): its chunks are deflated when it is written. */
+interface StreamRef {
+  buffer: Uint8Array[]
+  compress: boolean
+  data: Record<string, unknown>
+}
 interface PageLike {
+  content: StreamRef
   fonts: Record<string, unknown>
   xobjects: Record<string, unknown>
   dictionary: { id: number, data: Record<string, unknown> }
@@ -172,7 +180,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
           page.xobjects['I' + img.index] = imageRefs[img.index]
         }
       }
-      doc.addContent(Buffer.from(ops + '\n', 'latin1')) // as pdfkit would write it
+      writeContent(page.content, ops + '\n') // the newline as pdfkit's addContent would write it
       pageNo++
       if (tags !== null) {
         const d = page.dictionary
@@ -239,6 +247,28 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
+}
+
+/** zlib level of page content streams (see writeContent). */
+const CONTENT_LEVEL = 4
+
+/**
+ * A page's content stream, deflated by our deflate.ts rather than pdfkit's deflateSync with
+ * zlib's default (oversized) state: pdfkit's chunks (addPage's flipping `cm`) and then `ops`.
+ */
+function writeContent (content: StreamRef, ops: string): void {
+  const pre = content.buffer
+  let n = ops.length
+  for (const c of pre) n += c.length
+  const all = Buffer.allocUnsafe(n)
+  let at = 0
+  for (const c of pre) { all.set(c, at); at += c.length }
+  all.write(ops, at, 'latin1')
+  content.compress = false
+  content.data.Filter = 'FlateDecode'
+  // Level 4, not zlib's 6: the example invoice's 11.3 KB content deflates in ~46 us instead of ~80
+  // (loop, median) for 2,526 bytes instead of 2,361 (+4% of a 3.9 KB plain invoice, +0.3% of a PDF/A one).
+  content.buffer = [deflate(all, CONTENT_LEVEL)]
 }
 
 /**
