@@ -68,7 +68,10 @@ before(async () => {
   await writeKeyringFile(home, [oldKey])
   const env = { ...fromFile, SVC_WEBHOOK_CA_FILE: cert.certFile }
   a = await startServer(database.url, env, home)
-  b = await startServer(database.url, env, home)
+  // B only serves the document link below, and must not have met the new key before it: without
+  // its own webhook dispatcher and job runner (either could open the endpoint's secret, sealed
+  // under the new key, and read the keyring first; CI saw B's dispatcher win that race once).
+  b = await startServer(database.url, { ...env, SVC_WEBHOOKS: 'false', SVC_JOBS: 'false' }, home)
   ws = await renderWorkspace(a.context, dataUrl)
 })
 after(async () => {
