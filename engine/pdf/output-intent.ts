@@ -4,7 +4,7 @@
 // version 2 profile; pdfkit's bundled v4-era file is not used). Read and deflated once per
 // worker; each document writes the same ~3 KB stream, as it is (raw-stream.ts).
 import { readFileSync } from 'node:fs'
-import { deflateSync } from 'node:zlib'
+import { deflate } from './deflate.js'
 import { PdfRaw, pdfDictOpen } from './pdf-raw.js'
 import { endStream } from './raw-stream.js'
 
@@ -15,7 +15,7 @@ let profile: Buffer | null | undefined
 /** The deflated profile, or null when icc-profiles-free is not installed. */
 export function srgbProfile (): Buffer | null {
   if (profile === undefined) {
-    try { profile = deflateSync(readFileSync(SRGB_PROFILE)) } catch { profile = null }
+    try { profile = deflate(readFileSync(SRGB_PROFILE)) } catch { profile = null }
   }
   return profile
 }

@@ -5,8 +5,8 @@
 // (`n 0 obj`, the dictionary, `stream`, the bytes, `endstream`, `endobj`), the bytes handed on as
 // they are, and the offset recorded through pdfkit's _refEnd like any of its own objects.
 
-/** What of a pdfkit document the stream is written through (render-pdf.ts installs _write). */
-interface StreamOutput {
+/** What of a pdfkit document an object is written through (render-pdf.ts installs _write). */
+export interface ObjectWriter {
   _offset: number
   _write (data: string | Uint8Array): void
   _refEnd (ref: { id: number, offset: number }): void
@@ -20,7 +20,7 @@ interface StreamRef { id: number, offset: number }
  * entries, not closed) with /Length added last, as pdfkit orders it.
  */
 export function endStream (doc: object, ref: unknown, dict: string, bytes: Uint8Array): void {
-  const out = doc as unknown as StreamOutput
+  const out = doc as unknown as ObjectWriter
   const r = ref as StreamRef
   r.offset = out._offset
   out._write(r.id + ' 0 obj')

@@ -253,8 +253,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
 const CONTENT_LEVEL = 4
 
 /**
- * A page's content stream, deflated by our deflate.ts rather than pdfkit's deflateSync with
- * zlib's default (oversized) state: pdfkit's chunks (addPage's flipping `cm`) and then `ops`.
+ * A page's content stream, deflated here (deflate.ts, at CONTENT_LEVEL) instead of by pdfkit at
+ * zlib's default level: pdfkit's chunks (addPage's flipping `cm`) and then `ops`.
  */
 function writeContent (content: StreamRef, ops: string): void {
   const pre = content.buffer
@@ -271,6 +271,10 @@ function writeContent (content: StreamRef, ops: string): void {
   content.buffer = [deflate(all, CONTENT_LEVEL)]
 }
 
+/** What a finished pdfkit document holds that matters (the rest is its stream state). */
+const HELD = ['_root', '_info', 'info', 'metadata', 'page', '_pageBuffer', '_offsets', '_refEnd', '_fontFamilies',
+  '_fontSource', '_font', '_registeredFonts']
+
 /**
  * A finished document lets go of what it holds. pdfkit's document is a Readable: its constructor's
  * first push queues a process.nextTick with it, so it stays reachable until the caller's task
@@ -279,10 +283,6 @@ function writeContent (content: StreamRef, ops: string): void {
  * pages (10,000 plain invoices in one loop: 145 MB of heap and 237 MB of buffers still reachable;
  * now 63 MB and 2 MB, the documents' stream state).
  */
-/** What a finished pdfkit document holds that matters (the rest is its stream state). */
-const HELD = ['_root', '_info', 'info', 'metadata', 'page', '_pageBuffer', '_offsets', '_refEnd', '_fontFamilies',
-  '_fontSource', '_font', '_registeredFonts']
-
 function release (doc: DocInternals): void {
   doc.push = () => true
   const d = doc as unknown as Record<string, unknown>

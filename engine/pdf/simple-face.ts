@@ -99,10 +99,10 @@ export class SimpleFace {
    * face was most of what writing a cached subset cost.
    */
   private texts (out: SimpleSubset): SubsetTexts {
-    const name = subsetFontName(this.id, this.info)
-    const known = out.texts.get(name)
+    const known = out.texts.get(this.id)
     if (known !== undefined) return known
     const { info } = this
+    const name = subsetFontName(this.id, info)
     const texts = {
       descriptor: pdfDictOpen({
         // Nonsymbolic (32) instead of Symbolic (4): the glyphs are named by a standard encoding.
@@ -121,7 +121,7 @@ export class SimpleFace {
         Encoding: out.nbspOrShy ? WIN_ANSI_DIFFERENCES : 'WinAnsiEncoding'
       })
     }
-    out.texts.set(name, texts)
+    out.texts.set(this.id, texts)
     return texts
   }
 

@@ -48,7 +48,7 @@ export interface SimpleSubset {
   charSet: PdfRaw
   /** Codes 0xA0 or 0xAD are used (the encoding names them, see simple-face.ts). */
   nbspOrShy: boolean
-  /** The dictionaries' text by subset font name (simple-face.ts). */
+  /** The dictionaries' text by the document's font id (F1 …), which the subset name derives from (simple-face.ts). */
   texts: Map<string, SubsetTexts>
 }
 

@@ -9,14 +9,12 @@
 import { fmt } from './fonts.js'
 import type { OffsetTable } from './offsets.js'
 import { utf16Hex } from './pdf-raw.js'
+import type { ObjectWriter } from './raw-stream.js'
 
 /** pdfkit's object bookkeeping, as this writer uses it (render-pdf.ts hands it over). */
-export interface ObjectOutput {
+export interface ObjectOutput extends ObjectWriter {
   _offsets: OffsetTable
-  _offset: number
   _waiting: number
-  _write (data: string | Uint8Array): void
-  _refEnd (ref: { id: number, offset: number }): void
 }
 
 /** A structure element: open while its content is laid out, then closed and written. */
