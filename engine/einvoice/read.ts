@@ -7,7 +7,8 @@ import { Dec } from './decimal.js'
 import type { CompiledEinvoice } from './compile.js'
 import type { AllowanceCharge, Invoice, Line, Party } from './model.js'
 import type { AddressReader, AllowanceChargeReader, ListReader, PartyReader } from './reader.js'
-import { toText, violation } from './reader.js'
+import { toText } from './reader.js'
+import { violation } from './violation.js'
 
 export function readInvoice (ce: CompiledEinvoice, base: EvalScope): Invoice {
   const r = ce.reader

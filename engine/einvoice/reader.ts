@@ -4,10 +4,10 @@
 // up per render and per line. A constant's converted value is computed here, once. Missing
 // values stay absent (rules.ts decides which are required); a value of the wrong kind fails the
 // render naming its term.
-import { RenderError } from '../errors.js'
 import type { CompiledExpr, EvalScope } from '../expr/expressions.js'
 import { Dec } from './decimal.js'
-import { TERMS, termLabel } from './terms.js'
+import { TERMS } from './terms.js'
+import { violation } from './violation.js'
 
 export type Getter = (scope: EvalScope) => unknown
 export type TextOf = (scope: EvalScope) => string | undefined
@@ -48,11 +48,6 @@ export interface InvoiceReader extends Texts<'number' | 'issueDate' | 'typeCode'
   allowances: ListReader<AllowanceChargeReader>
   charges: ListReader<AllowanceChargeReader>
   vat: ListReader<Texts<'category'> & Decs<'rate' | 'amount'>>
-}
-
-/** The render failure for a broken rule: `e-invoice rule BR-CO-15 (BT-112 …): detail`. */
-export function violation (rule: string, key: string, detail: string): RenderError {
-  return new RenderError('RENDER_FAILED', `e-invoice rule ${rule} (${termLabel(key)}): ${detail}`)
 }
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0')

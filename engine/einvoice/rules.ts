@@ -8,8 +8,7 @@ import type { Dec } from './decimal.js'
 import { codeList } from './compile.js'
 import type { AllowanceCharge, Invoice, Line } from './model.js'
 import { vatKey } from './money.js'
-import { termLabel } from './terms.js'
-import { anyGiven, type Violation } from './violation.js'
+import { anyGiven, describe, type Violation } from './violation.js'
 import { categoryRules } from './vat-category-rules.js'
 import { xrechnungRules } from './xrechnung-rules.js'
 
@@ -83,7 +82,7 @@ export function checkInvoice (inv: Invoice): void {
   calculationRules(inv, v)
   if (inv.profile === 'XRECHNUNG') xrechnungRules(inv, v)
   if (v.length > 0) {
-    const shown = v.slice(0, MAX_SHOWN).map((x) => `e-invoice rule ${x.rule} (${termLabel(x.key)}): ${x.detail}`)
+    const shown = v.slice(0, MAX_SHOWN).map(describe)
     throw new RenderError('RENDER_FAILED', shown.join('; ') + (v.length > MAX_SHOWN
       ? `; and ${v.length - MAX_SHOWN} more`
       : ''))
