@@ -1,39 +1,47 @@
 // pdfkit's table of object offsets (`doc._offsets`, written out as the cross-reference table
 // at the end) in 4 bytes an object instead of a JS array's 8: a tagged document has an object
 // per structure element, a few per table row, and this table is the one thing that must grow
-// with them until the end. render-pdf.ts installs it with the matching _refEnd; pdfkit only
-// pushes, reads `length`, sets through _refEnd and iterates (test/engine/pdf/pdfkit-contract.test.ts).
+// with them until the end. It grows by chunks: doubling one array copied it whole and held both
+// copies at the end of a long report (625,000 objects: 2 + 4 MB, where 2.5 MB are used).
+// render-pdf.ts installs it with the matching _refEnd; pdfkit only pushes, reads `length`, sets
+// through _refEnd and iterates (test/engine/pdf/pdfkit-contract.test.ts).
+
+/** Entries per chunk of the table (2^16, 256 KB): past the first, it grows by chunks, not by copies. */
+const CHUNK = 65536
+
 export class Offsets implements Iterable<number | null> {
+  /** Objects 1 … CHUNK: starts small, doubled up to CHUNK (most documents stay within it). */
   private a = new Uint32Array(4096)
+  /** Objects past CHUNK, CHUNK a chunk. */
+  private readonly more: Uint32Array[] = []
   length = 0
 
-  /** A new object, not written yet (pdfkit pushes null). */
+  /** A new object, not written yet (pdfkit pushes null); its entry stays 0 (the header's offset, never an object's). */
   push (_unwritten: null): number {
-    if (this.length === this.a.length) {
-      const b = new Uint32Array(this.a.length * 2)
+    const i = this.length
+    if (i === this.a.length && i < CHUNK) {
+      const b = new Uint32Array(i * 2)
       b.set(this.a)
       this.a = b
-    }
-    this.a[this.length] = 0 // offset 0 is the header: never an object's
+    } else if (i >= CHUNK && (i & 0xffff) === 0) this.more.push(new Uint32Array(CHUNK))
     return ++this.length
   }
 
   set (index: number, offset: number): void {
     if (!(index >= 0 && index < this.length && offset > 0 && offset < 2 ** 32)) throw new Error(`offset ${offset} of ${index}`)
-    this.a[index] = offset
+    if (index < CHUNK) this.a[index] = offset
+    else this.more[(index >>> 16) - 1]![index & 0xffff] = offset
   }
 
   /** The offset of object `index + 1`, null if not written yet (as pdfkit's array reads). */
   at (index: number): number | null {
-    const v = index >= 0 && index < this.length ? this.a[index]! : 0
+    if (!(index >= 0 && index < this.length)) return null
+    const v = index < CHUNK ? this.a[index]! : this.more[(index >>> 16) - 1]![index & 0xffff]!
     return v === 0 ? null : v
   }
 
   * [Symbol.iterator] (): Iterator<number | null> {
-    for (let i = 0; i < this.length; i++) {
-      const v = this.a[i]!
-      yield v === 0 ? null : v
-    }
+    for (let i = 0; i < this.length; i++) yield this.at(i)
   }
 }
 

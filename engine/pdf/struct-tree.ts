@@ -6,7 +6,7 @@
 // The parent tree (14.7.4.4) gets one array per page, written with the page; the root at the end.
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
-import { fmt } from './fonts.js'
+import { decimal, fmt } from './pdf-number.js'
 import type { OffsetTable } from './offsets.js'
 import { utf16Hex } from './pdf-raw.js'
 import type { ObjectWriter } from './raw-stream.js'
@@ -88,7 +88,7 @@ export class StructTree {
   close (el: StructElem): void {
     // Written compact (no optional /Type, no spaces where delimiters separate): a long table
     // has a few of these per row.
-    let d = '<</S/' + el.type + '/P ' + el.parent + ' 0 R'
+    let d = '<</S/' + el.type + '/P ' + decimal(el.parent) + ' 0 R'
     if (el.pg !== 0) d += '/Pg ' + el.pg + ' 0 R'
     const kids = el.runs.length > 0 ? refs(el.runs) : el.kids
     if (el.count > 0) d += '/K ' + (el.count === 1 ? kids : '[' + kids + ']')
@@ -107,7 +107,7 @@ export class StructTree {
     this.object(pdfkitId, 'null')
     const arr = this.alloc()
     let s = '['
-    for (const p of parents) s += p + ' 0 R '
+    for (const p of parents) s += decimal(p) + ' 0 R '
     this.object(arr, s + ']')
     const key = this.parentArrays.length
     this.parentArrays.push(arr)
@@ -147,7 +147,7 @@ export class StructTree {
 
   private object (id: number, body: string): void {
     this.placed.push(id, this.batch.length)
-    this.batch += id + ' 0 obj\n' + body + '\nendobj\n'
+    this.batch += decimal(id) + ' 0 obj\n' + body + '\nendobj\n'
   }
 
   /** Into pdfkit's output in one write, as bytes: the batch ends with its newline already. */
@@ -184,7 +184,7 @@ function refs (runs: readonly number[]): string {
     const first = runs[i]!
     const step = runs[i + 1]!
     const count = runs[i + 2]!
-    for (let j = 0; j < count; j++) s += (first + j * step) + ((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
+    for (let j = 0; j < count; j++) s += decimal(first + j * step) + ((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
   }
   return s
 }
