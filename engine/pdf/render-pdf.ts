@@ -146,7 +146,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     internals.push(b)
     internals._offset += b.length
   }
-  useXref(internals)
+  // A cross-reference stream where the version has them (1.5) and no PDF/A claim rules them out (xref.ts).
+  useXref(internals, version === '1.7' && pdfa === null)
   // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
   // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
   if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
