@@ -6,7 +6,8 @@
 // The parent tree (14.7.4.4) gets one array per page, written with the page; the root at the end.
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
-import { decimal, fmt } from './pdf-number.js'
+import { giveBack, takeBatch, type ObjectBatch } from './object-batch.js'
+import { fmt } from './pdf-number.js'
 import type { OffsetTable } from './offsets.js'
 import { utf16Hex } from './pdf-raw.js'
 import type { ObjectWriter } from './raw-stream.js'
@@ -48,13 +49,15 @@ export class StructTree {
   private readonly pageIds: number[] = [0]
   /** Page index (its /StructParents) → object number of its parent-tree array. */
   private readonly parentArrays: number[] = []
-  private batch = ''
+  /** Objects written, not yet out (object-batch.ts). */
+  private readonly batch: ObjectBatch
   /** The batch's objects: object number, offset in the batch, in pairs. */
   private readonly placed: number[] = []
 
   constructor (out: ObjectOutput, pageHeight: number) {
     this.out = out
     this.pageHeight = pageHeight
+    this.batch = takeBatch()
     this.rootId = this.alloc()
   }
 
@@ -88,12 +91,26 @@ export class StructTree {
   close (el: StructElem): void {
     // Written compact (no optional /Type, no spaces where delimiters separate): a long table
     // has a few of these per row.
-    let d = '<</S/' + el.type + '/P ' + decimal(el.parent) + ' 0 R'
-    if (el.pg !== 0) d += '/Pg ' + el.pg + ' 0 R'
-    const kids = el.runs.length > 0 ? refs(el.runs) : el.kids
-    if (el.count > 0) d += '/K ' + (el.count === 1 ? kids : '[' + kids + ']')
-    this.object(el.id, d + el.extra + '>>')
-    if (this.batch.length > BATCH) this.flush()
+    const b = this.start(el.id)
+    b.str('<</S/')
+    b.str(el.type)
+    b.str('/P ')
+    b.int(el.parent)
+    b.str(' 0 R')
+    if (el.pg !== 0) {
+      b.str('/Pg ')
+      b.int(el.pg)
+      b.str(' 0 R')
+    }
+    if (el.count > 0) {
+      b.str(el.count === 1 ? '/K ' : '/K [')
+      if (el.runs.length > 0) refs(b, el.runs)
+      else b.str(el.kids)
+      if (el.count !== 1) b.str(']')
+    }
+    b.str(el.extra)
+    b.str('>>\nendobj\n')
+    if (b.length > BATCH) this.flush()
   }
 
   /**
@@ -106,9 +123,13 @@ export class StructTree {
     const id = this.pageId(n)
     this.object(pdfkitId, 'null')
     const arr = this.alloc()
-    let s = '['
-    for (const p of parents) s += decimal(p) + ' 0 R '
-    this.object(arr, s + ']')
+    const b = this.start(arr)
+    b.str('[')
+    for (const p of parents) {
+      b.int(p)
+      b.str(' 0 R ')
+    }
+    b.str(']\nendobj\n')
     const key = this.parentArrays.length
     this.parentArrays.push(arr)
     this.flush()
@@ -124,6 +145,7 @@ export class StructTree {
     this.object(this.rootId, '<< /Type /StructTreeRoot /K [' + kids.map((k) => k + ' 0 R').join(' ') +
       '] /ParentTree ' + tree + ' 0 R /ParentTreeNextKey ' + this.parentArrays.length + ' >>')
     this.flush()
+    giveBack(this.batch)
   }
 
   /** `/BBox` in PDF space from a box in layout coordinates (y grows downwards from the top). */
@@ -145,22 +167,30 @@ export class StructTree {
     return this.out._offsets.length
   }
 
+  /** Object `id` begins in the batch: its offset noted, `id 0 obj` written. */
+  private start (id: number): ObjectBatch {
+    const b = this.batch
+    this.placed.push(id, b.length)
+    b.int(id)
+    b.str(' 0 obj\n')
+    return b
+  }
+
   private object (id: number, body: string): void {
-    this.placed.push(id, this.batch.length)
-    this.batch += decimal(id) + ' 0 obj\n' + body + '\nendobj\n'
+    const b = this.start(id)
+    b.str(body)
+    b.str('\nendobj\n')
   }
 
   /** Into pdfkit's output in one write, as bytes: the batch ends with its newline already. */
   flush (): void {
-    if (this.batch.length === 0) return
+    const b = this.batch
+    if (b.length === 0) return
     const at = this.out._offset
     const placed = this.placed
     for (let i = 0; i + 1 < placed.length; i += 2) this.out._refEnd({ id: placed[i]!, offset: at + placed[i + 1]! })
     placed.length = 0
-    // One latin1 encoding of the batch (a string slice and a newline appended to it made V8
-    // flatten the batch's rope twice).
-    this.out._write(Buffer.from(this.batch, 'latin1'))
-    this.batch = ''
+    this.out._write(b.take())
   }
 }
 
@@ -177,16 +207,17 @@ function addRun (runs: number[], id: number): void {
 }
 
 /** `a 0 R b 0 R …` from runs, a line each 16 (lines of a PDF file stay short). */
-function refs (runs: readonly number[]): string {
-  let s = ''
+function refs (b: ObjectBatch, runs: readonly number[]): void {
   let k = 0
   for (let i = 0; i + 2 < runs.length; i += 3) {
     const first = runs[i]!
     const step = runs[i + 1]!
     const count = runs[i + 2]!
-    for (let j = 0; j < count; j++) s += decimal(first + j * step) + ((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
+    for (let j = 0; j < count; j++) {
+      b.int(first + j * step)
+      b.str((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
+    }
   }
-  return s
 }
 
 /** A PDF text string: literal if ASCII, else UTF-16BE with a byte order mark, in hex. */
