@@ -12,6 +12,8 @@ import type { Tags } from './tags.js'
 
 export class Canvas {
   ops = ''
+  /** A held page's content, turned into bytes once while it waits for the page count (pager.ts); then ops is ''. */
+  held: Buffer | null = null
   private fill = ''
   private stroke = ''
   private lw = -1
@@ -31,6 +33,7 @@ export class Canvas {
 
   reset (): void {
     this.ops = ''
+    this.held = null
     this.fill = ''
     this.stroke = ''
     this.lw = -1

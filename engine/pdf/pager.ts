@@ -138,9 +138,11 @@ export class Pager implements PageFlow {
     if (this.overflowed) return
     this.tags?.pageEnd(this.body)
     if (this.holding) {
-      // Held until the count is known: its content as one string, not the tree of its appends
-      // (a piece per text run and, tagged, per marked-content sequence: twice the memory).
-      this.body.ops = flat(this.body.ops)
+      // Held until the count is known: its content as bytes, not the tree of its appends (a piece
+      // per text run and, tagged, per marked-content sequence: twice the memory), off the V8 heap
+      // and written as they are (render-pdf.ts), with no decoding back to a string.
+      this.body.held = Buffer.from(this.body.ops, 'latin1')
+      this.body.ops = ''
       this.buffered.push(this.body)
     } else this.writePage(this.body, this.pageNo)
   }
@@ -195,9 +197,4 @@ export class Pager implements PageFlow {
   drawBand (items: Elem[], x: number, y: number): number {
     return drawFlow(items, this.scope, this.body, x, y)
   }
-}
-
-/** The string as one flat sequence: a held page's content, built by appends, is a tree of pieces. */
-function flat (s: string): string {
-  return s.length === 0 ? s : Buffer.from(s, 'latin1').toString('latin1')
 }
