@@ -31,15 +31,17 @@ export class ObjectBatch {
   int (v: number): void {
     if (this.length + 10 > this.buf.length) this.grow(10)
     const buf = this.buf
-    let digits = 1
-    for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++
+    const digits = v < 1e4
+      ? (v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : 4)
+      : (v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10)
     let p = this.length + digits
     this.length = p
-    do {
-      const q = Math.floor(v / 10)
+    while (v >= 10) {
+      const q = (v / 10) >>> 0 // v < 2^32
       buf[--p] = 48 + v - q * 10
       v = q
-    } while (v > 0)
+    }
+    buf[--p] = 48 + v
   }
 
   /** The bytes written since the last take(), copied out; the batch starts again empty. */
