@@ -8,28 +8,25 @@
 // generation (a tagged 100,000-row report: ~15 MB, its peak RSS 20% above untagged).
 // What is written is ASCII only: names, numbers, delimiters, and the text strings of pdfText()
 // (struct-tree.ts), which escape everything else.
+import { grown, putAscii } from '../bytes.js'
 
 /** Bytes a new batch holds before it first grows. */
 const INITIAL = 32 * 1024
 
 export class ObjectBatch {
-  private buf = Buffer.allocUnsafe(INITIAL)
+  private buf: Buffer = Buffer.allocUnsafeSlow(INITIAL)
   /** Bytes written since the last take(). */
   length = 0
 
   /** Appends `s`, ASCII. */
   str (s: string): void {
-    const n = s.length
-    if (this.length + n > this.buf.length) this.grow(n)
-    const buf = this.buf
-    let p = this.length
-    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i)
-    this.length = p
+    if (this.length + s.length > this.buf.length) this.buf = grown(this.buf, this.length, this.length + s.length)
+    this.length = putAscii(this.buf, this.length, s)
   }
 
   /** Appends the decimal digits of `v`, a non-negative integer below 2^32. */
   int (v: number): void {
-    if (this.length + 10 > this.buf.length) this.grow(10)
+    if (this.length + 10 > this.buf.length) this.buf = grown(this.buf, this.length, this.length + 10)
     const buf = this.buf
     const digits = v < 1e4
       ? (v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : 4)
@@ -49,12 +46,6 @@ export class ObjectBatch {
     const out = Buffer.from(this.buf.subarray(0, this.length))
     this.length = 0
     return out
-  }
-
-  private grow (n: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n))
-    this.buf.copy(next, 0, 0, this.length)
-    this.buf = next
   }
 }
 

@@ -124,8 +124,8 @@ function finishStream (doc: XrefOwner): void {
   doc._write(`${n + 1} 0 obj\n<< /Type /XRef /Size ${size} /W [1 4 0] /Root ${doc._root.id} 0 R ` +
     `/Info ${doc._info.id} 0 R /ID [<${id}> <${id}>] /Length ${5 * size} >>\nstream`)
   const out = new Pieces(doc, 5, size)
-  out.buffer.fill(0, 0, 5)
-  out.next() // object 0
+  const head = out.next()
+  out.buffer.fill(0, head, head + 5) // object 0: type 0 (free), next free 0
   for (let i = 0; i <= n; i++) {
     const offset = i < n ? offsetOf(offsets, i) : at
     const p = out.next()

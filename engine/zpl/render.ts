@@ -2,6 +2,7 @@
 // Hot path (10,000 labels in well under 50 ms): no strings are built for the output. Literal
 // chunks are UTF-8 encoded once per compiled label, values are escaped straight into one
 // growing Buffer, and the only per-label allocations are the values the expressions return.
+import { grown, putAscii } from '../bytes.js'
 import { RenderError } from '../errors.js'
 import type { CompiledText, EvalScope } from '../expr/expressions.js'
 import type { RenderLimits } from '../types.js'
@@ -79,18 +80,6 @@ function put (buf: Uint8Array, at: number, bytes: Uint8Array): number {
   if (n > 64) { buf.set(bytes, at); return at + n }
   for (let i = 0; i < n; i++) buf[at + i] = bytes[i]! // i < bytes.length
   return at + n
-}
-
-/** Writes a string known to be ASCII (a checked parameter value). */
-function putAscii (buf: Uint8Array, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) buf[at + i] = text.charCodeAt(i)
-  return at + text.length
-}
-
-function grown (buf: Buffer, used: number, need: number): Buffer {
-  const next = Buffer.allocUnsafeSlow(Math.max(need, Math.ceil(buf.length * 1.5)))
-  buf.copy(next, 0, 0, used)
-  return next
 }
 
 export function renderLabels (
