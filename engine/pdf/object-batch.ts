@@ -41,6 +41,9 @@ export class ObjectBatch {
     buf[--p] = 48 + v
   }
 
+  /** Bytes it holds before it grows again. */
+  get capacity (): number { return this.buf.length }
+
   /** The bytes written since the last take(), copied out; the batch starts again empty. */
   take (): Buffer {
     const out = Buffer.from(this.buf.subarray(0, this.length))
@@ -56,6 +59,12 @@ export class ObjectBatch {
  */
 let free: ObjectBatch | null = null
 
+/**
+ * A batch grown past this is not kept for the next tree: one object can be long (a table body
+ * naming 100,000 rows is ~1.1 MB), and the thread would hold that for every later render.
+ */
+const KEEP = 256 * 1024
+
 export function takeBatch (): ObjectBatch {
   const b = free ?? new ObjectBatch()
   free = null
@@ -64,5 +73,5 @@ export function takeBatch (): ObjectBatch {
 
 export function giveBack (b: ObjectBatch): void {
   b.length = 0
-  free = b
+  free = b.capacity <= KEEP ? b : null
 }

@@ -38,3 +38,16 @@ test('takeBatch: a tree has its batch alone until it gives it back; a tree given
   assert.equal(first.take().toString('latin1'), 'first')
   giveBack(third)
 })
+
+test('takeBatch: a batch grown past 256 KB is not kept for the next tree', () => {
+  const big = takeBatch()
+  for (let i = 0; i < 40_000; i++) big.str('123456 0 R ')
+  assert.ok(big.capacity > 256 * 1024)
+  big.take()
+  giveBack(big)
+  const next = takeBatch()
+  assert.notEqual(next, big)
+  assert.ok(next.capacity <= 256 * 1024)
+  giveBack(next)
+  assert.equal(takeBatch(), next, 'a small one is kept')
+})
