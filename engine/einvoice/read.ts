@@ -2,7 +2,7 @@
 // (reader.ts: every value converted to its term's kind). The order of the reads is the order
 // of the failures a render reports: lines first, then the totals, notes, exemption reasons and
 // the header, the document allowances and charges, the supplied VAT rows.
-import type { EvalScope } from '../expr/expressions.js'
+import { rowScope, type EvalScope } from '../expr/expressions.js'
 import { Dec } from './decimal.js'
 import type { CompiledEinvoice } from './compile.js'
 import type { AllowanceCharge, Invoice, Line, Party } from './model.js'
@@ -37,7 +37,7 @@ export function readInvoice (ce: CompiledEinvoice, base: EvalScope): Invoice {
     if (rows === null || rows === undefined) return []
     if (!Array.isArray(rows)) throw violation('SVC-TYPE', `${list}.rows`, `${list}.rows: expected a list of rows`)
     // One scope for every row: what an expression returns never holds its scope.
-    const s: EvalScope = { ...base }
+    const s = rowScope(base)
     return rows.map((row, i) => { s.row = row; s.index = i; return read(l.terms, s, i) })
   }
   const allowanceCharge = (charge: boolean) => (t: AllowanceChargeReader, s: EvalScope): AllowanceCharge => ({

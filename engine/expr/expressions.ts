@@ -47,6 +47,25 @@ export function createScope (input: {
   }
 }
 
+/**
+ * A scope of its own for a list's rows (the caller sets `row` and `index` per row), the rest as in
+ * `base`. Its fields are written out in createScope's order, not spread, so that expressions see
+ * one hidden class of scope, not one per copy (see pdf/elements/types.ts, `compile`).
+ */
+export function rowScope (base: EvalScope): EvalScope {
+  return {
+    data: base.data,
+    params: base.params,
+    context: base.context,
+    row: null,
+    group: base.group,
+    page: base.page,
+    pages: base.pages,
+    index: 0,
+    locale: base.locale
+  }
+}
+
 /** Compiles one expression (without braces). Throws TemplateError naming `where` and the source. */
 export function compileExpression (src: string, where: string): CompiledExpr {
   let inner: CompiledExpr

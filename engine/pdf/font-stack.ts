@@ -79,7 +79,8 @@ export class FontStack {
     return this.primary
   }
 
-  private split (s: string): Run[] {
+  private split (text: string): Run[] {
+    const s = String(text) // see metrics.ts, widthStd
     const out: Run[] = []
     let i = 0
     while (i < s.length) {

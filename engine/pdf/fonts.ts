@@ -296,7 +296,8 @@ export class DocFonts {
 
   // A standard font's text in its embedded substitute: one glyph per WinAnsi code, no kerning
   // (what metrics.ts measured), the width from the font program (it must match for PDF/A).
-  private showSubstitute (face: FontFace, sub: StandardSubstitute, s: string): string {
+  private showSubstitute (face: FontFace, sub: StandardSubstitute, text: string): string {
+    const s = String(text) // see metrics.ts, widthStd
     const ef = this.embedded[face.index]!
     let hex = '<'
     for (let i = 0; i < s.length; i++) {

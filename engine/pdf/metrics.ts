@@ -70,8 +70,16 @@ export function standardMetrics (name: string): StandardMetrics {
   return m
 }
 
+// Per-character loops over text start with `String(s)`, a no-op on a string that tells the
+// optimizing compiler the type. Without it, `s.length` and `s.charCodeAt` are property loads whose
+// feedback has seen every representation V8 gives strings (flat, cons, sliced, one- and two-byte,
+// internalized: more than four maps), so they stay megamorphic lookups, one per character. This
+// function took 57 → 39 µs over 200 mixed strings; all such lookups were ~16% of a plain invoice's
+// instructions before (bench/RESULTS.md, 2026-11-27).
+
 /** Width in 1/1000 em of `s` (unencodable characters count as '?'). */
-export function widthStd (m: StandardMetrics, s: string): number {
+export function widthStd (m: StandardMetrics, text: string): number {
+  const s = String(text) // see above
   const w = m.widths
   let sum = 0
   for (let i = 0; i < s.length; i++) {
@@ -82,7 +90,8 @@ export function widthStd (m: StandardMetrics, s: string): number {
 }
 
 /** True when every character of `s` exists in WinAnsi, i.e. a standard font can show it. */
-export function winAnsiOnly (s: string): boolean {
+export function winAnsiOnly (text: string): boolean {
+  const s = String(text) // see widthStd
   for (let i = 0; i < s.length; i++) if (winAnsiOf(s.charCodeAt(i)) < 0) return false
   return true
 }
@@ -91,8 +100,9 @@ export function winAnsiOnly (s: string): boolean {
 const NEEDS_ESCAPE = /[^\x20-\x27\x2a-\x5b\x5d-\x7e]/
 
 /** A PDF literal string operand in WinAnsi encoding: `(text)`. */
-export function literalWinAnsi (s: string): string {
-  if (!NEEDS_ESCAPE.test(s)) return '(' + s + ')'
+export function literalWinAnsi (text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return '(' + text + ')'
+  const s = String(text) // see widthStd
   let out = '('
   for (let i = 0; i < s.length; i++) {
     const ch = s.charCodeAt(i)

@@ -59,7 +59,8 @@ export class SimpleFace {
    * show: `s` without the control characters (tab, DEL …), which WinAnsiEncoding names no glyph
    * for (a validator refuses the code) and which are invisible and measured 0 wide unembedded.
    */
-  use (s: string): string {
+  use (text: string): string {
+    const s = String(text) // see metrics.ts, widthStd
     const names = this.sub.names
     let controls = false
     for (let i = 0; i < s.length; i++) {

@@ -85,7 +85,9 @@ export const barcodeElement: ElementModule<'barcode', BarcodeEl, BarcodeSpec> = 
       throw fail(`${p}.type`, `unknown barcode type ${JSON.stringify(b.type)}: use ${known}`)
     }
     return {
-      ...base,
+      path: base.path,
+      when: base.when,
+      visible: base.visible,
       kind: 'barcode',
       bcid: type.bcid,
       twoD: type.twoD,

@@ -45,7 +45,7 @@ export const columnsElement: ElementModule<'columns', ColumnsEl, ColumnsSpec> = 
       const w = widths[i] ?? 0
       return { width: w, items: ctx.items(c.items ?? [], `${path}.columns[${i}].items`, w, false) }
     })
-    return { ...base, kind: 'columns', gap, cols, heights: cols.map(() => 0) }
+    return { path: base.path, when: base.when, visible: base.visible, kind: 'columns', gap, cols, heights: cols.map(() => 0) }
   },
   measure (el, scope, boxes) {
     let h = 0

@@ -58,7 +58,7 @@ export const imageElement: ElementModule<'image', ImageEl, ImageSpec> = {
     }
     const a = alignOf(im.align, `${path}.align`)
     const alt = im.alt === undefined ? null : compileText(typeof im.alt === 'string' ? im.alt : JSON.stringify(im.alt), `${path}.alt`)
-    return { ...base, kind: 'image', image: img, width: w, height: h, align: a, containerWidth: width, alt, altText: '' }
+    return { path: base.path, when: base.when, visible: base.visible, kind: 'image', image: img, width: w, height: h, align: a, containerWidth: width, alt, altText: '' }
   },
   measure (el, scope) {
     if (el.alt !== null) el.altText = el.alt(scope)

@@ -25,7 +25,9 @@ export const lineElement: ElementModule<'line', LineEl, LineSpec> = {
   compile (spec, base, { path, width }) {
     const l = obj(spec.line, `${path}.line`)
     return {
-      ...base,
+      path: base.path,
+      when: base.when,
+      visible: base.visible,
       kind: 'line',
       color: colorOf(l.color ?? '#000000', `${path}.line.color`),
       thickness: num(l.thickness, 0.5, `${path}.line.thickness`),

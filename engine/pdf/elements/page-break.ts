@@ -20,7 +20,7 @@ export const pageBreakElement: ElementModule<'pageBreak', BreakEl, PageBreakSpec
   schema,
   flows: 'any',
   accepts: (v) => v === true,
-  compile: (_spec, base) => ({ ...base, kind: 'pageBreak' }),
+  compile: (_spec, base) => ({ path: base.path, when: base.when, visible: base.visible, kind: 'pageBreak' }),
   measure: () => 0,
   height: () => 0,
   draw () {},

@@ -36,7 +36,9 @@ export const rectElement: ElementModule<'rect', RectEl, RectSpec> = {
   compile (spec, base, { path, width }) {
     const r = obj(spec.rect, `${path}.rect`)
     return {
-      ...base,
+      path: base.path,
+      when: base.when,
+      visible: base.visible,
       kind: 'rect',
       width: Math.min(width, num(r.width, width, `${path}.rect.width`)),
       height: num(r.height, 10, `${path}.rect.height`),

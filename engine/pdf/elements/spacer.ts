@@ -19,7 +19,7 @@ export const spacerElement: ElementModule<'spacer', SpacerEl, SpacerSpec> = {
   schema,
   flows: 'any',
   accepts: (v) => typeof v === 'number',
-  compile: (spec, base, { path }) => ({ ...base, kind: 'spacer', height: num(spec.spacer, 0, `${path}.spacer`) }),
+  compile: (spec, base, { path }) => ({ path: base.path, when: base.when, visible: base.visible, kind: 'spacer', height: num(spec.spacer, 0, `${path}.spacer`) }),
   measure: (el) => el.height,
   height: (el) => el.height,
   draw () {}

@@ -133,7 +133,9 @@ export const tableElement: ElementModule<'table', TableEl, TableSpec, 'body'> = 
     })
     const opt = (k: string): string | null => (t[k] === undefined || t[k] === null ? null : colorOf(t[k], `${p}.${k}`))
     return {
-      ...base,
+      path: base.path,
+      when: base.when,
+      visible: base.visible,
       kind: 'table',
       rows: exprOf(t.rows, `${p}.rows`),
       columns,

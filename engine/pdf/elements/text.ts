@@ -64,7 +64,9 @@ export const textElement: ElementModule<'text', TextEl, TextSpec> = {
     const style = ctx.styles.resolve(spec, path)
     const w = spec.width === undefined ? width : Math.min(width, num(spec.width, width, `${path}.width`))
     return {
-      ...base,
+      path: base.path,
+      when: base.when,
+      visible: base.visible,
       kind: 'text',
       text: compileText(src, `${path}.text`),
       constant: isConstantText(src),
