@@ -14,7 +14,8 @@ import { checkInvoice } from './rules.js'
 
 export interface BuiltEinvoice {
   invoice: Invoice
-  xml: string
+  /** The XML as text (file.data, decoded: for the CLI and tests, not the render). */
+  readonly xml: string
   file: AssociatedFile
   /** What expressions see as `invoice`: amounts as exact 2-decimal text. */
   view: Record<string, unknown>
@@ -24,16 +25,16 @@ export function buildEinvoice (ce: CompiledEinvoice, scope: EvalScope): BuiltEin
   const invoice = readInvoice(ce, scope)
   computeMoney(invoice)
   checkInvoice(invoice)
-  const xml = ciiXml(invoice)
+  const data = ciiXml(invoice)
   const file: AssociatedFile = {
     name: FILE_NAME[invoice.profile],
     mime: 'text/xml',
     relationship: 'Alternative',
     description: invoice.profile === 'XRECHNUNG' ? 'XRechnung invoice' : 'Factur-X invoice',
-    data: Buffer.from(xml, 'utf8'),
+    data,
     xmp: facturxXmp(invoice.profile)
   }
-  return { invoice, xml, file, view: invoiceView(invoice) }
+  return { invoice, file, view: invoiceView(invoice), get xml () { return data.toString('utf8') } }
 }
 
 const money = (d: Dec): string => d.toString(2)
