@@ -1,7 +1,7 @@
 // One PDF render: a pdfkit document used as the object/xref/compression writer, with content
 // streams produced by our own layout (see pager.ts). Output is deterministic: fixed dates, so
 // pdfkit's document ID (an md5 of the info dictionary) is fixed too.
-import PDFDocument from 'pdfkit'
+import { OutputDocument, type Sink } from './output-document.js'
 import { RenderError } from '../errors.js'
 import { createScope } from '../expr/expressions.js'
 import type { RenderInput, RenderSuccess } from '../types.js'
@@ -108,44 +108,19 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const { limits } = input
   const { pdfa, version } = cd.pdf
   const info: DocInfo = { Producer: 'svc', Creator: 'svc', ...cd.info, CreationDate: FIXED_DATE, ModDate: FIXED_DATE }
-  const doc = new PDFDocument({
+  const chunks: Uint8Array[] = []
+  const direct = plan.out !== undefined && plan.total !== undefined ? plan.out : undefined
+  // The count known, every chunk leaves as soon as pdfkit writes it; else the chunks are collected.
+  const output: Sink = direct !== undefined ? (chunk) => direct.write(chunk) : (chunk) => { chunks.push(chunk) }
+  const doc = new OutputDocument({
     autoFirstPage: false,
     font: null, // no default Helvetica: standard fonts are handled by metrics.ts, see there
     compress: true,
     info,
     // 1.3 (pdfkit's default) for a plain document; pdfkit writes the XMP stream above 1.3.
     ...(version !== '1.3' ? { pdfVersion: version } : {})
-  } as unknown as PDFKit.PDFDocumentOptions)
+  } as unknown as PDFKit.PDFDocumentOptions, output)
   const internals = doc as unknown as DocInternals
-  // Collect output synchronously instead of through the Readable stream (whose first pushes
-  // are delivered on a later tick): pdfkit writes everything through push().
-  // The constructor already pushed the `%PDF-1.3` header into the stream buffer: take it out.
-  const head = doc.read() as Uint8Array | null
-  let chunks: Uint8Array[] = []
-  let bytes = 0
-  const direct = plan.out !== undefined && plan.total !== undefined ? plan.out : undefined
-  if (direct !== undefined) {
-    // The count is known: every chunk leaves as soon as pdfkit writes it.
-    internals.push = (chunk) => {
-      if (chunk !== null) { direct.write(chunk); bytes += chunk.length }
-      return true
-    }
-  } else {
-    internals.push = (chunk) => {
-      if (chunk !== null) { chunks.push(chunk); bytes += chunk.length }
-      return true
-    }
-  }
-  if (head !== null) internals.push(head)
-  // pdfkit turns each string it writes (every object's lines, every content stream) into bytes
-  // with a loop in JS, one array per line (fromBinaryString, ~7% of a render's CPU). Buffer's
-  // latin1 encoding does the same natively (the low byte of each code unit), and packs small
-  // strings into Buffer's shared pool instead of one allocation each.
-  internals._write = (data) => {
-    const b = typeof data === 'string' ? Buffer.from(data + '\n', 'latin1') : data
-    internals.push(b)
-    internals._offset += b.length
-  }
   // A cross-reference stream where the version has them (1.5) and no PDF/A claim rules them out (xref.ts).
   useXref(internals, version === '1.7' && pdfa === null)
   // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
@@ -168,7 +143,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       const written = kids.at(-2)
       if (written !== undefined) written.data = EMPTY
       // addPage() wrote out the previous page: stop as soon as the output is too big.
-      if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
+      if (doc.bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
       const page = internals.page
       const ops: Array<string | Uint8Array> = []
       for (const c of parts) {
@@ -205,11 +180,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
   const pager = new Pager(cd, scope, fonts, options)
   const pageCount = pager.run()
   if (pager.overflowed) {
-    // Let go now, not when the render returns (see release): else this pass's document and
-    // output live through the second pass (tagged, ~4 MB more than untagged: tagged-memory.test.ts).
-    // `chunks` too: every closure of this function (internals._write) keeps its variables.
-    chunks = []
-    release(internals)
+    // Nothing of this pass outlives it (output-document.ts: no stream tick holds the document),
+    // so its held output is not carried through the second pass (tagged-memory.test.ts).
     return { counted: pageCount }
   }
   if (tags !== null) markCatalog(internals._root.data, tags, bcp47(input.context.language))
@@ -231,22 +203,19 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language))
   }
   doc.end()
-  if (bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
+  if (doc.bytes > limits.maxBytes) throw new RenderError('RENDER_LIMIT_EXCEEDED', `maxBytes (${limits.maxBytes}) exceeded`)
   let out: Uint8Array
   if (plan.out === undefined) {
     const only = chunks.length === 1 ? chunks.at(0) : undefined
-    out = only ?? Buffer.concat(chunks, bytes)
+    out = only ?? Buffer.concat(chunks, doc.bytes)
   } else {
     // Streamed: what was held (a short document) leaves now, after its count.
     if (direct === undefined) {
       plan.out.count(pageCount)
       for (const c of chunks) plan.out.write(c)
-      chunks = []
     }
     out = new Uint8Array(0)
   }
-  chunks = []
-  release(internals)
   const result: RenderSuccess = { ok: true, format: 'pdf', bytes: out, pageCount, labelCount: 0 }
   if (fonts.missing.size > 0) result.warnings = [missingWarning(fonts.missing)]
   return result
@@ -275,24 +244,6 @@ function writeContent (content: StreamRef, ops: Array<string | Uint8Array>): voi
   // Level 4, not zlib's 6: the example invoice's 11.3 KB content deflates in ~46 us instead of ~80
   // (loop, median) for 2,526 bytes instead of 2,361 (+4% of a 3.9 KB plain invoice, +0.3% of a PDF/A one).
   content.buffer = [deflate(all, CONTENT_LEVEL)]
-}
-
-/** What a finished pdfkit document holds that matters (the rest is its stream state). */
-const HELD = ['_root', '_info', 'info', 'metadata', 'page', '_pageBuffer', '_offsets', '_refEnd', '_fontFamilies',
-  '_fontSource', '_font', '_registeredFonts']
-
-/**
- * A finished document lets go of what it holds. pdfkit's document is a Readable: its constructor's
- * first push queues a process.nextTick with it, so it stays reachable until the caller's task
- * ends. A render thread returns to its event loop after each task, but a caller that renders in a
- * loop (the benchmark, a CLI batch) kept every document of the loop, with its output, fonts and
- * pages (10,000 plain invoices in one loop: 145 MB of heap and 237 MB of buffers still reachable;
- * now 63 MB and 2 MB, the documents' stream state).
- */
-function release (doc: DocInternals): void {
-  doc.push = () => true
-  const d = doc as unknown as Record<string, unknown>
-  for (const k of HELD) d[k] = null
 }
 
 /**

@@ -1,4 +1,4 @@
-// Run as `node --expose-gc loop-probe.js N tagged|untagged`: renders a small sales report N times
+// Run as `node --expose-gc loop-probe.js N tagged|untagged|pdfa`: renders a small sales report N times
 // in one synchronous loop (no turn of the event loop in between, as a benchmark or a batch does),
 // then prints the array-buffer and heap memory still reachable after full collections, in MB.
 import { render } from '../../../engine/render.js'
@@ -6,10 +6,16 @@ import { getCompiled } from '../../../engine/template/cache.js'
 import { reportInput } from './report-input.js'
 
 const n = Number(process.argv[2] ?? 0)
-if (n > 0) probe(n, process.argv[3] === 'tagged')
+if (n > 0) probe(n, process.argv[3] ?? 'untagged')
 
-function probe (count: number, tagged: boolean): void {
-  const inp = reportInput(40, tagged, `loop:${tagged}`)
+/** `pdfa`: untagged PDF/A-3b, whose documents also hold embedded font programs. */
+function probe (count: number, mode: string): void {
+  const inp = reportInput(40, mode === 'tagged', `loop:${mode}`)
+  if (mode === 'pdfa') {
+    const def = JSON.parse(inp.definition) as { document: Record<string, unknown> }
+    def.document.pdf = { standard: 'PDF/A-3b', tagged: false }
+    inp.definition = JSON.stringify(def)
+  }
   const gc = (globalThis as { gc?: () => void }).gc
   if (gc === undefined) throw new Error('run with --expose-gc')
   const compiled = getCompiled(inp.versionKey, inp.definition)
