@@ -2,6 +2,7 @@
 // rules checked (rules.ts), then the CII XML (cii-xml.ts) as the PDF's associated file with its
 // Factur-X XMP, and the same figures as the `invoice` name the layout's expressions read.
 import type { EvalScope } from '../expr/expressions.js'
+import { mapped } from '../lists.js'
 import type { AssociatedFile } from '../pdf/associated-file.js'
 import { ciiXml } from './cii-xml.js'
 import type { CompiledEinvoice } from './compile.js'
@@ -57,14 +58,14 @@ export function invoiceView (inv: Invoice): Record<string, unknown> {
       prepaid: money(t.prepaid),
       due: money(t.due)
     },
-    vat: inv.vat.map((r) => ({
+    vat: mapped(inv.vat, (r) => ({
       category: r.category,
       rate: rate(r.rate),
       basis: money(r.basis),
       amount: money(r.amount),
       exemption: r.exemption ?? null
     })),
-    lines: inv.lines.map((l) => ({
+    lines: mapped(inv.lines, (l) => ({
       id: l.id,
       name: l.name ?? null,
       quantity: l.quantity?.toString() ?? null,
@@ -74,13 +75,13 @@ export function invoiceView (inv: Invoice): Record<string, unknown> {
       category: l.category ?? null,
       rate: rate(l.rate)
     })),
-    allowances: inv.allowances.map((a) => ({
+    allowances: mapped(inv.allowances, (a) => ({
       amount: money(a.amount.round(2)),
       reason: a.reason ?? null,
       category: a.category ?? null,
       rate: rate(a.rate)
     })),
-    charges: inv.charges.map((c) => ({
+    charges: mapped(inv.charges, (c) => ({
       amount: money(c.amount.round(2)),
       reason: c.reason ?? null,
       category: c.category ?? null,

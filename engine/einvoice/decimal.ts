@@ -190,9 +190,3 @@ export class Dec {
   /** For the layout's expressions (formatCurrency, formatNumber): the exact text, which they read as a number. */
   toJSON (): string { return this.toString(2) }
 }
-
-export const sum = (xs: Iterable<Dec>): Dec => {
-  let t = Dec.ZERO
-  for (const x of xs) t = t.plus(x)
-  return t
-}

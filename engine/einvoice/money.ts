@@ -4,7 +4,7 @@
 // document charges, and its VAT = taxable × rate / 100 rounded to 2 decimals (BR-CO-17: on the
 // category total, never a sum of per-line VAT); totals per BR-CO-10 … BR-CO-16. Every rounding
 // is half away from zero, every step exact (decimal.ts).
-import { Dec, sum } from './decimal.js'
+import { Dec } from './decimal.js'
 import type { Invoice, VatRow } from './model.js'
 import { DEFAULT_EXEMPTION } from './code-lists.js'
 
@@ -44,13 +44,24 @@ export function computeMoney (inv: Invoice): void {
     g.amount = g.rate === null ? Dec.ZERO : g.basis.times(g.rate).div(HUNDRED, 2)
     if (g.category !== 'S') g.exemption = inv.exemptionReasons[g.category] ?? DEFAULT_EXEMPTION[g.category]
   }
-  inv.vat = [...groups.values()]
+  // Loops, not map() and a spread: see lists.ts.
+  const vat: VatRow[] = []
+  for (const g of groups.values()) vat.push(g)
+  inv.vat = vat
   const t = inv.totals
-  t.lineTotal = sum(inv.lines.map((l) => l.net))
-  t.allowances = sum(inv.allowances.map((a) => a.amount.round(2)))
-  t.charges = sum(inv.charges.map((c) => c.amount.round(2)))
+  let lineTotal = Dec.ZERO
+  for (const l of inv.lines) lineTotal = lineTotal.plus(l.net)
+  let allowances = Dec.ZERO
+  for (const a of inv.allowances) allowances = allowances.plus(a.amount.round(2))
+  let charges = Dec.ZERO
+  for (const c of inv.charges) charges = charges.plus(c.amount.round(2))
+  let tax = Dec.ZERO
+  for (const v of vat) tax = tax.plus(v.amount)
+  t.lineTotal = lineTotal
+  t.allowances = allowances
+  t.charges = charges
   t.taxBasis = t.lineTotal.minus(t.allowances).plus(t.charges)
-  t.tax = sum(inv.vat.map((v) => v.amount))
+  t.tax = tax
   t.grand = t.taxBasis.plus(t.tax)
   t.prepaid = t.prepaid.round(2)
   t.due = t.grand.minus(t.prepaid)

@@ -38,7 +38,13 @@ export function readInvoice (ce: CompiledEinvoice, base: EvalScope): Invoice {
     if (!Array.isArray(rows)) throw violation('SVC-TYPE', `${list}.rows`, `${list}.rows: expected a list of rows`)
     // One scope for every row: what an expression returns never holds its scope.
     const s = rowScope(base)
-    return rows.map((row, i) => { s.row = row; s.index = i; return read(l.terms, s, i) })
+    const out: T[] = [] // not rows.map (lists.ts)
+    for (let i = 0; i < rows.length; i++) {
+      s.row = rows[i]
+      s.index = i
+      out.push(read(l.terms, s, i))
+    }
+    return out
   }
   const allowanceCharge = (charge: boolean) => (t: AllowanceChargeReader, s: EvalScope): AllowanceCharge => ({
     charge,
@@ -91,7 +97,7 @@ export function readInvoice (ce: CompiledEinvoice, base: EvalScope): Invoice {
     contractReference: r.contractReference(base),
     orderReference: r.orderReference(base),
     paymentTerms: r.paymentTerms(base),
-    notes: (Array.isArray(notes) ? notes : [notes]).map(toText).filter((n): n is string => n !== undefined),
+    notes: textsOf(notes),
     precedingInvoice: r.precedingInvoice(base),
     seller: party(r.seller),
     buyer: party(r.buyer),
@@ -130,4 +136,14 @@ export function readInvoice (ce: CompiledEinvoice, base: EvalScope): Invoice {
       amount: t.amount(s) ?? zero
     }))
   }
+}
+
+/** The notes' texts, those that are not empty (see lists.ts for why a loop). */
+function textsOf (notes: unknown): string[] {
+  const out: string[] = []
+  for (const n of Array.isArray(notes) ? notes as unknown[] : [notes]) {
+    const t = toText(n)
+    if (t !== undefined) out.push(t)
+  }
+  return out
 }

@@ -7,6 +7,7 @@
 // pdfkit writes the stream itself (uncompressed, wrapped in the xpacket) when the PDF version
 // is above 1.3; its own body (`_addInfo`) is replaced, because it does not escape XML and
 // leaves out ModifyDate and the language.
+import { mapped } from '../lists.js'
 import type { PdfA } from './pdf-options.js'
 import { pdfString } from './pdf-raw.js'
 import { extensionSchemas, PDFUA_PART, type XmpPart } from './xmp-schemas.js'
@@ -51,23 +52,24 @@ export function xmpBody (ids: XmpIds, info: DocInfo, language: string | null, pa
   if (info.Subject !== undefined) dc += `<dc:description>${alt(info.Subject)}</dc:description>`
   if (language !== null) dc += `<dc:language><rdf:Bag><rdf:li>${language}</rdf:li></rdf:Bag></dc:language>`
   const { pdfa } = ids
-  const all = ids.ua ? [PDFUA_PART, ...parts] : parts
-  return [
-    ...(pdfa === null
-      ? []
-      : ['<rdf:Description rdf:about="" ' +
+  const all: XmpPart[] = ids.ua ? [PDFUA_PART] : []
+  for (const p of parts) all.push(p)
+  // One string, its descriptions a line each (not an array of spreads joined: see lists.ts).
+  let xmp = pdfa === null
+    ? ''
+    : '<rdf:Description rdf:about="" ' +
       `xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaid:part>${pdfa.part}</pdfaid:part>` +
-      `<pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>`]),
+      `<pdfaid:conformance>${pdfa.conformance}</pdfaid:conformance></rdf:Description>\n`
+  xmp += '<rdf:Description rdf:about="" ' +
+    `xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate>` +
+    `<xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate>` +
+    `<xmp:CreatorTool>${esc(info.Creator)}</xmp:CreatorTool></rdf:Description>\n` +
     '<rdf:Description rdf:about="" ' +
-      `xmlns:xmp="http://ns.adobe.com/xap/1.0/"><xmp:CreateDate>${xmpDate(info.CreationDate)}</xmp:CreateDate>` +
-      `<xmp:ModifyDate>${xmpDate(info.ModDate)}</xmp:ModifyDate>` +
-      `<xmp:CreatorTool>${esc(info.Creator)}</xmp:CreatorTool></rdf:Description>`,
-    '<rdf:Description rdf:about="" ' +
-      `xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>`,
-    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`,
-    ...(pdfa === null || all.length === 0 ? [] : [extensionSchemas(all.map((p) => p.schema))]),
-    ...all.map((p) => p.description)
-  ].join('\n')
+    `xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>\n` +
+    `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`
+  if (pdfa !== null && all.length > 0) xmp += '\n' + extensionSchemas(mapped(all, (p) => p.schema))
+  for (const p of all) xmp += '\n' + p.description
+  return xmp
 }
 
 interface MetadataDoc { appendXML (xml: string): void, _addInfo (): void, _root: { data: Record<string, unknown> } }

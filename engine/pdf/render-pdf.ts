@@ -4,6 +4,7 @@
 import { OutputDocument, type Sink } from './output-document.js'
 import { RenderError } from '../errors.js'
 import { createScope } from '../expr/expressions.js'
+import { mapped } from '../lists.js'
 import type { RenderInput, RenderSuccess } from '../types.js'
 import type { Canvas } from './canvas.js'
 import { deflate } from './deflate.js'
@@ -197,7 +198,7 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     addOutputIntent(doc)
     const files = plan.extras?.files ?? []
     for (const f of files) embedAssociatedFile(doc, f, FIXED_DATE)
-    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language), files.map((f) => f.xmp))
+    useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language), mapped(files, (f) => f.xmp))
   } else if (ua) {
     // PDF/UA-1 without PDF/A: XMP with pdfuaid:part and dc:title all the same (ISO 14289-1 5, 7.1).
     useXmp(doc, { pdfa, ua }, info, bcp47(input.context.language))

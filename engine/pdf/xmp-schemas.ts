@@ -4,6 +4,7 @@
 // descriptions must be one: veraPDF and the preflight read the first pdfaExtension:schemas only.
 // So every part that brings a schema hands its description here and pdfa-metadata.ts writes
 // them together, once.
+import { joined } from '../lists.js'
 
 export interface XmpProperty {
   name: string
@@ -38,13 +39,13 @@ const schema = (s: XmpExtensionSchema): string =>
   `<pdfaSchema:schema>${s.schema}</pdfaSchema:schema>` +
   `<pdfaSchema:namespaceURI>${s.namespaceURI}</pdfaSchema:namespaceURI>` +
   `<pdfaSchema:prefix>${s.prefix}</pdfaSchema:prefix>` +
-  `<pdfaSchema:property><rdf:Seq>${s.properties.map(property).join('')}</rdf:Seq></pdfaSchema:property></rdf:li>`
+  `<pdfaSchema:property><rdf:Seq>${joined(s.properties, property)}</rdf:Seq></pdfaSchema:property></rdf:li>`
 
 /** One rdf:Description holding one pdfaExtension:schemas Bag that describes all `schemas`. */
 export function extensionSchemas (schemas: readonly XmpExtensionSchema[]): string {
   return '<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/"' +
     ' xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">' +
-    `<pdfaExtension:schemas><rdf:Bag>${schemas.map(schema).join('')}</rdf:Bag></pdfaExtension:schemas>` +
+    `<pdfaExtension:schemas><rdf:Bag>${joined(schemas, schema)}</rdf:Bag></pdfaExtension:schemas>` +
     '</rdf:Description>'
 }
 
