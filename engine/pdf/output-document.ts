@@ -22,11 +22,14 @@ let early: Uint8Array[] = []
 
 export class OutputDocument extends (PDFDocument as unknown as PdfKitClass) {
   /** Bytes handed to the sink so far. */
-  bytes = 0
+  bytes: number
   private readonly sink: Sink
 
   constructor (options: PDFKit.PDFDocumentOptions, sink: Sink) {
+    // Nothing a constructor that threw (after its header) pushed may reach the next document.
+    early = []
     super(options)
+    this.bytes = 0
     this.sink = sink
     const head = early
     early = []
