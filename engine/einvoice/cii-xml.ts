@@ -4,6 +4,7 @@
 // string is copied into bytes as Latin-1, a copy, where encoding the whole XML as UTF-8 cost ~10
 // instructions a byte (V8 takes the slow path for a one-byte string with such characters in it).
 // An invoice of 300 lines is ~300 KB.
+import { codePointForUtf8, putUtf8 } from '../bytes.js'
 import { joined } from '../lists.js'
 import type { Dec } from './decimal.js'
 import type { Address, AllowanceCharge, Invoice, Line, Party, VatRow } from './model.js'
@@ -52,21 +53,16 @@ function esc (s: string): string {
 export function utf8Units (s: string): string {
   let out = ''
   for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i)
-    if (c < 0x80) { out += s[i]; continue }
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const lo = s.charCodeAt(i + 1)
-      if (lo >= 0xdc00 && lo <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00); i++ }
-    }
-    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd
-    if (c < 0x800) out += String.fromCharCode(0xc0 | (c >> 6), 0x80 | (c & 63))
-    else if (c < 0x10000) out += String.fromCharCode(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63))
-    else {
-      out += String.fromCharCode(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63))
-    }
+    const c = codePointForUtf8(s, i)
+    if (c > 0xffff) i++
+    const n = putUtf8(UTF8, 0, c)
+    for (let k = 0; k < n; k++) out += String.fromCharCode(UTF8[k]!) // k < n <= 4
   }
   return out
 }
+
+/** One character's UTF-8 bytes (bytes.ts putUtf8). */
+const UTF8 = new Uint8Array(4)
 
 const w = (tag: string, inner: string): string => `<ram:${tag}>${inner}</ram:${tag}>`
 const indicator = (charge: boolean): string =>

@@ -3,9 +3,13 @@
 // never end the field or start a command (`^XZ^XA`, `~JA`). Under `^CI28` the bytes are UTF-8.
 // One implementation (writeFieldData, straight into the output Buffer) serves both the render
 // path and the string form used by tests, so the guarantee cannot drift between the two.
+import { codePointForUtf8, putUtf8 } from '../bytes.js'
 
 /** Bytes writeFieldData may need per UTF-16 unit: a BMP character is 3 UTF-8 bytes of 3 chars each. */
 export const MAX_ESCAPED_PER_UNIT = 9
+
+/** One character's UTF-8 bytes (bytes.ts putUtf8). */
+const UTF8 = new Uint8Array(4)
 
 const HEX = [48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 65, 66, 67, 68, 69, 70] // '0'-'9', 'A'-'F'
 
@@ -36,23 +40,11 @@ export function writeFieldData (buf: Uint8Array, at: number, text: string, indic
     let c = text.charCodeAt(i)
     if (c >= 0x20 && c < 0x7e && c !== 0x5e && c !== indicator) { buf[at++] = c; continue }
     if (c < 0x80) { at = hex(buf, at, indicator, c); continue }
-    // UTF-8 encode the code point by hand: no Buffer per value.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const lo = text.charCodeAt(i + 1)
-      if (lo >= 0xdc00 && lo <= 0xdfff) { c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00); i++ }
-    }
-    if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd // lone surrogate: replacement character
-    if (c < 0x800) {
-      at = hex(buf, at, indicator, 0xc0 | (c >> 6))
-    } else if (c < 0x10000) {
-      at = hex(buf, at, indicator, 0xe0 | (c >> 12))
-      at = hex(buf, at, indicator, 0x80 | ((c >> 6) & 63))
-    } else {
-      at = hex(buf, at, indicator, 0xf0 | (c >> 18))
-      at = hex(buf, at, indicator, 0x80 | ((c >> 12) & 63))
-      at = hex(buf, at, indicator, 0x80 | ((c >> 6) & 63))
-    }
-    at = hex(buf, at, indicator, 0x80 | (c & 63))
+    // UTF-8 encode the code point by hand (bytes.ts): no Buffer per value.
+    c = codePointForUtf8(text, i)
+    if (c > 0xffff) i++
+    const n = putUtf8(UTF8, 0, c)
+    for (let k = 0; k < n; k++) at = hex(buf, at, indicator, UTF8[k]!) // k < n <= 4
   }
   return at
 }
