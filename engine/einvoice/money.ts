@@ -49,20 +49,19 @@ export function computeMoney (inv: Invoice): void {
   for (const g of groups.values()) vat.push(g)
   inv.vat = vat
   const t = inv.totals
-  let lineTotal = Dec.ZERO
-  for (const l of inv.lines) lineTotal = lineTotal.plus(l.net)
-  let allowances = Dec.ZERO
-  for (const a of inv.allowances) allowances = allowances.plus(a.amount.round(2))
-  let charges = Dec.ZERO
-  for (const c of inv.charges) charges = charges.plus(c.amount.round(2))
-  let tax = Dec.ZERO
-  for (const v of vat) tax = tax.plus(v.amount)
-  t.lineTotal = lineTotal
-  t.allowances = allowances
-  t.charges = charges
+  t.lineTotal = total(inv.lines, (l) => l.net)
+  t.allowances = total(inv.allowances, (a) => a.amount.round(2))
+  t.charges = total(inv.charges, (c) => c.amount.round(2))
   t.taxBasis = t.lineTotal.minus(t.allowances).plus(t.charges)
-  t.tax = tax
+  t.tax = total(vat, (v) => v.amount)
   t.grand = t.taxBasis.plus(t.tax)
   t.prepaid = t.prepaid.round(2)
   t.due = t.grand.minus(t.prepaid)
+}
+
+/** The sum of `f` over `xs`, exact (a loop rather than map() and a sum: see lists.ts). */
+function total<T> (xs: readonly T[], f: (x: T) => Dec): Dec {
+  let t = Dec.ZERO
+  for (let i = 0; i < xs.length; i++) t = t.plus(f(xs[i]!)) // i < xs.length
+  return t
 }
