@@ -42,9 +42,6 @@ interface PageLike {
 interface DocInternals extends ObjectOutput, OffsetsOwner, XrefOwner {
   endMetadata (): void
   page: PageLike
-  push (chunk: Uint8Array | null): boolean
-  _write (data: string | Uint8Array): void
-  _offset: number
   _root: { id: number, data: { Pages: { data: { Kids: Array<{ data: unknown }> } } } & Record<string, unknown> }
 }
 
