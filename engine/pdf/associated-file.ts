@@ -3,7 +3,7 @@
 // /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
 // The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is the file's
 // part of the document's XMP packet (the Factur-X properties and their extension schema).
-import { deflate } from './deflate.js'
+import { deflate } from '../deflate.js'
 import { PdfRaw, pdfString } from './pdf-raw.js'
 import type { XmpPart } from './xmp-schemas.js'
 

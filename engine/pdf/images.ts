@@ -1,8 +1,8 @@
 // Image assets decoded once per compiled template into ready-to-write PDF image XObjects.
 // pdfkit would re-parse (and, for PNGs with alpha, inflate + split + deflate) an image in
 // every document; here each render only writes the prepared bytes.
-import { deflateSync } from 'node:zlib'
 import { inflateScanlines, readPng, unfilter } from '../png/png.js'
+import { deflate } from '../deflate.js'
 import { TemplateError, TemplateLimitError } from '../errors.js'
 import { MAX_IMAGE_PIXELS } from '../limits.js'
 import { flattenOnWhite } from './image-flatten.js'
@@ -96,14 +96,14 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
         const pal = palette === null
           ? null
           : flattenOnWhite(Uint8Array.from(palette), paletteAlpha(trns!, palette.length / 3), 3)
-        return { ...base, dict: indexed(dict, pal, where), data: deflateSync(pixels), palette: pal }
+        return { ...base, dict: indexed(dict, pal, where), data: deflate(pixels), palette: pal }
       }
       return {
         ...base,
         dict: indexed(dict, palette, where),
-        data: deflateSync(pixels),
+        data: deflate(pixels),
         palette,
-        smask: deflateSync(alpha)
+        smask: deflate(alpha)
       }
     }
     const color = new Uint8Array(n * (channels - 1))
@@ -113,8 +113,8 @@ function png (index: number, b: Buffer, where: string, flatten: boolean): Prepar
       alpha[i] = pixels[p++]!
     }
     Object.assign(dict, { BitsPerComponent: 8, ColorSpace: colorSpace })
-    if (flatten) return { ...base, data: deflateSync(flattenOnWhite(color, alpha, channels - 1)) }
-    return { ...base, data: deflateSync(color), smask: deflateSync(alpha) }
+    if (flatten) return { ...base, data: deflate(flattenOnWhite(color, alpha, channels - 1)) }
+    return { ...base, data: deflate(color), smask: deflate(alpha) }
   }
   // Opaque PNGs go in as they are: PDF's Flate predictor 15 is PNG's own filtering.
   dict.BitsPerComponent = depth

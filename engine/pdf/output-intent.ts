@@ -4,7 +4,7 @@
 // version 2 profile; pdfkit's bundled v4-era file is not used). Read and deflated once per
 // worker; each document writes the same ~3 KB stream, as it is (raw-stream.ts).
 import { readFileSync } from 'node:fs'
-import { deflate } from './deflate.js'
+import { deflate } from '../deflate.js'
 import { PdfRaw, pdfDictOpen } from './pdf-raw.js'
 import { endStream } from './raw-stream.js'
 

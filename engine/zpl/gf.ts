@@ -1,8 +1,7 @@
 // A 1-bit picture as ZPL ^GF in compressed ASCII hex: run counts G–Y (1–19) and g–z (20–400)
 // before a repeated hex digit, `,` for zeros to the row's end, `:` for the row above repeated.
 // Shared by QR codes drawn as graphics (qr-graphic.ts) and image elements (image.ts).
-
-import { deflateSync } from 'node:zlib'
+import { deflate } from '../deflate.js'
 
 const RUN_UNITS = 'GHIJKLMNOPQRSTUVWXY' // 1–19
 const RUN_TWENTIES = 'ghijklmnopqrstuvwxyz' // 20, 40, … 400
@@ -77,7 +76,7 @@ function crc16 (text: string): number {
 export function gfGraphicZ64 (rowBytes: number, height: number, row: (y: number) => Uint8Array): string {
   const bitmap = Buffer.alloc(rowBytes * height)
   for (let y = 0; y < height; y++) bitmap.set(row(y), y * rowBytes)
-  const b64 = deflateSync(bitmap).toString('base64')
+  const b64 = deflate(bitmap).toString('base64')
   const total = rowBytes * height
   return `^GFA,${total},${total},${rowBytes},:Z64:${b64}:${crc16(b64).toString(16).padStart(4, '0')}`
 }
