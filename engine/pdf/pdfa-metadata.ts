@@ -4,13 +4,15 @@
 // `context.language`. pdfaid, dc, xmp and pdf are predefined by PDF/A; pdfuaid and the parts an
 // associated file brings (Factur-X's fx:) are not, so a PDF/A document declares them, all in
 // one pdfaExtension:schemas Bag (xmp-schemas.ts). Without PDF/A no declaration is needed.
-// pdfkit writes the stream itself (uncompressed, wrapped in the xpacket) when the PDF version
-// is above 1.3; its own body (`_addInfo`) is replaced, because it does not escape XML and
-// leaves out ModifyDate and the language.
+// The stream is written here (uncompressed, wrapped in the xpacket pdfkit uses) in place of
+// pdfkit's endMetadata: its body (`_addInfo`) does not escape XML and leaves out ModifyDate and
+// the language, and it encoded the whole packet with a TextEncoder, which its byte order mark
+// made a two-byte string, UTF-8 encoded the slow way (~80 K instructions a render for 3.3 KB).
 import { mapped } from '../lists.js'
 import type { PdfA } from './pdf-options.js'
-import { pdfString } from './pdf-raw.js'
-import { extensionSchemas, PDFUA_PART, type XmpPart } from './xmp-schemas.js'
+import { pdfDictOpen, pdfString } from './pdf-raw.js'
+import { endStream } from './raw-stream.js'
+import { extensionSchemas, PDFUA_PART, type XmpExtensionSchema, type XmpPart } from './xmp-schemas.js'
 
 export interface DocInfo {
   Producer: string
@@ -67,18 +69,57 @@ export function xmpBody (ids: XmpIds, info: DocInfo, language: string | null, pa
     '<rdf:Description rdf:about="" ' +
     `xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>${esc(info.Producer)}</pdf:Producer></rdf:Description>\n` +
     `<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">${dc}</rdf:Description>`
-  if (pdfa !== null && all.length > 0) xmp += '\n' + extensionSchemas(mapped(all, (p) => p.schema))
+  if (pdfa !== null && all.length > 0) xmp += '\n' + declarations(all)
   for (const p of all) xmp += '\n' + p.description
   return xmp
 }
 
-interface MetadataDoc { appendXML (xml: string): void, _addInfo (): void, _root: { data: Record<string, unknown> } }
+/** The last declaration made and the schemas it declares (module constants: compared by identity). */
+let declared: { schemas: XmpExtensionSchema[], text: string } | null = null
 
-/** Makes doc.end() write this XMP body (and the catalog's /Lang, the same language). */
+/** The pdfaExtension description of the parts' schemas: the same few sets in every document. */
+function declarations (parts: readonly XmpPart[]): string {
+  const last = declared
+  if (last !== null && last.schemas.length === parts.length && last.schemas.every((s, i) => s === parts[i]!.schema)) {
+    return last.text
+  }
+  const schemas = mapped(parts, (p) => p.schema)
+  declared = { schemas, text: extensionSchemas(schemas) }
+  return declared.text
+}
+
+// pdfkit's packet around the body, as it wrote it (its leading and trailing blanks trimmed).
+const PACKET_HEAD = Buffer.from('<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>\n' +
+  '            <x:xmpmeta xmlns:x="adobe:ns:meta/">\n' +
+  '                <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\n        ', 'utf8')
+const PACKET_TAIL = Buffer.from('\n\n                </rdf:RDF>\n            </x:xmpmeta>\n        <?xpacket end="w"?>', 'utf8')
+const METADATA = pdfDictOpen({ Type: 'Metadata', Subtype: 'XML' })
+
+/** The packet's bytes: the body's UTF-8 between the fixed head and tail. */
+export function xmpPacket (body: string): Buffer {
+  const b = Buffer.from(body, 'utf8')
+  const out = Buffer.allocUnsafe(PACKET_HEAD.length + b.length + PACKET_TAIL.length)
+  PACKET_HEAD.copy(out, 0)
+  b.copy(out, PACKET_HEAD.length)
+  PACKET_TAIL.copy(out, PACKET_HEAD.length + b.length)
+  return out
+}
+
+interface MetadataDoc {
+  endMetadata (): void
+  ref (): unknown
+  _root: { data: Record<string, unknown> }
+}
+
+/** Makes doc.end() write this XMP packet as the catalog's /Metadata (and /Lang, the same language). */
 export function useXmp (
   doc: PDFKit.PDFDocument, ids: XmpIds, info: DocInfo, language: string | null, parts: readonly XmpPart[] = []
 ): void {
   const d = doc as unknown as MetadataDoc
-  d._addInfo = () => { d.appendXML(xmpBody(ids, info, language, parts)) }
+  d.endMetadata = () => {
+    const ref = d.ref()
+    endStream(doc, ref, METADATA, xmpPacket(xmpBody(ids, info, language, parts)))
+    d._root.data.Metadata = ref
+  }
   if (language !== null) d._root.data.Lang = pdfString(language)
 }

@@ -250,6 +250,25 @@ test('line breaks do not move: standard fonts are measured as before, embedded o
   assert.deepEqual(lines(render(doc('PDF/A-2b'))), plain)
 })
 
+test('the XMP stream: UTF-8 with its byte order mark, /Length its byte count, no other keys', () => {
+  const title = 'Łódź شركة النور 上海 <&>'
+  const r = render({ ...kitchenSink('PDF/A-3b'), info: { title } })
+  const raw = Buffer.from(r.bytes)
+  const head = raw.indexOf('<<\n/Type /Metadata\n/Subtype /XML\n/Length ')
+  assert.ok(head > 0, 'the metadata stream\'s dictionary')
+  const dict = raw.subarray(head, raw.indexOf('>>', head) + 2).toString('latin1')
+  assert.match(dict, /^<<\n\/Type \/Metadata\n\/Subtype \/XML\n\/Length \d+\n>>$/)
+  const start = raw.indexOf('stream\n', head) + 'stream\n'.length
+  const end = raw.indexOf('\nendstream', start)
+  assert.equal(Number(/Length (\d+)/.exec(dict)![1]), end - start)
+  const packet = raw.subarray(start, end)
+  const bom = Buffer.from('<?xpacket begin="\xef\xbb\xbf"', 'latin1')
+  assert.ok(packet.subarray(0, bom.length).equals(bom), 'the byte order mark as its UTF-8 bytes')
+  assert.ok(packet.toString('utf8').endsWith('<?xpacket end="w"?>'))
+  const meta = withPdf(r.bytes, (file) => execFileSync('pdfinfo', ['-meta', file], { encoding: 'utf8' }))
+  assert.ok(meta.includes('<rdf:li xml:lang="x-default">Łódź شركة النور 上海 &lt;&amp;&gt;</rdf:li>'), meta)
+})
+
 test('XMP metadata agrees with the Info dictionary; version header, output intent, file ID; same bytes twice', () => {
   const a = render(kitchenSink('PDF/A-2b'))
   const b = render(kitchenSink('PDF/A-2b'))
