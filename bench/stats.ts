@@ -24,3 +24,38 @@ export function cpuOf (fn: () => void, n: number): number {
   const c = process.cpuUsage(c0)
   return (c.user + c.system) / 1000 / n
 }
+
+/** CPU per call of a baseline and of variants measured beside it (pairedCpu). */
+export interface Paired {
+  /** Median over the rounds of the baseline's CPU ms per call. */
+  baseMs: number
+  /** The same for each variant, in the order given. */
+  ms: number[]
+  /** For each variant, the median over the rounds of (its CPU ÷ the baseline's in the same round). */
+  ratios: number[]
+}
+
+/**
+ * The baseline and the variants, each `n` calls a round, `rounds` rounds, the order reversed every
+ * other round; each variant's ratio is the median of its per-round ratios to the baseline. Drift in
+ * the machine's load falls on both sides of a round alike, so the ratio holds where a ratio of
+ * separate medians did not: six fresh processes read the tagged invoice 1.25–1.39× that way and
+ * 1.32–1.37× this way (bench/RESULTS.md, 2026-11-27 morning).
+ */
+export function pairedCpu (base: () => void, variants: ReadonlyArray<() => void>, rounds: number, n: number): Paired {
+  const baseRuns: number[] = []
+  const runs = variants.map((): number[] => [])
+  const ratios = variants.map((): number[] => [])
+  for (let round = 0; round < rounds; round++) {
+    const forward = round % 2 === 0
+    let b = forward ? cpuOf(base, n) : NaN
+    const these = variants.map((_, i) => i)
+    if (!forward) these.reverse()
+    const ms = new Array<number>(variants.length)
+    for (const i of these) ms[i] = cpuOf(nth(variants, i), n)
+    if (!forward) b = cpuOf(base, n)
+    baseRuns.push(b)
+    ms.forEach((m, i) => { nth(runs, i).push(m); nth(ratios, i).push(m / b) })
+  }
+  return { baseMs: median(baseRuns), ms: runs.map(median), ratios: ratios.map(median) }
+}
