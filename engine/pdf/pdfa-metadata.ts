@@ -96,7 +96,7 @@ const PACKET_TAIL = Buffer.from('\n\n                </rdf:RDF>\n            </x
 const METADATA = pdfDictOpen({ Type: 'Metadata', Subtype: 'XML' })
 
 /** The packet's bytes: the body's UTF-8 between the fixed head and tail. */
-export function xmpPacket (body: string): Buffer {
+function xmpPacket (body: string): Buffer {
   const b = Buffer.from(body, 'utf8')
   const out = Buffer.allocUnsafe(PACKET_HEAD.length + b.length + PACKET_TAIL.length)
   PACKET_HEAD.copy(out, 0)

@@ -6,8 +6,9 @@ import { useOffsets, type OffsetsOwner } from '../../../engine/pdf/offsets.js'
 import { PdfRaw } from '../../../engine/pdf/pdf-raw.js'
 
 // The engine uses pdfkit as an object/xref writer and reaches a few of its private internals
-// (render-pdf.ts, fonts.ts, font-embed.ts, metrics.ts, images.ts). One test per internal, against pdfkit alone:
-// an upgrade that changes one of them fails here, by name, before any layout test does.
+// (render-pdf.ts, fonts.ts, font-embed.ts, metrics.ts, images.ts, pdfa-metadata.ts). One test per
+// internal, against pdfkit alone: an upgrade that changes one of them fails here, by name, before
+// any layout test does.
 
 const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
 type Doc = PDFKit.PDFDocument & Record<string, unknown>
@@ -184,4 +185,16 @@ test('tagging: end() calls end() on the catalog\'s StructTreeRoot, MarkInfo and 
   doc.end()
   assert.deepEqual(values.map((v) => v.ended), [1, 1, 1])
   assert.match(out(), /\/StructTreeRoot 9 0 R\n\/MarkInfo << \/Marked true >>\n\/ViewerPreferences << \/DisplayDocTitle true >>/)
+})
+
+test('metadata (pdfa-metadata.ts): end() calls endMetadata() once, before it writes the catalog, whose /Metadata ' +
+  'the replacement sets', () => {
+  const doc = newDoc({ pdfVersion: '1.7' })
+  const out = capture(doc)
+  let calls = 0
+  const d = doc as unknown as { endMetadata (): void, _root: { data: Record<string, unknown> } }
+  d.endMetadata = () => { calls++; d._root.data.Metadata = new PdfRaw('7 0 R') }
+  doc.end()
+  assert.equal(calls, 1)
+  assert.match(out(), /\/Type \/Catalog[^>]*\/Metadata 7 0 R/)
 })
