@@ -30,10 +30,15 @@ export function paragraphRtl (s: string, direction: Direction): boolean {
 
 export interface Piece { face: FontFace | null, text: string, rtl: boolean }
 
-/** The font runs of one line in drawing (visual, left to right) order, into `out`. */
-export function visualPieces (stack: FontStack, s: string, rtl: boolean, out: Piece[]): Piece[] {
+/**
+ * The font runs of one line in drawing (visual, left to right) order, into `out`. `anyRtl`: whether
+ * the line is right-to-left or has such characters (`rtl || hasRtl(s)`), when the caller knows.
+ */
+export function visualPieces (
+  stack: FontStack, s: string, rtl: boolean, out: Piece[], anyRtl = rtl || hasRtl(s)
+): Piece[] {
   out.length = 0
-  if (!rtl && !hasRtl(s)) { addRuns(stack, s, false, out); return out }
+  if (!anyRtl) { addRuns(stack, s, false, out); return out }
   const { levels } = bidi().getEmbeddingLevels(s, rtl ? 'rtl' : 'ltr')
   // Level runs in logical order, then rule L2: from the highest level down to the lowest odd
   // level, reverse every maximal sequence of runs at that level or higher. `levels` has a level

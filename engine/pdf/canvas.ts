@@ -67,8 +67,11 @@ export class Canvas {
     // Bidi text may come out reordered even in left-to-right pieces ("123 abc" in a
     // right-to-left paragraph is drawn "abc 123"): the whole line gets its logical text.
     const actual = this.fonts.actualText
-    let shaped = actual && (rtl || hasRtl(s))
-    for (const p of visualPieces(style.face, s, rtl, this.pieces)) {
+    // One test of the line for right-to-left characters (the separator is a space), shared with
+    // visualPieces, whose own test would read the new string `s` again.
+    const anyRtl = rtl || hasRtl(line)
+    let shaped = actual && anyRtl
+    for (const p of visualPieces(style.face, s, rtl, this.pieces, anyRtl)) {
       let face = p.face
       if (face === null) {
         for (const ch of p.text) if (ch !== ' ') this.fonts.missing.add(ch.codePointAt(0)!)
