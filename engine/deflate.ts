@@ -4,13 +4,14 @@
 // level is chosen where each kind of stream is written. zlib's window and memLevel stay at their
 // defaults: sizing them to the input was measured and gained nothing (bench/RESULTS.md).
 //
-// One zlib stream per level and thread, reset after each use, instead of deflateSync's new
-// stream per call: deflateSync builds a Transform stream, allocates and frees zlib's ~270 KB of
-// state and a 16 KB output buffer every time, which inside a render cost ~40 µs a call more than
-// the compression itself (bench/RESULTS.md, 2026-11-27). Node has no public API for a reusable
-// synchronous stream; the native handle's writeSync and reset are what zlib.deflateSync itself
-// drives (lib/zlib.js, processChunkSync). Where they are missing this falls back to deflateSync,
-// and deflate.test.ts fails if the reuse is not in use, so an upgrade cannot lose it silently.
+// One zlib stream per level and thread (~270 KB of native memory each; the engine uses levels 3, 4
+// and 6), reset after each use, instead of deflateSync's new stream per call: deflateSync builds a
+// Transform stream, allocates and frees zlib's ~270 KB of state and a 16 KB output buffer every
+// time, which inside a render cost ~40 µs a call more than the compression itself
+// (bench/RESULTS.md, 2026-11-27). Node has no public API for a reusable synchronous stream; the
+// native handle's writeSync and reset are what zlib.deflateSync itself drives (lib/zlib.js,
+// processChunkSync). Where they are missing this falls back to deflateSync, and deflate.test.ts
+// fails if the reuse is not in use, so an upgrade cannot lose it silently.
 import { constants, createDeflate, deflateSync } from 'node:zlib'
 
 /** What this module uses of a zlib stream's native handle (Node 20 lib/zlib.js). */
@@ -18,12 +19,16 @@ interface NativeZlib {
   writeSync (flush: number, input: Uint8Array, inOff: number, inLen: number,
     out: Uint8Array, outOff: number, outLen: number): void
   reset (): void
+  /** Called by writeSync when zlib fails (Node's own handler destroys the stream). */
+  onerror: (message: string, errno: number) => void
 }
 
 interface Reusable {
   handle: NativeZlib
   /** [avail_out, avail_in] after writeSync. */
   state: Uint32Array
+  /** What zlib reported during the current call, if it failed. */
+  failure: Error | null
 }
 
 /** Streams by level (0–9); null where the handle's internals are not there. */
@@ -39,10 +44,17 @@ function reusable (level: number): Reusable | null {
     const d = createDeflate({ level }) as unknown as { _handle?: Partial<NativeZlib>, _writeState?: unknown }
     const h = d._handle
     const state = d._writeState
-    z = h !== undefined && typeof h.writeSync === 'function' && typeof h.reset === 'function' &&
-      state instanceof Uint32Array
-      ? { handle: h as NativeZlib, state }
-      : null
+    if (h !== undefined && typeof h.writeSync === 'function' && typeof h.reset === 'function' &&
+      typeof h.onerror === 'function' && state instanceof Uint32Array) {
+      const r: Reusable = { handle: h as NativeZlib, state, failure: null }
+      // Deflating with a stream zlib has set up allocates nothing, so no failure is expected (and
+      // none can be caused from outside: an invalid flush aborts the process). Node's own handler
+      // would destroy the stream and throw later, after this call had returned a short stream.
+      r.handle.onerror = (message, errno) => { r.failure = new Error(`zlib: ${message} (${errno})`) }
+      z = r
+    } else {
+      z = null
+    }
     streams[level] = z
   }
   return z
@@ -68,6 +80,10 @@ export function deflate (data: Uint8Array, level = 6): Buffer {
   try {
     for (;;) {
       z.handle.writeSync(constants.Z_FINISH, data, inOff, inLen, buf, 0, OUT_SIZE)
+      if (z.failure !== null) {
+        streams[level] = undefined // a new stream next time
+        throw z.failure
+      }
       const availOut = z.state[0]!
       const availIn = z.state[1]!
       inOff += inLen - availIn
@@ -77,7 +93,7 @@ export function deflate (data: Uint8Array, level = 6): Buffer {
       ;(full ??= []).push(Buffer.from(buf))
     }
   } finally {
-    z.handle.reset()
+    if (z.failure === null) z.handle.reset()
   }
 }
 
