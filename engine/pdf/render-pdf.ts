@@ -115,14 +115,14 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
     font: null, // no default Helvetica: standard fonts are handled by metrics.ts, see there
     compress: true,
     info,
-    // 1.3 (pdfkit's default) for a plain document; pdfkit writes the XMP stream above 1.3.
+    // 1.3 (pdfkit's default) for a plain document; above 1.3 pdfkit's end() calls endMetadata (below).
     ...(version !== '1.3' ? { pdfVersion: version } : {})
   } as unknown as PDFKit.PDFDocumentOptions, output)
   const internals = doc as unknown as DocInternals
   // A cross-reference stream where the version has them (1.5) and no PDF/A claim rules them out (xref.ts).
   useXref(internals, version === '1.7' && pdfa === null)
-  // pdfkit writes its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped: only
-  // PDF/A documents have one (pdfa-metadata.ts), and PDF/UA (which needs pdfuaid) decides its own.
+  // pdfkit would write its own XMP packet in any PDF above 1.3 (a tagged one is 1.7), unescaped:
+  // only PDF/A and PDF/UA documents have one, written by pdfa-metadata.ts in endMetadata's place.
   if (pdfa === null && !cd.pdf.ua) internals.endMetadata = () => {}
   const fonts = new DocFonts(doc, pdfa?.part === 1, cd.pdf.tagged)
   const imageRefs = new Array<unknown>(cd.images.length)
