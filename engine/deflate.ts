@@ -1,10 +1,11 @@
-// The one deflate of the streams the engine compresses itself: page content streams
-// (pdf/render-pdf.ts), embedded files (pdf/associated-file.ts), the ICC profile
-// (pdf/output-intent.ts), image samples (pdf/images.ts) and ZPL's Z64 graphics (zpl/gf.ts); the
-// level is chosen where each kind of stream is written. zlib's window and memLevel stay at their
+// The zlib deflate of the streams the engine compresses itself: page content streams
+// (pdf/render-pdf.ts), the ICC profile (pdf/output-intent.ts), image samples (pdf/images.ts) and
+// ZPL's Z64 graphics (zpl/gf.ts); the level is chosen where each kind of stream is written. (The
+// one other compressor, piece-deflate.ts, is for text generated from repeating templates, the
+// CII XML, whose repeats its writer knows.) zlib's window and memLevel stay at their
 // defaults: sizing them to the input was measured and gained nothing (bench/RESULTS.md).
 //
-// One zlib stream per level and thread (~270 KB of native memory each; the engine uses levels 3, 4
+// One zlib stream per level and thread (~270 KB of native memory each; the engine uses levels 4
 // and 6), reset after each use, instead of deflateSync's new stream per call: deflateSync builds a
 // Transform stream, allocates and frees zlib's ~270 KB of state and a 16 KB output buffer every
 // time, which inside a render cost ~40 µs a call more than the compression itself

@@ -1,6 +1,7 @@
 // One render's e-invoice: the mapping read (read.ts), the money computed once (money.ts), the
 // rules checked (rules.ts), then the CII XML (cii-xml.ts) as the PDF's associated file with its
 // Factur-X XMP, and the same figures as the `invoice` name the layout's expressions read.
+import { inflateSync } from 'node:zlib'
 import type { EvalScope } from '../expr/expressions.js'
 import { mapped } from '../lists.js'
 import type { AssociatedFile } from '../pdf/associated-file.js'
@@ -15,7 +16,7 @@ import { checkInvoice } from './rules.js'
 
 export interface BuiltEinvoice {
   invoice: Invoice
-  /** The XML as text (file.data, decoded: for the CLI and tests, not the render). */
+  /** The XML as text (file.deflated, inflated: for the CLI and tests, not the render). */
   readonly xml: string
   file: AssociatedFile
   /** What expressions see as `invoice`: amounts as exact 2-decimal text. */
@@ -26,16 +27,17 @@ export function buildEinvoice (ce: CompiledEinvoice, scope: EvalScope): BuiltEin
   const invoice = readInvoice(ce, scope)
   computeMoney(invoice)
   checkInvoice(invoice)
-  const data = ciiXml(invoice)
+  const { deflated, size } = ciiXml(invoice)
   const file: AssociatedFile = {
     name: FILE_NAME[invoice.profile],
     mime: 'text/xml',
     relationship: 'Alternative',
     description: invoice.profile === 'XRECHNUNG' ? 'XRechnung invoice' : 'Factur-X invoice',
-    data,
+    deflated,
+    size,
     xmp: facturxXmp(invoice.profile)
   }
-  return { invoice, file, view: invoiceView(invoice), get xml () { return data.toString('utf8') } }
+  return { invoice, file, view: invoiceView(invoice), get xml () { return inflateSync(deflated).toString('utf8') } }
 }
 
 const money = (d: Dec): string => d.toString(2)

@@ -1,11 +1,11 @@
 // The UN/CEFACT CII D16B XML of an invoice (Factur-X 1.09 EN 16931 / XRechnung 3.0 CII), elements
-// in the XSD's sequence order, as its UTF-8 bytes. Built as one string whose code units are those
-// bytes: every value with characters above ASCII is put in already UTF-8 encoded (esc), so the
-// string is copied into bytes as Latin-1, a copy, where encoding the whole XML as UTF-8 cost ~10
-// instructions a byte (V8 takes the slow path for a one-byte string with such characters in it).
-// An invoice of 300 lines is ~300 KB.
+// in the XSD's sequence order, written straight into the zlib stream the PDF embeds
+// (piece-deflate.ts): the XML's text never exists whole in a render. Pieces are bytes: every value
+// with characters above ASCII is put in already UTF-8 encoded (esc), one code unit a byte, where
+// encoding as UTF-8 in one go cost ~10 instructions a byte (V8's slow path for a one-byte string
+// with such characters in it). An invoice of 300 lines is ~300 KB of XML.
 import { codePointForUtf8, putUtf8 } from '../bytes.js'
-import { joined } from '../lists.js'
+import { PieceDeflater } from '../piece-deflate.js'
 import type { Dec } from './decimal.js'
 import type { Address, AllowanceCharge, Invoice, Line, Party, VatRow } from './model.js'
 
@@ -65,93 +65,111 @@ export function utf8Units (s: string): string {
 const UTF8 = new Uint8Array(4)
 
 const w = (tag: string, inner: string): string => `<ram:${tag}>${inner}</ram:${tag}>`
-const indicator = (charge: boolean): string =>
-  `<ram:ChargeIndicator><udt:Indicator>${charge}</udt:Indicator></ram:ChargeIndicator>`
 const el = (name: string, v: string | undefined): string => v === undefined
   ? ''
   : `<ram:${name}>${esc(v)}</ram:${name}>`
 const amt = (d: Dec): string => d.toString(2)
 const date = (d: string): string => `<udt:DateTimeString format="102">${esc(d.replaceAll('-', ''))}</udt:DateTimeString>`
+const opt = (v: string | undefined): string => v === undefined ? '' : esc(v)
 
-const note = (n: string): string => w('IncludedNote', el('Content', n))
+// What repeats (a line, an address, a VAT row, an allowance) is written as tagged templates,
+// each optional element its own, so piece-deflate.ts finds a repeat's tags where the last one
+// left them; what is written once per invoice is built as strings (el, w) and written as text.
 
-function address (a: Address): string {
-  return '<ram:PostalTradeAddress>' + el('PostcodeCode', a.postcode) + el('LineOne', a.line1) + el('LineTwo', a.line2) +
-    el('CityName', a.city) + el('CountryID', a.country) + el('CountrySubDivisionName', a.subdivision) +
-      '</ram:PostalTradeAddress>'
+function address (x: PieceDeflater, a: Address): void {
+  x.t`<ram:PostalTradeAddress>`
+  if (a.postcode !== undefined) x.t`<ram:PostcodeCode>${esc(a.postcode)}</ram:PostcodeCode>`
+  if (a.line1 !== undefined) x.t`<ram:LineOne>${esc(a.line1)}</ram:LineOne>`
+  if (a.line2 !== undefined) x.t`<ram:LineTwo>${esc(a.line2)}</ram:LineTwo>`
+  if (a.city !== undefined) x.t`<ram:CityName>${esc(a.city)}</ram:CityName>`
+  if (a.country !== undefined) x.t`<ram:CountryID>${esc(a.country)}</ram:CountryID>`
+  if (a.subdivision !== undefined) x.t`<ram:CountrySubDivisionName>${esc(a.subdivision)}</ram:CountrySubDivisionName>`
+  x.t`</ram:PostalTradeAddress>`
 }
 
-function party (tag: string, p: Party): string {
-  let x = `<ram:${tag}>` + el('Name', p.name)
+function party (x: PieceDeflater, tag: string, p: Party): void {
+  x.t`<ram:${tag}>`
+  if (p.name !== undefined) x.t`<ram:Name>${esc(p.name)}</ram:Name>`
   if (p.legalId !== undefined || p.tradingName !== undefined) {
-    x += '<ram:SpecifiedLegalOrganization>' + el('ID', p.legalId) + el('TradingBusinessName', p.tradingName) +
-      '</ram:SpecifiedLegalOrganization>'
+    x.text('<ram:SpecifiedLegalOrganization>' + el('ID', p.legalId) + el('TradingBusinessName', p.tradingName) +
+      '</ram:SpecifiedLegalOrganization>')
   }
   const c = p.contact
   if (c.name !== undefined || c.phone !== undefined || c.email !== undefined) {
-    x += '<ram:DefinedTradeContact>' + el('PersonName', c.name)
-    if (c.phone !== undefined) x += w('TelephoneUniversalCommunication', el('CompleteNumber', c.phone))
-    if (c.email !== undefined) x += w('EmailURIUniversalCommunication', el('URIID', c.email))
-    x += '</ram:DefinedTradeContact>'
+    let t = '<ram:DefinedTradeContact>' + el('PersonName', c.name)
+    if (c.phone !== undefined) t += w('TelephoneUniversalCommunication', el('CompleteNumber', c.phone))
+    if (c.email !== undefined) t += w('EmailURIUniversalCommunication', el('URIID', c.email))
+    x.text(t + '</ram:DefinedTradeContact>')
   }
-  x += address(p.address)
+  address(x, p.address)
   if (p.electronicAddress !== undefined) {
-    x += w('URIUniversalCommunication', `<ram:URIID schemeID="EM">${esc(p.electronicAddress)}</ram:URIID>`)
+    x.t`<ram:URIUniversalCommunication><ram:URIID schemeID="EM">${esc(p.electronicAddress)}\
+</ram:URIID></ram:URIUniversalCommunication>`
   }
-  if (p.vatId !== undefined) x += w('SpecifiedTaxRegistration', `<ram:ID schemeID="VA">${esc(p.vatId)}</ram:ID>`)
+  if (p.vatId !== undefined) {
+    x.t`<ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">${esc(p.vatId)}</ram:ID></ram:SpecifiedTaxRegistration>`
+  }
   if (p.taxNumber !== undefined) {
-    x += w('SpecifiedTaxRegistration',
-    `<ram:ID schemeID="FC">${esc(p.taxNumber)}</ram:ID>`)
+    x.t`<ram:SpecifiedTaxRegistration><ram:ID schemeID="FC">${esc(p.taxNumber)}</ram:ID></ram:SpecifiedTaxRegistration>`
   }
-  return x + `</ram:${tag}>`
+  x.t`</ram:${tag}>`
 }
 
-function categoryTax (category: string | undefined, rate: Dec | null): string {
-  return '<ram:TypeCode>VAT</ram:TypeCode>' + el('CategoryCode', category) +
-    (rate === null ? '' : el('RateApplicablePercent', rate.toString()))
+function categoryTax (x: PieceDeflater, category: string | undefined, rate: Dec | null): void {
+  x.t`<ram:TypeCode>VAT</ram:TypeCode>`
+  if (category !== undefined) x.t`<ram:CategoryCode>${esc(category)}</ram:CategoryCode>`
+  if (rate !== null) x.t`<ram:RateApplicablePercent>${rate.toString()}</ram:RateApplicablePercent>`
 }
 
-function lineAllowanceCharge (charge: boolean, amount: Dec, reason: string | undefined): string {
-  return '<ram:SpecifiedTradeAllowanceCharge>' + indicator(charge) +
-    el('ActualAmount', amt(amount)) + el('Reason', reason) + '</ram:SpecifiedTradeAllowanceCharge>'
+function lineAllowanceCharge (x: PieceDeflater, charge: boolean, amount: Dec, reason: string | undefined): void {
+  x.t`<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>${String(charge)}</udt:Indicator>\
+</ram:ChargeIndicator><ram:ActualAmount>${amt(amount)}</ram:ActualAmount>`
+  if (reason !== undefined) x.t`<ram:Reason>${esc(reason)}</ram:Reason>`
+  x.t`</ram:SpecifiedTradeAllowanceCharge>`
 }
 
-// A line is most of an invoice's XML: one template per line, its tags literal, so each value
-// costs one or two string pieces (the generic el()/w() pieces cost several each).
-function line (l: Line): string {
-  const note = l.note === undefined
-    ? ''
-    : `<ram:IncludedNote><ram:Content>${esc(l.note)}</ram:Content></ram:IncludedNote>`
-  const sellerId = l.sellerId === undefined ? '' : `<ram:SellerAssignedID>${esc(l.sellerId)}</ram:SellerAssignedID>`
-  const name = l.name === undefined ? '' : `<ram:Name>${esc(l.name)}</ram:Name>`
-  const description = l.description === undefined ? '' : `<ram:Description>${esc(l.description)}</ram:Description>`
-  const price = l.price === null ? '' : `<ram:ChargeAmount>${l.price.toString()}</ram:ChargeAmount>`
-  const category = l.category === undefined ? '' : `<ram:CategoryCode>${esc(l.category)}</ram:CategoryCode>`
-  const rate = l.rate === null ? '' : `<ram:RateApplicablePercent>${l.rate.toString()}</ram:RateApplicablePercent>`
-  return `<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>${esc(l.id)}\
-</ram:LineID>${note}</ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct>${sellerId}${name}${description}\
-</ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice>${price}\
-</ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>\
-<ram:BilledQuantity unitCode="${esc(l.unit ?? '')}">${l.quantity?.toString() ?? '0'}</ram:BilledQuantity>\
-</ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax>\
-<ram:TypeCode>VAT</ram:TypeCode>${category}${rate}</ram:ApplicableTradeTax>\
-${l.allowance === null ? '' : lineAllowanceCharge(false, l.allowance, l.allowanceReason)}\
-${l.charge === null ? '' : lineAllowanceCharge(true, l.charge, l.chargeReason)}\
-<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.net.toString(2)}</ram:LineTotalAmount>\
-</ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>\
-</ram:IncludedSupplyChainTradeLineItem>`
+// A line is most of an invoice's XML, written as the last one was: runs of tags between the
+// values that differ.
+function line (x: PieceDeflater, l: Line): void {
+  x.t`<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>${esc(l.id)}\
+</ram:LineID>`
+  if (l.note !== undefined) x.t`<ram:IncludedNote><ram:Content>${esc(l.note)}</ram:Content></ram:IncludedNote>`
+  x.t`</ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct>`
+  if (l.sellerId !== undefined) x.t`<ram:SellerAssignedID>${esc(l.sellerId)}</ram:SellerAssignedID>`
+  if (l.name !== undefined) x.t`<ram:Name>${esc(l.name)}</ram:Name>`
+  if (l.description !== undefined) x.t`<ram:Description>${esc(l.description)}</ram:Description>`
+  x.t`</ram:SpecifiedTradeProduct><ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice>`
+  if (l.price !== null) x.t`<ram:ChargeAmount>${l.price.toString()}</ram:ChargeAmount>`
+  x.t`</ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>\
+<ram:BilledQuantity unitCode="${opt(l.unit)}">${l.quantity?.toString() ?? '0'}</ram:BilledQuantity>\
+</ram:SpecifiedLineTradeDelivery><ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax>`
+  categoryTax(x, l.category, l.rate)
+  x.t`</ram:ApplicableTradeTax>`
+  if (l.allowance !== null) lineAllowanceCharge(x, false, l.allowance, l.allowanceReason)
+  if (l.charge !== null) lineAllowanceCharge(x, true, l.charge, l.chargeReason)
+  x.t`<ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>${l.net.toString(2)}\
+</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>\
+</ram:IncludedSupplyChainTradeLineItem>\n`
 }
 
-function vatRow (r: VatRow): string {
-  return '<ram:ApplicableTradeTax>' + el('CalculatedAmount', amt(r.amount)) + '<ram:TypeCode>VAT</ram:TypeCode>' +
-    el('ExemptionReason', r.exemption) + el('BasisAmount', amt(r.basis)) + el('CategoryCode', r.category) +
-    (r.rate === null ? '' : el('RateApplicablePercent', r.rate.toString())) + '</ram:ApplicableTradeTax>'
+function vatRow (x: PieceDeflater, r: VatRow): void {
+  x.t`<ram:ApplicableTradeTax><ram:CalculatedAmount>${amt(r.amount)}</ram:CalculatedAmount>\
+<ram:TypeCode>VAT</ram:TypeCode>`
+  if (r.exemption !== undefined) x.t`<ram:ExemptionReason>${esc(r.exemption)}</ram:ExemptionReason>`
+  x.t`<ram:BasisAmount>${amt(r.basis)}</ram:BasisAmount>`
+  x.t`<ram:CategoryCode>${esc(r.category)}</ram:CategoryCode>`
+  if (r.rate !== null) x.t`<ram:RateApplicablePercent>${r.rate.toString()}</ram:RateApplicablePercent>`
+  x.t`</ram:ApplicableTradeTax>`
 }
 
-function docAllowanceCharge (a: AllowanceCharge): string {
-  return '<ram:SpecifiedTradeAllowanceCharge>' + indicator(a.charge) +
-    el('ActualAmount', amt(a.amount.round(2))) + el('ReasonCode', a.reasonCode) + el('Reason', a.reason) +
-    w('CategoryTradeTax', categoryTax(a.category, a.rate)) + '</ram:SpecifiedTradeAllowanceCharge>'
+function docAllowanceCharge (x: PieceDeflater, a: AllowanceCharge): void {
+  x.t`<ram:SpecifiedTradeAllowanceCharge><ram:ChargeIndicator><udt:Indicator>${String(a.charge)}</udt:Indicator>\
+</ram:ChargeIndicator><ram:ActualAmount>${amt(a.amount.round(2))}</ram:ActualAmount>`
+  if (a.reasonCode !== undefined) x.t`<ram:ReasonCode>${esc(a.reasonCode)}</ram:ReasonCode>`
+  if (a.reason !== undefined) x.t`<ram:Reason>${esc(a.reason)}</ram:Reason>`
+  x.t`<ram:CategoryTradeTax>`
+  categoryTax(x, a.category, a.rate)
+  x.t`</ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>`
 }
 
 function paymentMeans (inv: Invoice): string {
@@ -169,71 +187,69 @@ function paymentMeans (inv: Invoice): string {
   return x + '</ram:SpecifiedTradeSettlementPaymentMeans>'
 }
 
-/** The XML's UTF-8 bytes. */
-export function ciiXml (inv: Invoice): Buffer {
+/** The XML as a zlib stream (piece-deflate.ts), and its size in bytes. */
+export function ciiXml (inv: Invoice): { deflated: Buffer, size: number } {
   const t = inv.totals
   const cur = esc(inv.currency ?? '')
-  const parts: string[] = [
-    '<?xml version="1.0" encoding="UTF-8"?>\n',
-    '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"',
-    ' xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"',
-    ' xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"',
-    ' xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">\n',
-    '<rsm:ExchangedDocumentContext>',
-    inv.profile === 'XRECHNUNG'
+  const x = new PieceDeflater()
+  x.text('<?xml version="1.0" encoding="UTF-8"?>\n' +
+    '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"' +
+    ' xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"' +
+    ' xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"' +
+    ' xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">\n' +
+    '<rsm:ExchangedDocumentContext>' +
+    (inv.profile === 'XRECHNUNG'
       ? w('BusinessProcessSpecifiedDocumentContextParameter', w('ID', PEPPOL_PROCESS))
-      : '',
-    `<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>${GUIDELINE[inv.profile]}</ram:ID>`,
-    '</ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>\n',
+      : '') +
+    `<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>${GUIDELINE[inv.profile]}</ram:ID>` +
+    '</ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>\n' +
     '<rsm:ExchangedDocument>' + el('ID', inv.number) + el('TypeCode', inv.typeCode) +
-      w('IssueDateTime', date(inv.issueDate ?? '')) +
-      joined(inv.notes, note) +
-        '</rsm:ExchangedDocument>\n',
-    '<rsm:SupplyChainTradeTransaction>\n'
-  ]
-  for (const l of inv.lines) parts.push(line(l), '\n')
-  parts.push(
-    '<ram:ApplicableHeaderTradeAgreement>' + el('BuyerReference', inv.buyerReference) + party('SellerTradeParty',
-      inv.seller) +
-      party('BuyerTradeParty', inv.buyer) +
-      (inv.orderReference === undefined
-        ? ''
-        : w('BuyerOrderReferencedDocument', el('IssuerAssignedID', inv.orderReference))) +
-      (inv.contractReference === undefined
-        ? ''
-        : w('ContractReferencedDocument', el('IssuerAssignedID', inv.contractReference))) +
-      '</ram:ApplicableHeaderTradeAgreement>\n',
-    '<ram:ApplicableHeaderTradeDelivery>' + delivery(inv) + '</ram:ApplicableHeaderTradeDelivery>\n',
-    '<ram:ApplicableHeaderTradeSettlement>' + el('CreditorReferenceID', inv.payment.creditorId) + el('PaymentReference',
-      inv.payment.reference) +
-      el('InvoiceCurrencyCode', inv.currency) + paymentMeans(inv) + joined(inv.vat, vatRow) +
-      joined(inv.allowances, docAllowanceCharge) + joined(inv.charges, docAllowanceCharge) +
-        paymentTerms(inv) +
-      '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' + el('LineTotalAmount', amt(t.lineTotal)) +
-      (inv.charges.length > 0 ? el('ChargeTotalAmount', amt(t.charges)) : '') +
-      (inv.allowances.length > 0 ? el('AllowanceTotalAmount', amt(t.allowances)) : '') +
-      el('TaxBasisTotalAmount', amt(t.taxBasis)) +
-        `<ram:TaxTotalAmount currencyID="${cur}">${amt(t.tax)}</ram:TaxTotalAmount>` +
-      el('GrandTotalAmount', amt(t.grand)) + (t.prepaid.isZero() ? '' : el('TotalPrepaidAmount', amt(t.prepaid))) +
-      el('DuePayableAmount', amt(t.due)) + '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
-      (inv.precedingInvoice === undefined
-        ? ''
-        : w('InvoiceReferencedDocument', el('IssuerAssignedID', inv.precedingInvoice))) +
-      '</ram:ApplicableHeaderTradeSettlement>\n',
-    '</rsm:SupplyChainTradeTransaction>\n</rsm:CrossIndustryInvoice>\n'
-  )
-  return Buffer.from(parts.join(''), 'latin1')
+    w('IssueDateTime', date(inv.issueDate ?? '')))
+  for (const n of inv.notes) x.t`<ram:IncludedNote><ram:Content>${esc(n)}</ram:Content></ram:IncludedNote>`
+  x.text('</rsm:ExchangedDocument>\n<rsm:SupplyChainTradeTransaction>\n')
+  for (const l of inv.lines) line(x, l)
+  x.text('<ram:ApplicableHeaderTradeAgreement>' + el('BuyerReference', inv.buyerReference))
+  party(x, 'SellerTradeParty', inv.seller)
+  party(x, 'BuyerTradeParty', inv.buyer)
+  x.text((inv.orderReference === undefined
+    ? ''
+    : w('BuyerOrderReferencedDocument', el('IssuerAssignedID', inv.orderReference))) +
+    (inv.contractReference === undefined
+      ? ''
+      : w('ContractReferencedDocument', el('IssuerAssignedID', inv.contractReference))) +
+    '</ram:ApplicableHeaderTradeAgreement>\n<ram:ApplicableHeaderTradeDelivery>')
+  delivery(x, inv)
+  x.text('</ram:ApplicableHeaderTradeDelivery>\n<ram:ApplicableHeaderTradeSettlement>' +
+    el('CreditorReferenceID', inv.payment.creditorId) + el('PaymentReference', inv.payment.reference) +
+    el('InvoiceCurrencyCode', inv.currency) + paymentMeans(inv))
+  for (const r of inv.vat) vatRow(x, r)
+  for (const a of inv.allowances) docAllowanceCharge(x, a)
+  for (const c of inv.charges) docAllowanceCharge(x, c)
+  x.text(paymentTerms(inv) +
+    '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' + el('LineTotalAmount', amt(t.lineTotal)) +
+    (inv.charges.length > 0 ? el('ChargeTotalAmount', amt(t.charges)) : '') +
+    (inv.allowances.length > 0 ? el('AllowanceTotalAmount', amt(t.allowances)) : '') +
+    el('TaxBasisTotalAmount', amt(t.taxBasis)) +
+    `<ram:TaxTotalAmount currencyID="${cur}">${amt(t.tax)}</ram:TaxTotalAmount>` +
+    el('GrandTotalAmount', amt(t.grand)) + (t.prepaid.isZero() ? '' : el('TotalPrepaidAmount', amt(t.prepaid))) +
+    el('DuePayableAmount', amt(t.due)) + '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
+    (inv.precedingInvoice === undefined
+      ? ''
+      : w('InvoiceReferencedDocument', el('IssuerAssignedID', inv.precedingInvoice))) +
+    '</ram:ApplicableHeaderTradeSettlement>\n' +
+    '</rsm:SupplyChainTradeTransaction>\n</rsm:CrossIndustryInvoice>\n')
+  return { deflated: x.finish(), size: x.size }
 }
 
-function delivery (inv: Invoice): string {
+function delivery (x: PieceDeflater, inv: Invoice): void {
   const d = inv.delivery
-  let x = ''
   if (d.name !== undefined || d.address.country !== undefined) {
-    x += '<ram:ShipToTradeParty>' + el('Name', d.name) +
-    address(d.address) + '</ram:ShipToTradeParty>'
+    x.t`<ram:ShipToTradeParty>`
+    if (d.name !== undefined) x.t`<ram:Name>${esc(d.name)}</ram:Name>`
+    address(x, d.address)
+    x.t`</ram:ShipToTradeParty>`
   }
-  if (d.date !== undefined) x += w('ActualDeliverySupplyChainEvent', w('OccurrenceDateTime', date(d.date)))
-  return x
+  if (d.date !== undefined) x.text(w('ActualDeliverySupplyChainEvent', w('OccurrenceDateTime', date(d.date))))
 }
 
 function paymentTerms (inv: Invoice): string {

@@ -3,7 +3,6 @@
 // /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
 // The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is the file's
 // part of the document's XMP packet (the Factur-X properties and their extension schema).
-import { deflate } from '../deflate.js'
 import { PdfRaw, pdfString } from './pdf-raw.js'
 import type { XmpPart } from './xmp-schemas.js'
 
@@ -13,7 +12,10 @@ export interface AssociatedFile {
   mime: string
   relationship: 'Alternative' | 'Data' | 'Source' | 'Supplement' | 'Unspecified'
   description: string
-  data: Buffer
+  /** The file's bytes as a zlib stream (RFC 1950), written as the stream's /FlateDecode data. */
+  deflated: Buffer
+  /** The file's size in bytes (its /Params /Size). */
+  size: number
   xmp: XmpPart
 }
 
@@ -41,10 +43,10 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   const d = doc as unknown as Doc
   // No /CheckSum (optional, ISO 32000-1 table 46): its MD5 cost ~0.1 ms of a ~1.6 ms Factur-X
   // invoice's CPU inside a render (same-process A/B), and neither Factur-X nor PDF/A asks for it.
-  const params = { CreationDate: date, ModDate: date, Size: f.data.length }
+  const params = { CreationDate: date, ModDate: date, Size: f.size }
   const subtype = new PdfRaw('/' + nameEscape(f.mime))
   const stream = d.ref({ Type: 'EmbeddedFile', Subtype: subtype, Params: params, Filter: 'FlateDecode' })
-  stream.end(deflate(f.data, XML_LEVEL))
+  stream.end(f.deflated)
   const name = pdfString(f.name)
   const spec = d.ref({
     Type: 'Filespec',
@@ -59,12 +61,6 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   const af: unknown = d._root.data.AF
   d._root.data.AF = Array.isArray(af) ? [...(af as unknown[]), spec] : [spec]
 }
-
-// zlib level 3 for the embedded file, not the default 6: on the example invoice's 23 KB CII XML
-// level 6 took ~82 µs CPU and made 1,722 bytes, level 3 ~30 µs and 1,951 bytes (median of 7 ×
-// 1,000 deflateSync calls); levels 1 and 2 were as fast and larger. XML is repetitive enough
-// that the faster match search loses little, and PDF/A says nothing about the level.
-const XML_LEVEL = 3
 
 /** A PDF name's delimiters and non-regular characters as #xx (`text/xml` → `text#2Fxml`). */
 const nameEscape = (s: string): string =>

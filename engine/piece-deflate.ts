@@ -1,0 +1,265 @@
+// A zlib stream (RFC 1950/1951) written while the text is generated, for text made of tagged
+// templates that repeat: the CII XML of an invoice (einvoice/cii-xml.ts) is a few templates per
+// line item, ~1 KB of tags around a few values, twenty to hundreds of times. zlib finds such
+// repeats by hashing every byte of a string that first had to be joined and copied into bytes;
+// inside a render that cost the example invoice's 24 KB ~90 µs for zlib (its ~270 KB of state is
+// cold each time, ~3× what it costs alone) and as much again for the string. Here the writer
+// knows the repeats: a template call site's static pieces, and a value equal to the one its slot
+// had last time, were written before at a known offset, so each becomes a back-reference, merged
+// with the one before when the distance is the same (a line item like the last is one reference
+// per differing value); everything else is written as literals. One block of fixed Huffman codes:
+// no frequencies to count, no tree to send. The Adler-32 of static pieces is precomputed, so a
+// back-reference never reads its bytes.
+//
+// Text is bytes: every code unit of a piece is one byte (0–255); UTF-8 text is put in already
+// encoded, one code unit a byte (cii-xml.ts, esc). The price is size: fixed codes and no matches
+// inside new text make the example invoice's XML 6.0 KB where zlib level 3 made 2.3 KB
+// (bench/RESULTS.md, 2026-11-27 (midday)).
+
+import { DIST_BASE, DIST_CODE, DIST_REV, LEN, LEN_N, LIT, distExtra } from './fixed-huffman.js'
+
+/** The adler-32 modulus. */
+const MOD = 65521
+/** Deflate's window: no back-reference reaches further. */
+const WINDOW = 32768
+
+/** Where a template call site's pieces were last written, in the current stream. */
+interface Site {
+  /** The stream (PieceDeflater.id) the offsets below belong to. */
+  stream: number
+  /** Offset of static piece i, -1: not written in this stream. */
+  statics: Int32Array
+  /** Offset and text of value slot j, last written. */
+  values: Int32Array
+  texts: string[]
+  /** Adler-32 parts of each static piece: its byte sum and its weighted sum, mod 65521. */
+  sums: Int32Array
+  weighted: Int32Array
+}
+
+const sites = new Map<TemplateStringsArray, Site>()
+let streams = 0
+
+function siteOf (strings: TemplateStringsArray): Site {
+  let s = sites.get(strings)
+  if (s === undefined) {
+    const n = strings.length
+    s = {
+      stream: -1,
+      statics: new Int32Array(n),
+      values: new Int32Array(n),
+      texts: new Array<string>(n).fill(''),
+      sums: new Int32Array(n),
+      weighted: new Int32Array(n)
+    }
+    for (let i = 0; i < n; i++) {
+      const t = strings[i]!
+      // Below the window, so len × adler stays a 32-bit integer (see t()).
+      if (t.length >= WINDOW) throw new Error('piece-deflate: a template piece of 32 KB or more')
+      let a = 0
+      let b = 0
+      for (let k = 0; k < t.length; k++) {
+        const c = t.charCodeAt(k)
+        if (c > 255) throw new Error('piece-deflate: a template piece is not bytes')
+        a = (a + c) % MOD
+        b = (b + (t.length - k) * c) % MOD
+      }
+      s.sums[i] = a
+      s.weighted[i] = b
+    }
+    sites.set(strings, s)
+  }
+  return s
+}
+
+/** Output space of the stream that finished last, for the next one (null: taken). */
+let spare: Uint8Array | null = null
+/** Output space grown past this is not kept: a 300-line invoice's stream is ~30 KB. */
+const KEEP = 256 * 1024
+
+export class PieceDeflater {
+  private readonly id = ++streams
+  private out: Uint8Array
+  private at = 2
+  /** Bits not yet written, and how many (< 8 between calls). */
+  private bits = 0
+  private nbits = 0
+  /** Bytes of text so far. */
+  private pos = 0
+  private adlerA = 1
+  private adlerB = 0
+  /** The back-reference being extended: its distance (0: none) and length. */
+  private dist = 0
+  private len = 0
+  /** finish() has handed the output space on: nothing more may be written. */
+  private done = false
+
+  constructor () {
+    this.out = spare ?? new Uint8Array(16 * 1024)
+    spare = null
+    this.out[0] = 0x78 // deflate, 32 KB window
+    this.out[1] = 0x01 // no dictionary, "fastest"; (0x78 << 8 | 0x01) % 31 === 0
+    this.put(3, 3) // BFINAL 1, BTYPE 01: the one block, fixed codes
+  }
+
+  /** Bytes of text written. */
+  get size (): number { return this.pos }
+
+  /** A tagged template: `x.t\`<a>${v}</a>\``. Its pieces and values are bytes (see above). */
+  t (strings: TemplateStringsArray, ...values: string[]): void {
+    if (this.done) throw new Error('piece-deflate: written after finish()')
+    const s = siteOf(strings)
+    if (s.stream !== this.id) {
+      s.stream = this.id
+      s.statics.fill(-1)
+      s.values.fill(-1)
+    }
+    const n = values.length
+    for (let i = 0; ; i++) {
+      const t = strings[i]!
+      const len = t.length
+      if (len > 0) {
+        const o = s.statics[i]!
+        if (o >= 0 && this.pos - o <= WINDOW) this.ref(this.pos - o, t, false)
+        else this.literal(t, false)
+        s.statics[i] = this.pos
+        this.pos += len
+        this.adlerB = (this.adlerB + len * this.adlerA + s.weighted[i]!) % MOD
+        this.adlerA = (this.adlerA + s.sums[i]!) % MOD
+      }
+      if (i === n) return
+      const v = values[i]!
+      if (v.length === 0) continue
+      const o = s.values[i]!
+      if (o >= 0 && s.texts[i] === v && this.pos - o <= WINDOW) this.ref(this.pos - o, v, true)
+      else this.literal(v, true)
+      s.values[i] = this.pos
+      s.texts[i] = v
+      this.pos += v.length
+    }
+  }
+
+  /** Text written as literals (a one-off piece). */
+  text (v: string): void {
+    if (this.done) throw new Error('piece-deflate: written after finish()')
+    if (v.length === 0) return
+    this.literal(v, true)
+    this.pos += v.length
+  }
+
+  /** The zlib stream, copied out (the output space is reused). */
+  finish (): Buffer {
+    if (this.done) throw new Error('piece-deflate: finish() twice')
+    this.done = true
+    this.endRef()
+    this.room(8)
+    this.put(0, 7) // end of block (symbol 256)
+    if (this.nbits > 0) this.put(0, 8 - this.nbits)
+    const o = this.out
+    const a = this.adlerA
+    const b = this.adlerB
+    o[this.at++] = b >>> 8
+    o[this.at++] = b & 255
+    o[this.at++] = a >>> 8
+    o[this.at++] = a & 255
+    const res = Buffer.from(o.subarray(0, this.at))
+    if (o.length <= KEEP) spare = o
+    return res
+  }
+
+  /** `v`, equal to the bytes `dist` back (`adler`: it is a value, its checksum not precomputed). */
+  private ref (dist: number, v: string, adler: boolean): void {
+    if (this.dist === dist) {
+      this.len += v.length
+    } else if (v.length < 3) {
+      // Too short for a back-reference of its own.
+      this.literal(v, adler)
+      return
+    } else {
+      this.endRef()
+      this.dist = dist
+      this.len = v.length
+    }
+    if (adler) this.adlerOf(v)
+  }
+
+  private endRef (): void {
+    let len = this.len
+    if (len === 0) return
+    const d = this.dist - 1
+    const c = DIST_CODE[d < 256 ? d : 256 + (d >> 7)]!
+    const dbits = DIST_REV[c]! | ((d + 1 - DIST_BASE[c]!) << 5)
+    const dn = 5 + distExtra(c)
+    while (len > 0) {
+      // Pieces of at most 258, none shorter than 3.
+      const l = len <= 258 ? len : len - 258 < 3 ? len - 3 : 258
+      this.room(8)
+      this.put(LEN[l]!, LEN_N[l]!)
+      this.put(dbits, dn)
+      len -= l
+    }
+    this.dist = 0
+    this.len = 0
+  }
+
+  /** `v` as literals; `adler`: its checksum too (a static piece's is precomputed). */
+  private literal (v: string, adler: boolean): void {
+    this.endRef()
+    this.room(v.length * 2 + 8)
+    const o = this.out
+    let bits = this.bits
+    let nbits = this.nbits
+    let at = this.at
+    let a = this.adlerA
+    let b = this.adlerB
+    for (let k = 0; k < v.length; k++) {
+      const c = v.charCodeAt(k)
+      a += c
+      b += a
+      if ((k & 1023) === 1023) { a %= MOD; b %= MOD }
+      // With fewer than 8 bits pending, an 8-bit code (bytes below 144: all of ASCII) always
+      // completes exactly one byte; a 9-bit code one, and a second every eighth time.
+      bits |= LIT[c & 255]! << nbits
+      o[at++] = bits
+      bits >>>= 8
+      if (c >= 144) {
+        if (c > 255) throw new Error('piece-deflate: text is not bytes')
+        if (++nbits === 8) { o[at++] = bits; bits >>>= 8; nbits = 0 }
+      }
+    }
+    this.bits = bits
+    this.nbits = nbits
+    this.at = at
+    if (adler) {
+      this.adlerA = a % MOD
+      this.adlerB = b % MOD
+    }
+  }
+
+  private adlerOf (v: string): void {
+    let a = this.adlerA
+    let b = this.adlerB
+    for (let k = 0; k < v.length; k++) {
+      a += v.charCodeAt(k)
+      b += a
+      if ((k & 1023) === 1023) { a %= MOD; b %= MOD }
+    }
+    this.adlerA = a % MOD
+    this.adlerB = b % MOD
+  }
+
+  private put (v: number, n: number): void {
+    let bits = this.bits | (v << this.nbits)
+    let nbits = this.nbits + n
+    while (nbits >= 8) { this.out[this.at++] = bits & 255; bits >>>= 8; nbits -= 8 }
+    this.bits = bits
+    this.nbits = nbits
+  }
+
+  private room (n: number): void {
+    if (this.at + n <= this.out.length) return
+    const next = new Uint8Array(Math.max(this.at + n, this.out.length * 2))
+    next.set(this.out.subarray(0, this.at))
+    this.out = next
+  }
+}

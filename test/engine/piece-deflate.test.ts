@@ -1,0 +1,116 @@
+// engine/piece-deflate.ts: a zlib stream written from tagged templates, read back by zlib itself
+// (inflateSync checks the Adler-32 too), with the repeats written as back-references.
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { inflateSync } from 'node:zlib'
+import { PieceDeflater } from '../../engine/piece-deflate.js'
+
+/** A writer and the text it was given, for comparing with what zlib reads back. */
+class Both {
+  readonly x = new PieceDeflater()
+  text = ''
+  t (strings: TemplateStringsArray, ...values: string[]): void {
+    this.x.t(strings, ...values)
+    this.text += String.raw({ raw: strings }, ...values)
+  }
+
+  plain (s: string): void { this.x.text(s); this.text += s }
+
+  /** Finishes the stream, checks it reads back as the text; returns its size in bytes. */
+  check (what: string): number {
+    const z = this.x.finish()
+    assert.equal(inflateSync(z).toString('latin1'), this.text, what)
+    assert.equal(this.x.size, this.text.length, `${what}: size`)
+    return z.length
+  }
+}
+
+function prng (seed: number): () => number {
+  let s = seed
+  return () => { s = (s * 1103515245 + 12345) & 0x7fffffff; return s / 0x80000000 }
+}
+
+test('random templates, values and text read back as written, byte for byte', () => {
+  const rnd = prng(7)
+  const word = (): string => {
+    // Mostly short, some empty, one in twenty long; bytes of the whole 0-255 range (9-bit codes).
+    const n = rnd() < 0.05 ? Math.floor(rnd() * 3000) : Math.floor(rnd() * 8)
+    let s = ''
+    for (let i = 0; i < n; i++) {
+      s += String.fromCharCode(rnd() < 0.8 ? 97 + Math.floor(rnd() * 3) : Math.floor(rnd() * 256))
+    }
+    return s
+  }
+  for (let trial = 0; trial < 200; trial++) {
+    const b = new Both()
+    const items = Math.floor(rnd() * 300)
+    for (let k = 0; k < items; k++) {
+      const [v, w] = [rnd() < 0.5 ? 'same' : word(), word()]
+      const r = rnd()
+      if (r < 0.4) b.t`<line><id>${v}</id><x>${w}</x></line>\n`
+      else if (r < 0.6) b.t`${v}ab${w}`
+      else if (r < 0.9) b.t`<ram:SpecifiedTradeSettlementLineMonetarySummation>${w}</ram:LineTotalAmount>`
+      else b.plain(word())
+    }
+    b.check(`trial ${trial}`)
+  }
+})
+
+test('a repeated template is written as back-references: 200 lines, the size of a few', () => {
+  const b = new Both()
+  for (let i = 0; i < 200; i++) b.t`<ram:IncludedSupplyChainTradeLineItem><ram:Name>${'Spring set'}</ram:Name></ram:Item>\n`
+  const size = b.check('identical lines')
+  // As literals alone it would be the text's 17,800 bytes; one merged reference (cut in pieces of 258) the rest.
+  assert.ok(size < 400, `${size} bytes`)
+})
+
+test('lines that differ in a value: a reference each side of it, the value as literals', () => {
+  const b = new Both()
+  for (let i = 0; i < 200; i++) {
+    b.t`<ram:LineItem><ram:LineID>${String(1000 + i)}</ram:LineID><ram:Unit>${'C62'}</ram:Unit><ram:Long>tags tags</ram:Long></ram:LineItem>\n`
+  }
+  const size = b.check('lines with their own ids')
+  assert.ok(size / 200 < 12, `${(size / 200).toFixed(1)} bytes a line`)
+})
+
+test('references of more than 258 bytes are cut into pieces of 3 to 258', () => {
+  for (const n of [3, 257, 258, 259, 260, 261, 516, 517, 518, 1000]) {
+    const b = new Both()
+    const long = 'x'.repeat(n)
+    for (let i = 0; i < 3; i++) b.t`${long}|${String(i)}`
+    // A static piece that long, repeated: one call site (the same strings object each time).
+    const site = Object.assign(['<' + 'y'.repeat(n) + '>'], { raw: ['<' + 'y'.repeat(n) + '>'] })
+    for (let i = 0; i < 3; i++) b.t(site)
+    const size = b.check(`length ${n}`)
+    // Both repeats as references: the two long runs cost a few bytes each after their first time.
+    assert.ok(size < 2 * n + 80, `length ${n}: ${size} bytes`)
+  }
+})
+
+test('nothing reaches past the 32 KB window: a repeat after 40 KB is written again', () => {
+  const b = new Both()
+  b.t`<ram:Head>${'value'}</ram:Head>`
+  b.plain('z'.repeat(40_000))
+  b.t`<ram:Head>${'value'}</ram:Head>`
+  b.check('a repeat out of reach')
+})
+
+test('text that is not bytes is refused; nothing is written after finish()', () => {
+  assert.throws(() => new PieceDeflater().text('€'), /not bytes/)
+  const x = new PieceDeflater()
+  x.text('abc')
+  x.finish()
+  assert.throws(() => x.text('more'), /after finish/)
+  assert.throws(() => x.finish(), /twice/)
+})
+
+test('two streams in turn do not share offsets: each reads back alone', () => {
+  const write = (b: Both, id: string): void => { b.t`<a>${id}</a><b>same</b>` }
+  const [one, two] = [new Both(), new Both()]
+  write(one, 'first')
+  write(two, 'second')
+  write(one, 'third')
+  write(two, 'fourth')
+  one.check('first stream')
+  two.check('second stream')
+})
