@@ -7,16 +7,17 @@
 // knows the repeats: a template call site's static pieces, and a value equal to the one its slot
 // had last time, were written before at a known offset, so each becomes a back-reference, merged
 // with the one before when the distance is the same (a line item like the last is one reference
-// per differing value); everything else is written as literals. One block of fixed Huffman codes:
-// no frequencies to count, no tree to send. The Adler-32 of static pieces is precomputed, so a
-// back-reference never reads its bytes.
+// per differing value); everything else is written as literals. One block, whose Huffman code the
+// caller made once for text like it (deflate-codes.ts, blockCode): no symbols to count and no tree
+// to build per stream. The Adler-32 of static pieces is precomputed, so a back-reference never
+// reads its bytes.
 //
 // Text is bytes: every code unit of a piece is one byte (0–255); UTF-8 text is put in already
-// encoded, one code unit a byte (cii-xml.ts, esc). The price is size: fixed codes and no matches
-// inside new text make the example invoice's XML 6.0 KB where zlib level 3 made 2.3 KB
+// encoded, one code unit a byte (cii-xml.ts, esc). The price is size: text not written before is
+// not searched for matches, so the example invoice's XML makes 4.4 KB where zlib level 3 made 2.3 KB
 // (bench/RESULTS.md, 2026-11-27 (midday)).
 
-import { DIST_BASE, DIST_CODE, DIST_REV, LEN, LEN_N, LIT, distExtra } from './fixed-huffman.js'
+import { DIST_BASE, distCode, distExtra, type BlockCode } from './deflate-codes.js'
 
 /** The adler-32 modulus. */
 const MOD = 65521
@@ -79,6 +80,7 @@ const KEEP = 256 * 1024
 
 export class PieceDeflater {
   private readonly id = ++streams
+  private readonly code: BlockCode
   private out: Uint8Array
   private at = 2
   /** Bits not yet written, and how many (< 8 between calls). */
@@ -94,12 +96,19 @@ export class PieceDeflater {
   /** finish() has handed the output space on: nothing more may be written. */
   private done = false
 
-  constructor () {
+  /** `code`: the block's Huffman code, made once for text like this stream's (deflate-codes.ts). */
+  constructor (code: BlockCode) {
+    this.code = code
     this.out = spare ?? new Uint8Array(16 * 1024)
     spare = null
     this.out[0] = 0x78 // deflate, 32 KB window
     this.out[1] = 0x01 // no dictionary, "fastest"; (0x78 << 8 | 0x01) % 31 === 0
-    this.put(3, 3) // BFINAL 1, BTYPE 01: the one block, fixed codes
+    this.room(code.header.length + 8)
+    this.put(5, 3) // BFINAL 1, BTYPE 10: the one block, with its own code
+    const h = code.header
+    const whole = code.headerBits >> 3
+    for (let i = 0; i < whole; i++) this.put(h[i]!, 8)
+    if ((code.headerBits & 7) !== 0) this.put(h[whole]! & ((1 << (code.headerBits & 7)) - 1), code.headerBits & 7)
   }
 
   /** Bytes of text written. */
@@ -153,7 +162,7 @@ export class PieceDeflater {
     this.done = true
     this.endRef()
     this.room(8)
-    this.put(0, 7) // end of block (symbol 256)
+    this.put(this.code.end & 0xffff, this.code.end >>> 16) // end of block
     if (this.nbits > 0) this.put(0, 8 - this.nbits)
     const o = this.out
     const a = this.adlerA
@@ -186,16 +195,18 @@ export class PieceDeflater {
   private endRef (): void {
     let len = this.len
     if (len === 0) return
-    const d = this.dist - 1
-    const c = DIST_CODE[d < 256 ? d : 256 + (d >> 7)]!
-    const dbits = DIST_REV[c]! | ((d + 1 - DIST_BASE[c]!) << 5)
-    const dn = 5 + distExtra(c)
+    const code = this.code
+    const dc = distCode(this.dist)
+    const d = code.dist[dc]!
+    const dx = this.dist - DIST_BASE[dc]!
+    const dxn = distExtra(dc)
     while (len > 0) {
       // Pieces of at most 258, none shorter than 3.
       const l = len <= 258 ? len : len - 258 < 3 ? len - 3 : 258
       this.room(8)
-      this.put(LEN[l]!, LEN_N[l]!)
-      this.put(dbits, dn)
+      this.put(code.len[l]!, code.lenBits[l]!)
+      this.put(d & 0xffff, d >>> 16)
+      if (dxn > 0) this.put(dx, dxn)
       len -= l
     }
     this.dist = 0
@@ -205,27 +216,24 @@ export class PieceDeflater {
   /** `v` as literals; `adler`: its checksum too (a static piece's is precomputed). */
   private literal (v: string, adler: boolean): void {
     this.endRef()
-    this.room(v.length * 2 + 8)
+    this.room(v.length * 2 + 8) // ≤ 15 bits a byte
     const o = this.out
     let bits = this.bits
     let nbits = this.nbits
     let at = this.at
     let a = this.adlerA
     let b = this.adlerB
+    const lit = this.code.lit
     for (let k = 0; k < v.length; k++) {
       const c = v.charCodeAt(k)
       a += c
       b += a
       if ((k & 1023) === 1023) { a %= MOD; b %= MOD }
-      // With fewer than 8 bits pending, an 8-bit code (bytes below 144: all of ASCII) always
-      // completes exactly one byte; a 9-bit code one, and a second every eighth time.
-      bits |= LIT[c & 255]! << nbits
-      o[at++] = bits
-      bits >>>= 8
-      if (c >= 144) {
-        if (c > 255) throw new Error('piece-deflate: text is not bytes')
-        if (++nbits === 8) { o[at++] = bits; bits >>>= 8; nbits = 0 }
-      }
+      if (c > 255) throw new Error('piece-deflate: text is not bytes')
+      const e = lit[c]!
+      bits |= (e & 0xffff) << nbits
+      nbits += e >>> 16
+      while (nbits >= 8) { o[at++] = bits; bits >>>= 8; nbits -= 8 }
     }
     this.bits = bits
     this.nbits = nbits

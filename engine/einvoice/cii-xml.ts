@@ -5,6 +5,7 @@
 // encoding as UTF-8 in one go cost ~10 instructions a byte (V8's slow path for a one-byte string
 // with such characters in it). An invoice of 300 lines is ~300 KB of XML.
 import { codePointForUtf8, putUtf8 } from '../bytes.js'
+import { blockCode } from '../deflate-codes.js'
 import { PieceDeflater } from '../piece-deflate.js'
 import type { Dec } from './decimal.js'
 import type { Address, AllowanceCharge, Invoice, Line, Party, VatRow } from './model.js'
@@ -187,11 +188,43 @@ function paymentMeans (inv: Invoice): string {
   return x + '</ram:SpecifiedTradeSettlementPaymentMeans>'
 }
 
+// The text the stream's Huffman code is made for (deflate-codes.ts, blockCode): what a stream
+// writes as literals is tags written for the first time, numbers, dates, codes and names. Only
+// the code's lengths depend on it; any text can be written with it. On the example invoice it
+// gave 4.4 KB where the fixed codes of RFC 1951 gave 6.0 KB (zlib level 3: 2.3 KB).
+const SAMPLE = '<?xml version="1.0" encoding="UTF-8"?>\n<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:' +
+  'uncefact:data:standard:CrossIndustryInvoice:100"><rsm:ExchangedDocument><ram:ID>INV-2024-0042</ram:ID>' +
+  '<ram:TypeCode>380</ram:TypeCode><ram:IssueDateTime><udt:DateTimeString format="102">20240305' +
+  '</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument><rsm:SupplyChainTradeTransaction>\n' +
+  '<ram:IncludedSupplyChainTradeLineItem><ram:AssociatedDocumentLineDocument><ram:LineID>1</ram:LineID>' +
+  '</ram:AssociatedDocumentLineDocument><ram:SpecifiedTradeProduct><ram:SellerAssignedID>SPR-001' +
+  '</ram:SellerAssignedID><ram:Name>Spring set (10 pcs)</ram:Name></ram:SpecifiedTradeProduct>' +
+  '<ram:SpecifiedLineTradeAgreement><ram:NetPriceProductTradePrice><ram:ChargeAmount>3.20</ram:ChargeAmount>' +
+  '</ram:NetPriceProductTradePrice></ram:SpecifiedLineTradeAgreement><ram:SpecifiedLineTradeDelivery>' +
+  '<ram:BilledQuantity unitCode="C62">12</ram:BilledQuantity></ram:SpecifiedLineTradeDelivery>' +
+  '<ram:SpecifiedLineTradeSettlement><ram:ApplicableTradeTax><ram:TypeCode>VAT</ram:TypeCode>' +
+  '<ram:CategoryCode>S</ram:CategoryCode><ram:RateApplicablePercent>19</ram:RateApplicablePercent>' +
+  '</ram:ApplicableTradeTax><ram:SpecifiedTradeSettlementLineMonetarySummation><ram:LineTotalAmount>38.40' +
+  '</ram:LineTotalAmount></ram:SpecifiedTradeSettlementLineMonetarySummation></ram:SpecifiedLineTradeSettlement>' +
+  '</ram:IncludedSupplyChainTradeLineItem>\n<ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty>' +
+  '<ram:Name>ACME Supplies GmbH</ram:Name><ram:PostalTradeAddress><ram:PostcodeCode>20457</ram:PostcodeCode>' +
+  '<ram:LineOne>Dockstraße 1</ram:LineOne><ram:CityName>Hamburg</ram:CityName><ram:CountryID>DE' +
+  '</ram:CountryID></ram:PostalTradeAddress><ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE123456789' +
+  '</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty></ram:ApplicableHeaderTradeAgreement>\n' +
+  '<ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>' +
+  '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>58</ram:TypeCode><ram:PayeePartyCreditorFinancialAccount>' +
+  '<ram:IBANID>DE89370400440532013000</ram:IBANID></ram:PayeePartyCreditorFinancialAccount>' +
+  '</ram:SpecifiedTradeSettlementPaymentMeans><ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
+  '<ram:GrandTotalAmount>4256.53</ram:GrandTotalAmount><ram:DuePayableAmount>4256.53</ram:DuePayableAmount>' +
+  '</ram:SpecifiedTradeSettlementHeaderMonetarySummation></ram:ApplicableHeaderTradeSettlement>\n' +
+  '0123456789.-, abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+const CODE = blockCode(SAMPLE)
+
 /** The XML as a zlib stream (piece-deflate.ts), and its size in bytes. */
 export function ciiXml (inv: Invoice): { deflated: Buffer, size: number } {
   const t = inv.totals
   const cur = esc(inv.currency ?? '')
-  const x = new PieceDeflater()
+  const x = new PieceDeflater(CODE)
   x.text('<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"' +
     ' xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"' +
