@@ -23,6 +23,8 @@ import { DIST_BASE, distCode, distExtra, type BlockCode } from './deflate-codes.
 const MOD = 65521
 /** Deflate's window: no back-reference reaches further. */
 const WINDOW = 32768
+/** Values longer than this are not kept for matching (amounts, codes and names are far shorter). */
+const KEEP_TEXT = 256
 
 /** Where a template call site's pieces were last written, in the current stream. */
 interface Site {
@@ -30,7 +32,10 @@ interface Site {
   stream: number
   /** Offset of static piece i, -1: not written in this stream. */
   statics: Int32Array
-  /** Offset and text of value slot j, last written. */
+  /**
+   * Offset and text of value slot j, last written; a text longer than KEEP_TEXT is not kept ('':
+   * nothing to match), so a thread holds no tenant's long values after its render.
+   */
   values: Int32Array
   texts: string[]
   /** Adler-32 parts of each static piece: its byte sum and its weighted sum, mod 65521. */
@@ -143,7 +148,7 @@ export class PieceDeflater {
       if (o >= 0 && s.texts[i] === v && this.pos - o <= WINDOW) this.ref(this.pos - o, v, true)
       else this.literal(v, true)
       s.values[i] = this.pos
-      s.texts[i] = v
+      s.texts[i] = v.length <= KEEP_TEXT ? v : ''
       this.pos += v.length
     }
   }

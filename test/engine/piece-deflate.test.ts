@@ -79,12 +79,11 @@ test('lines that differ in a value: a reference each side of it, the value as li
 
 test('references of more than 258 bytes are cut into pieces of 3 to 258', () => {
   for (const n of [3, 257, 258, 259, 260, 261, 516, 517, 518, 1000]) {
-    const long = 'x'.repeat(n)
-    // A static piece that long: one call site (the same strings object each time).
-    const site = Object.assign(['<' + 'y'.repeat(n) + '>'], { raw: ['<' + 'y'.repeat(n) + '>'] })
+    // Static pieces that long: one call site each (the same strings object each time), around a value.
+    const [x, y] = ['<' + 'x'.repeat(n) + '>', 'y'.repeat(n)]
+    const site = Object.assign([x, y], { raw: [x, y] })
     const write = (b: Both, times: number): number => {
-      for (let i = 0; i < times; i++) b.t`${long}|${String(i)}`
-      for (let i = 0; i < times; i++) b.t(site)
+      for (let i = 0; i < times; i++) b.t(site, String(i))
       return b.check(`length ${n}, ${times} times`)
     }
     const once = write(new Both(), 1)
@@ -93,6 +92,19 @@ test('references of more than 258 bytes are cut into pieces of 3 to 258', () => 
     const thrice = write(new Both(), 3)
     assert.ok(thrice < once + 12 * Math.ceil(n / 258) + 20, `length ${n}: ${once} bytes once, ${thrice} thrice`)
   }
+})
+
+test('a value longer than 256 bytes is not kept for its slot: written again, not referenced', () => {
+  const measure = (value: string, times: number): number => {
+    const b = new Both()
+    for (let i = 0; i < times; i++) b.t`<ram:Note>${value}</ram:Note>`
+    return b.check(`${value.length}-byte value ${times} times`)
+  }
+  const text = (n: number): string =>
+    Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i * 37) % 95))).join('')
+  const [kept, long] = [text(256), text(257)]
+  assert.ok(measure(kept, 2) < measure(kept, 1) + 20, 'a 256-byte value repeated is referenced')
+  assert.ok(measure(long, 2) > 1.8 * measure(long, 1), 'a 257-byte value repeated is written again')
 })
 
 test('nothing reaches past the 32 KB window: a repeat after 40 KB is written again', () => {
