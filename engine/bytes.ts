@@ -1,7 +1,7 @@
 // Output written into a growing Buffer, shared by the writers that build bytes themselves rather
-// than strings: the label renderer (zpl/render.ts) and the structure objects of a tagged PDF
-// (pdf/object-batch.ts); and UTF-8 by hand, for the escapers that encode a value without a Buffer
-// per value (zpl/escape.ts, einvoice/cii-xml.ts).
+// than strings: the label renderer (zpl/render.ts), the structure objects of a tagged PDF
+// (pdf/object-batch.ts) and the CII XML's zlib stream (piece-deflate.ts); and UTF-8 by hand, for
+// the escapers that encode a value without a Buffer per value (zpl/escape.ts, einvoice/cii-xml.ts).
 
 /** Writes a string known to be ASCII at `at`; returns the end. The caller has made room. */
 export function putAscii (buf: Uint8Array, at: number, text: string): number {

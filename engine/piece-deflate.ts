@@ -17,6 +17,7 @@
 // not searched for matches, so the example invoice's XML makes 4.4 KB where zlib level 3 made 2.3 KB
 // (bench/RESULTS.md, 2026-11-27 (midday)).
 
+import { grown } from './bytes.js'
 import { DIST_BASE, distCode, distExtra, type BlockCode } from './deflate-codes.js'
 
 /** The adler-32 modulus. */
@@ -79,14 +80,14 @@ function siteOf (strings: TemplateStringsArray): Site {
 }
 
 /** Output space of the stream that finished last, for the next one (null: taken). */
-let spare: Uint8Array | null = null
+let spare: Buffer | null = null
 /** Output space grown past this is not kept: a 300-line invoice's stream is ~30 KB. */
 const KEEP = 256 * 1024
 
 export class PieceDeflater {
   private readonly id = ++streams
   private readonly code: BlockCode
-  private out: Uint8Array
+  private out: Buffer
   private at = 2
   /** Bits not yet written, and how many (< 8 between calls). */
   private bits = 0
@@ -104,7 +105,7 @@ export class PieceDeflater {
   /** `code`: the block's Huffman code, made once for text like this stream's (deflate-codes.ts). */
   constructor (code: BlockCode) {
     this.code = code
-    this.out = spare ?? new Uint8Array(16 * 1024)
+    this.out = spare ?? Buffer.allocUnsafeSlow(16 * 1024)
     spare = null
     this.out[0] = 0x78 // deflate, 32 KB window
     this.out[1] = 0x01 // no dictionary, "fastest"; (0x78 << 8 | 0x01) % 31 === 0
@@ -134,19 +135,22 @@ export class PieceDeflater {
       const len = t.length
       if (len > 0) {
         const o = s.statics[i]!
-        if (o >= 0 && this.pos - o <= WINDOW) this.ref(this.pos - o, t, false)
-        else this.literal(t, false)
+        if (o >= 0 && this.pos - o <= WINDOW && this.refer(this.pos - o, len)) {
+          // Its checksum precomputed: a reference never reads the piece's bytes.
+          this.adlerB = (this.adlerB + len * this.adlerA + s.weighted[i]!) % MOD
+          this.adlerA = (this.adlerA + s.sums[i]!) % MOD
+        } else {
+          this.literal(t)
+        }
         s.statics[i] = this.pos
         this.pos += len
-        this.adlerB = (this.adlerB + len * this.adlerA + s.weighted[i]!) % MOD
-        this.adlerA = (this.adlerA + s.sums[i]!) % MOD
       }
       if (i === n) return
       const v = values[i]!
       if (v.length === 0) continue
       const o = s.values[i]!
-      if (o >= 0 && s.texts[i] === v && this.pos - o <= WINDOW) this.ref(this.pos - o, v, true)
-      else this.literal(v, true)
+      if (o >= 0 && s.texts[i] === v && this.pos - o <= WINDOW && this.refer(this.pos - o, v.length)) this.adlerOf(v)
+      else this.literal(v)
       s.values[i] = this.pos
       s.texts[i] = v.length <= KEEP_TEXT ? v : ''
       this.pos += v.length
@@ -157,7 +161,7 @@ export class PieceDeflater {
   text (v: string): void {
     if (this.done) throw new Error('piece-deflate: written after finish()')
     if (v.length === 0) return
-    this.literal(v, true)
+    this.literal(v)
     this.pos += v.length
   }
 
@@ -181,20 +185,20 @@ export class PieceDeflater {
     return res
   }
 
-  /** `v`, equal to the bytes `dist` back (`adler`: it is a value, its checksum not precomputed). */
-  private ref (dist: number, v: string, adler: boolean): void {
+  /**
+   * The next `len` bytes equal those `dist` back: a reference, or the current one extended.
+   * False (write them as literals) when shorter than 3 and not extending one.
+   */
+  private refer (dist: number, len: number): boolean {
     if (this.dist === dist) {
-      this.len += v.length
-    } else if (v.length < 3) {
-      // Too short for a back-reference of its own.
-      this.literal(v, adler)
-      return
-    } else {
-      this.endRef()
-      this.dist = dist
-      this.len = v.length
+      this.len += len
+      return true
     }
-    if (adler) this.adlerOf(v)
+    if (len < 3) return false
+    this.endRef()
+    this.dist = dist
+    this.len = len
+    return true
   }
 
   private endRef (): void {
@@ -218,8 +222,8 @@ export class PieceDeflater {
     this.len = 0
   }
 
-  /** `v` as literals; `adler`: its checksum too (a static piece's is precomputed). */
-  private literal (v: string, adler: boolean): void {
+  /** `v` as literals, and its checksum. */
+  private literal (v: string): void {
     this.endRef()
     this.room(v.length * 2 + 8) // ≤ 15 bits a byte
     const o = this.out
@@ -243,10 +247,8 @@ export class PieceDeflater {
     this.bits = bits
     this.nbits = nbits
     this.at = at
-    if (adler) {
-      this.adlerA = a % MOD
-      this.adlerB = b % MOD
-    }
+    this.adlerA = a % MOD
+    this.adlerB = b % MOD
   }
 
   private adlerOf (v: string): void {
@@ -270,9 +272,6 @@ export class PieceDeflater {
   }
 
   private room (n: number): void {
-    if (this.at + n <= this.out.length) return
-    const next = new Uint8Array(Math.max(this.at + n, this.out.length * 2))
-    next.set(this.out.subarray(0, this.at))
-    this.out = next
+    if (this.at + n > this.out.length) this.out = grown(this.out, this.at, this.at + n)
   }
 }
