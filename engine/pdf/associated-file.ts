@@ -3,7 +3,8 @@
 // /AFRelationship, /Desc); the stream carries /Subtype (its MIME type) and /Params /ModDate.
 // The dates are the document's fixed one, so the bytes stay deterministic. `xmp` is the file's
 // part of the document's XMP packet (the Factur-X properties and their extension schema).
-import { PdfRaw, pdfString } from './pdf-raw.js'
+import { PdfRaw, pdfDictOpen, pdfString } from './pdf-raw.js'
+import { endStream } from './raw-stream.js'
 import type { XmpPart } from './xmp-schemas.js'
 
 export interface AssociatedFile {
@@ -43,10 +44,10 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   const d = doc as unknown as Doc
   // No /CheckSum (optional, ISO 32000-1 table 46): its MD5 cost ~0.1 ms of a ~1.6 ms Factur-X
   // invoice's CPU inside a render (same-process A/B), and neither Factur-X nor PDF/A asks for it.
-  const params = { CreationDate: date, ModDate: date, Size: f.size }
-  const subtype = new PdfRaw('/' + nameEscape(f.mime))
-  const stream = d.ref({ Type: 'EmbeddedFile', Subtype: subtype, Params: params, Filter: 'FlateDecode' })
-  stream.end(f.deflated)
+  // The stream is written as it is (raw-stream.ts), its dictionary's text made once per MIME type
+  // and date: pdfkit's finalize would copy the bytes and convert two dictionaries and two dates.
+  const stream = d.ref()
+  endStream(doc, stream, streamDict(f.mime, date) + '\n/Size ' + f.size + '\n>>\n/Filter /FlateDecode', f.deflated)
   const name = pdfString(f.name)
   const spec = d.ref({
     Type: 'Filespec',
@@ -60,6 +61,31 @@ export function embedAssociatedFile (doc: PDFKit.PDFDocument, f: AssociatedFile,
   d.addNamedEmbeddedFile(f.name, spec)
   const af: unknown = d._root.data.AF
   d._root.data.AF = Array.isArray(af) ? [...(af as unknown[]), spec] : [spec]
+}
+
+/** The stream dictionary's text up to /Params' /Size, by MIME type and date (one or two per thread). */
+const DICTS = new Map<string, string>()
+
+function streamDict (mime: string, date: Date): string {
+  const key = mime + ' ' + date.getTime()
+  let text = DICTS.get(key)
+  if (text === undefined) {
+    const when = pdfDate(date)
+    text = pdfDictOpen({
+      Type: 'EmbeddedFile',
+      Subtype: new PdfRaw('/' + nameEscape(mime)),
+      Params: new PdfRaw('<<\n/CreationDate ' + when + '\n/ModDate ' + when)
+    })
+    if (DICTS.size < 16) DICTS.set(key, text)
+  }
+  return text
+}
+
+/** A date as pdfkit's PDFObject.convert writes it (ISO 32000-1 7.9.4, UTC). */
+function pdfDate (d: Date): string {
+  const p = (n: number, w: number): string => String(n).padStart(w, '0')
+  return '(D:' + p(d.getUTCFullYear(), 4) + p(d.getUTCMonth() + 1, 2) + p(d.getUTCDate(), 2) +
+    p(d.getUTCHours(), 2) + p(d.getUTCMinutes(), 2) + p(d.getUTCSeconds(), 2) + 'Z)'
 }
 
 /** A PDF name's delimiters and non-regular characters as #xx (`text/xml` → `text#2Fxml`). */
