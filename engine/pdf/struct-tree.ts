@@ -6,7 +6,7 @@
 // The parent tree (14.7.4.4) gets one array per page, written with the page; the root at the end.
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
-import { giveBack, takeBatch, type ObjectBatch } from './object-batch.js'
+import { ascii, giveBack, takeBatch, type ObjectBatch } from './object-batch.js'
 import { fmt } from './pdf-number.js'
 import type { OffsetTable } from './offsets.js'
 import { utf16Hex } from './pdf-raw.js'
@@ -24,13 +24,16 @@ export interface StructElem {
   /** The structure type: P, H1, Table, TD, … */
   type: string
   parent: number
-  /** Marked content so far (MCIDs, MCRs on other pages), in reading order: /K of a leaf element. */
+  /** The first marked content's MCID (-1: none yet), on page `pg`: most leaves have just this. */
+  mcid: number
+  /** Marked content after the first (MCIDs, MCRs on other pages), in reading order, as /K text. */
   kids: string
   /**
    * Child elements, in reading order, as runs of object numbers (first, step, count): a table
-   * body's rows are a few runs a page, not a number each. An element has children or content.
+   * body's rows are a few runs a page, not a number each. null until the first child (leaves
+   * have none). An element has children or content.
    */
-  runs: number[]
+  runs: number[] | null
   count: number
   /** Object number of the page of the first marked content (0: none yet): the element's /Pg. */
   pg: number
@@ -64,10 +67,11 @@ export class StructTree {
   /** A new element under `parent` (null: the root), added to the parent's kids. */
   open (type: string, parent: StructElem | null, extra = ''): StructElem {
     const id = this.alloc()
-    const el: StructElem = { id, type, parent: parent?.id ?? this.rootId, kids: '', runs: [], count: 0, pg: 0, extra }
+    const el: StructElem = { id, type, parent: parent?.id ?? this.rootId, mcid: -1, kids: '', runs: null, count: 0, pg: 0, extra }
     if (parent !== null) {
-      if (parent.kids !== '') throw new Error(`structure tree: ${parent.type} has content and children`)
-      addRun(parent.runs, id)
+      if (parent.mcid >= 0) throw new Error(`structure tree: ${parent.type} has content and children`)
+      if (parent.runs === null) parent.runs = [id, 0, 1]
+      else addRun(parent.runs, id)
       parent.count++
     }
     return el
@@ -80,36 +84,41 @@ export class StructTree {
 
   /** Marked content `mcid` on page `n` belongs to `el`. */
   content (el: StructElem, n: number, mcid: number): void {
-    if (el.runs.length > 0) throw new Error(`structure tree: ${el.type} has children and content`)
+    if (el.runs !== null) throw new Error(`structure tree: ${el.type} has children and content`)
     const page = this.pageId(n)
-    if (el.pg === 0) el.pg = page
-    el.kids += page === el.pg ? mcid + ' ' : '<</Type/MCR/Pg ' + page + ' 0 R/MCID ' + mcid + '>> '
+    if (el.pg === 0) {
+      el.pg = page
+      el.mcid = mcid
+    } else el.kids += page === el.pg ? ' ' + mcid : ' <</Type/MCR/Pg ' + page + ' 0 R/MCID ' + mcid + '>>'
     el.count++
   }
 
   /** The element is complete: its object is written. */
   close (el: StructElem): void {
-    // Written compact (no optional /Type, no spaces where delimiters separate): a long table
-    // has a few of these per row.
+    // Written compact (no optional /Type, no spaces where delimiters separate), the constant
+    // text between numbers as bytes made once: a long table has a few of these per row.
     const b = this.start(el.id)
-    b.str('<</S/')
-    b.str(el.type)
-    b.str('/P ')
+    b.bytes(head(el.type))
     b.int(el.parent)
-    b.str(' 0 R')
     if (el.pg !== 0) {
-      b.str('/Pg ')
+      b.bytes(PG)
       b.int(el.pg)
-      b.str(' 0 R')
-    }
-    if (el.count > 0) {
-      b.str(el.count === 1 ? '/K ' : '/K [')
-      if (el.runs.length > 0) refs(b, el.runs)
-      else b.str(el.kids)
-      if (el.count !== 1) b.str(']')
-    }
-    b.str(el.extra)
-    b.str('>>\nendobj\n')
+      if (el.count === 1) {
+        b.bytes(K)
+        b.int(el.mcid)
+      } else {
+        b.bytes(K_ARRAY)
+        b.int(el.mcid)
+        b.str(el.kids)
+        b.bytes(CLOSE_ARRAY)
+      }
+    } else if (el.runs !== null) {
+      b.bytes(el.count === 1 ? K : K_ARRAY)
+      refs(b, el.runs)
+      b.bytes(el.count === 1 ? REF : REF_CLOSE)
+    } else b.bytes(REF)
+    if (el.extra !== '') b.str(el.extra)
+    b.bytes(END)
     if (b.length > BATCH) this.flush()
   }
 
@@ -124,12 +133,12 @@ export class StructTree {
     this.object(pdfkitId, 'null')
     const arr = this.alloc()
     const b = this.start(arr)
-    b.str('[')
+    b.bytes(ARRAY_OBJ)
     for (const p of parents) {
       b.int(p)
-      b.str(' 0 R ')
+      b.bytes(REF_SPACE)
     }
-    b.str(']\nendobj\n')
+    b.bytes(ARRAY_END)
     const key = this.parentArrays.length
     this.parentArrays.push(arr)
     this.flush()
@@ -167,17 +176,17 @@ export class StructTree {
     return this.out._offsets.length
   }
 
-  /** Object `id` begins in the batch: its offset noted, `id 0 obj` written. */
+  /** Object `id` begins in the batch: its offset noted, its number written (the caller writes ` 0 obj`). */
   private start (id: number): ObjectBatch {
     const b = this.batch
     this.placed.push(id, b.length)
     b.int(id)
-    b.str(' 0 obj\n')
     return b
   }
 
   private object (id: number, body: string): void {
     const b = this.start(id)
+    b.str(' 0 obj\n')
     b.str(body)
     b.str('\nendobj\n')
   }
@@ -206,7 +215,19 @@ function addRun (runs: number[], id: number): void {
   runs.push(id, 0, 1)
 }
 
-/** `a 0 R b 0 R …` from runs, a line each 16 (lines of a PDF file stay short). */
+const ARRAY_OBJ = ascii(' 0 obj\n[')
+const ARRAY_END = ascii(']\nendobj\n')
+const PG = ascii(' 0 R/Pg ')
+const K = ascii(' 0 R/K ')
+const K_ARRAY = ascii(' 0 R/K [')
+const CLOSE_ARRAY = ascii(']')
+const REF = ascii(' 0 R')
+const REF_CLOSE = ascii(' 0 R]')
+const REF_SPACE = ascii(' 0 R ')
+const REF_LINE = ascii(' 0 R\n')
+const END = ascii('>>\nendobj\n')
+
+/** `a 0 R b 0 R … z` from runs (the caller writes the last ` 0 R`), a line each 16 (lines of a PDF file stay short). */
 function refs (b: ObjectBatch, runs: readonly number[]): void {
   let k = 0
   for (let i = 0; i + 2 < runs.length; i += 3) {
@@ -214,10 +235,24 @@ function refs (b: ObjectBatch, runs: readonly number[]): void {
     const step = runs[i + 1]!
     const count = runs[i + 2]!
     for (let j = 0; j < count; j++) {
+      if (k > 0) b.bytes((k & 15) === 0 ? REF_LINE : REF_SPACE)
+      k++
       b.int(first + j * step)
-      b.str((++k & 15) === 0 ? ' 0 R\n' : ' 0 R ')
     }
   }
+}
+
+/** ` 0 obj` and `<</S/type/P ` after the object's number, by type, as bytes made once. */
+const HEADS = new Map<string, Uint8Array>()
+
+function head (type: string): Uint8Array {
+  let h = HEADS.get(type)
+  if (h === undefined) {
+    h = ascii(' 0 obj\n<</S/' + type + '/P ')
+    // Types are the standard ones and a template's own few (role map); bounded all the same.
+    if (HEADS.size < 256) HEADS.set(type, h)
+  }
+  return h
 }
 
 /** A PDF text string: literal if ASCII, else UTF-16BE with a byte order mark, in hex. */

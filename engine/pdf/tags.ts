@@ -129,8 +129,32 @@ export class Tags {
     }
     const mcid = c.parents.length
     c.parents.push(el.id)
-    c.ops += '/' + el.type + '<</MCID ' + mcid + '>>BDC\n'
+    c.ops += bdc(el.type, mcid)
     this.tree.content(el, this.page, mcid)
     this.marked = el
   }
+}
+
+/**
+ * `/type<</MCID n>>BDC` and its newline, made once per type and MCID below MCIDS: MCIDs count
+ * from 0 on every page, so the same few hundred strings come back page after page (one append to
+ * the page's content instead of four and a number's string for every cell).
+ */
+const MCIDS = 512
+const BDCS = new Map<string, string[]>()
+
+function bdc (type: string, mcid: number): string {
+  if (mcid >= MCIDS) return '/' + type + '<</MCID ' + mcid + '>>BDC\n'
+  let byMcid = BDCS.get(type)
+  if (byMcid === undefined) {
+    byMcid = []
+    // Types are the standard ones and a template's own few; bounded all the same.
+    if (BDCS.size < 64) BDCS.set(type, byMcid)
+  }
+  let text = byMcid[mcid]
+  if (text === undefined) {
+    text = '/' + type + '<</MCID ' + mcid + '>>BDC\n'
+    byMcid[mcid] = text
+  }
+  return text
 }

@@ -2,7 +2,7 @@
 // batch per thread handed from tree to tree.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { ObjectBatch, giveBack, takeBatch } from '../../../engine/pdf/object-batch.js'
+import { ObjectBatch, ascii, giveBack, takeBatch } from '../../../engine/pdf/object-batch.js'
 
 test('int() writes the digits String(n) would, str() the ASCII text, take() copies them out and starts again', () => {
   const b = new ObjectBatch()
@@ -14,6 +14,24 @@ test('int() writes the digits String(n) would, str() the ASCII text, take() copi
   assert.equal(b.length, 0)
   b.str('<</S/P>>')
   assert.equal(b.take().toString('latin1'), '<</S/P>>')
+})
+
+test('bytes() appends bytes made once by ascii(), between str() and int() writes, and grows the batch', () => {
+  const b = new ObjectBatch()
+  const head = ascii(' 0 obj\n<</S/TD/P ')
+  const end = ascii('>>\nendobj\n')
+  assert.deepEqual([...ascii('/K [')], [47, 75, 32, 91])
+  const expected: string[] = []
+  for (let i = 0; i < 3000; i++) {
+    b.int(i)
+    b.bytes(head)
+    b.int(i * 7)
+    b.str(' 0 R')
+    b.bytes(end)
+    expected.push(`${i} 0 obj\n<</S/TD/P ${i * 7} 0 R>>\nendobj\n`)
+  }
+  assert.ok(b.capacity > 32 * 1024, 'grown past its first 32 KB')
+  assert.equal(b.take().toString('latin1'), expected.join(''))
 })
 
 test('a batch grows past its first 32 KB, keeping what was written', () => {

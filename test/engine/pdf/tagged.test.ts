@@ -117,6 +117,31 @@ test('a generated document reads in the template\'s logical order: headings, col
   assert.equal(r.artifacts.filter((a) => /^Page \d+ of \d+$/.test(a)).length, doc.pageCount)
 })
 
+test('a page with more marked-content sequences than the MCIDs whose BDC text is kept (512) reads whole, in order', async () => {
+  // 2-point rows of three cells: ~900 cells on the first page, MCIDs past 512 included.
+  const rows = Array.from({ length: 400 }, (_, i) => ({ a: `a${i}`, b: `b${i}`, c: `c${i}` }))
+  const doc = {
+    defaultStyle: { font: 'Helvetica', size: 2 },
+    body: [{
+      table: {
+        rows: 'rows',
+        padding: 0,
+        columns: [{ header: 'A', value: '{{ row.a }}' }, { header: 'B', value: '{{ row.b }}' }, { header: 'C', value: '{{ row.c }}' }]
+      }
+    }]
+  }
+  const def = invoiceDefinition(doc)
+  const out = renderPdf(compileDocument(def.document, def), input(def, { rows }))
+  const r = await readTagged(out.bytes)
+  assert.deepEqual(r.untagged, [])
+  assert.deepEqual(r.structureText, r.contentText)
+  assert.deepEqual(r.structureText, ['A', 'B', 'C', ...rows.flatMap((x) => [x.a, x.b, x.c])])
+  const mcids = Object.values(pdfObjects(out.bytes))
+    .map((o) => (o.value as Record<string, unknown> | undefined)?.['/K'])
+    .filter((k): k is number => typeof k === 'number')
+  assert.ok(Math.max(...mcids) > 600, `a page has MCIDs past 600 (${Math.max(...mcids)})`)
+})
+
 type Dict = Record<string, unknown>
 /** The structure elements and the catalog and pages, from qpdf's JSON. */
 function structure (bytes: Uint8Array): { elems: Array<Dict & { id: string }>, catalog: Dict, pages: Dict[] } {
