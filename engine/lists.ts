@@ -19,3 +19,14 @@ export function joined<T> (xs: readonly T[], f: (x: T) => string): string {
   for (let i = 0; i < xs.length; i++) s += f(xs[i]!) // i < xs.length
   return s
 }
+
+/**
+ * Empties a scratch array that is about to be filled again, keeping its storage. `xs.length = 0`
+ * makes V8 drop the backing store, so the next push allocates a new one: ~40 ns and ~150 bytes
+ * of garbage each time, and a render clears its per-cell scratch lines and text pieces a few
+ * hundred times (~60 KB of an invoice's ~380 KB of allocation). pop() keeps it; for the one to
+ * three entries these arrays hold it is a loop of one to three.
+ */
+export function emptied (xs: unknown[]): void {
+  while (xs.length > 0) xs.pop()
+}

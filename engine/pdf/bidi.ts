@@ -5,6 +5,7 @@
 import bidiFactory, { type Bidi } from 'bidi-js'
 import type { FontStack } from './font-stack.js'
 import type { FontFace } from './fonts.js'
+import { emptied } from '../lists.js'
 
 // The factory builds lookup tables (~80 ms on a loaded machine): once per worker, on the first
 // right-to-left text, not at thread start; it holds no per-text state. (A CommonJS module: its
@@ -37,7 +38,7 @@ export interface Piece { face: FontFace | null, text: string, rtl: boolean }
 export function visualPieces (
   stack: FontStack, s: string, rtl: boolean, out: Piece[], anyRtl = rtl || hasRtl(s)
 ): Piece[] {
-  out.length = 0
+  emptied(out)
   if (!anyRtl) { addRuns(stack, s, false, out); return out }
   const { levels } = bidi().getEmbeddingLevels(s, rtl ? 'rtl' : 'ltr')
   // Level runs in logical order, then rule L2: from the highest level down to the lowest odd

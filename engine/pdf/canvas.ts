@@ -9,6 +9,7 @@ import type { PreparedImage } from './images.js'
 import { utf16Hex } from './pdf-raw.js'
 import type { Style } from './model.js'
 import type { Tags } from './tags.js'
+import { emptied } from '../lists.js'
 
 export class Canvas {
   ops = ''
@@ -39,9 +40,9 @@ export class Canvas {
     this.lw = -1
     this.face = null
     this.size = -1
-    this.faces.length = 0
-    this.images.length = 0
-    this.parents.length = 0
+    emptied(this.faces)
+    emptied(this.images)
+    emptied(this.parents)
   }
 
   private fillColor (c: string): void {

@@ -11,6 +11,7 @@ import LineBreaker from 'linebreak'
 import { paragraphRtl, type Direction } from './bidi.js'
 import type { FontStack } from './font-stack.js'
 import { HYPHEN, type Hyphenator } from './hyphenate.js'
+import { emptied } from '../lists.js'
 
 const ELLIPSIS = '\u2026'
 const pieces: string[] = []
@@ -30,8 +31,8 @@ export function wrap (
   direction: Direction,
   hyphens: Hyphenator | null = null
 ): number {
-  out.length = 0
-  rtl.length = 0
+  emptied(out)
+  emptied(rtl)
   if (s.length === 0) return 0
   const units = (width * 1000) / size
   // Fast path, the common table cell: one line that fits.
@@ -61,7 +62,7 @@ function wrapPara (stack: FontStack, para: string, units: number, limit: number,
   hyphens: Hyphenator | null): void {
   if (stack.width(para) <= units) { out.push(para); return }
   // The text between two break opportunities is a piece ("word " or one CJK character).
-  pieces.length = 0
+  emptied(pieces)
   const br = new LineBreaker(para)
   let last = 0
   for (let b = br.nextBreak(); b !== null; b = br.nextBreak()) {
