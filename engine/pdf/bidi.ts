@@ -32,8 +32,9 @@ export function paragraphRtl (s: string, direction: Direction): boolean {
 export interface Piece { face: FontFace | null, text: string, rtl: boolean }
 
 /**
- * The font runs of one line in drawing (visual, left to right) order, into `out`. `anyRtl`: whether
- * the line is right-to-left or has such characters (`rtl || hasRtl(s)`), when the caller knows.
+ * The font runs of one line in drawing (visual, left to right) order, into `out`; the pieces are
+ * reused, valid until the next call. `anyRtl`: whether the line is right-to-left or has such
+ * characters (`rtl || hasRtl(s)`), when the caller knows.
  */
 export function visualPieces (
   stack: FontStack, s: string, rtl: boolean, out: Piece[], anyRtl = rtl || hasRtl(s)
@@ -75,11 +76,31 @@ export function visualPieces (
 
 function addRuns (stack: FontStack, s: string, rtl: boolean, out: Piece[]): void {
   const runs = stack.runs(s)
-  if (!rtl) { for (const r of runs) out.push({ face: r.face, text: s.slice(r.start, r.end), rtl }); return }
+  if (!rtl) { for (const r of runs) addPiece(out, r.face, s.slice(r.start, r.end), rtl); return }
   for (let i = runs.length - 1; i >= 0; i--) {
     const r = runs[i]! // 0 <= i < runs.length
-    out.push({ face: r.face, text: s.slice(r.start, r.end), rtl })
+    addPiece(out, r.face, s.slice(r.start, r.end), rtl)
   }
+}
+
+/**
+ * Piece objects, given out again by the next visualPieces call (its one caller, Canvas.text, has
+ * drawn them by then): a piece per line drawn was most of what drawing allocated besides text.
+ */
+const spare: Piece[] = []
+
+function addPiece (out: Piece[], face: FontFace | null, text: string, rtl: boolean): void {
+  const i = out.length
+  let p = spare[i]
+  if (p === undefined) {
+    p = { face, text, rtl }
+    spare.push(p)
+  } else {
+    p.face = face
+    p.text = text
+    p.rtl = rtl
+  }
+  out.push(p)
 }
 
 function mirror (s: string): string {

@@ -28,6 +28,8 @@ export class FontStack {
   private readonly loaded: Array<FontFace | null | undefined>
   private readonly widths = new Map<string, number>()
   private readonly runCache = new Map<string, Run[]>()
+  /** runs() of a text the primary standard font shows whole (fast path). */
+  private readonly whole: Run[] = [{ face: null, start: 0, end: 0 }]
 
   constructor (fonts: FontSet, explicit: FontFace[]) {
     this.fonts = fonts
@@ -56,10 +58,18 @@ export class FontStack {
     return w
   }
 
-  /** The font runs of `s` in logical order (cached: the same cell texts come back often). */
+  /**
+   * The font runs of `s` in logical order (cached: the same cell texts come back often). Read
+   * them before the next call: the one run of the fast path is the same array each time.
+   */
   runs (s: string): Run[] {
     const p = this.primary
-    if (p.std !== null && winAnsiOnly(s)) return [{ face: p, start: 0, end: s.length }]
+    if (p.std !== null && winAnsiOnly(s)) {
+      const run = this.whole[0]! // one entry, always
+      run.face = p
+      run.end = s.length
+      return this.whole
+    }
     let runs = this.runCache.get(s)
     if (runs === undefined) {
       runs = this.split(s)
