@@ -32,33 +32,47 @@ const isDigitCode = (c: number): boolean => c >= 48 && c <= 57
 export function isDecimalText (s: string, meter?: Meter): boolean {
   const n = s.length
   if (n > MAX_NUMERIC_LENGTH) return false
-  // `i` only moves forward and every loop test reads s[i] once, so steps <= 2 × (n + 1).
+  // `i` only moves forward and every loop test reads s[i] once, so steps <= 2 × (n + 1). Each
+  // read is at() and a step counted beside it: a closure over i and steps was allocated per call
+  // (~12 KB of an invoice render's garbage: this runs for every value an expression reads).
   let i = 0
-  let steps = 0
-  const code = (): number => { steps++; return i < n ? s.charCodeAt(i) : -1 }
-  while (isSpace(code())) i++
-  let c = code()
+  let steps = 1
+  while (isSpace(at(s, i, n))) { i++; steps++ }
+  steps++
+  let c = at(s, i, n)
   if (c === 43 || c === 45) i++
   let digits = 0
-  while (isDigitCode(code())) { i++; digits++ }
-  if (code() === 46) {
+  steps++
+  while (isDigitCode(at(s, i, n))) { i++; digits++; steps++ }
+  steps++
+  if (at(s, i, n) === 46) {
     i++
-    while (isDigitCode(code())) { i++; digits++ }
+    steps++
+    while (isDigitCode(at(s, i, n))) { i++; digits++; steps++ }
   }
   let ok = digits > 0
-  c = code()
+  steps++
+  c = at(s, i, n)
   if (ok && (c === 101 || c === 69)) {
     i++
-    c = code()
+    steps++
+    c = at(s, i, n)
     if (c === 43 || c === 45) i++
     let exp = 0
-    while (isDigitCode(code())) { i++; exp++ }
+    steps++
+    while (isDigitCode(at(s, i, n))) { i++; exp++; steps++ }
     ok = exp > 0
   }
-  if (ok) { while (isSpace(code())) i++ }
+  if (ok) {
+    steps++
+    while (isSpace(at(s, i, n))) { i++; steps++ }
+  }
   if (meter !== undefined) meter.steps += steps
   return ok && i === n
 }
+
+/** The code unit at `i` of `s` (of length `n`), -1 past the end. */
+const at = (s: string, i: number, n: number): number => i < n ? s.charCodeAt(i) : -1
 
 /** A string that is entirely a whole number >= 0 (spaces around allowed), as a number; else NaN. */
 export function wholeNumberOf (s: string, meter?: Meter): number {
