@@ -10,7 +10,8 @@
 // per differing value); everything else is written as literals. One block, whose Huffman code the
 // caller made once for text like it (deflate-codes.ts, blockCode): no symbols to count and no tree
 // to build per stream. The Adler-32 of static pieces is precomputed, so a back-reference never
-// reads its bytes.
+// reads its bytes, and so are their bits as literals of the stream's code (made the first time),
+// so static text written for the first time in a stream is copied a byte at a time, not coded.
 //
 // Text is bytes: every code unit of a piece is one byte (0–255); UTF-8 text is put in already
 // encoded, one code unit a byte (cii-xml.ts, esc). The price is size: text not written before is
@@ -42,6 +43,13 @@ interface Site {
   /** Adler-32 parts of each static piece: its byte sum and its weighted sum, mod 65521. */
   sums: Int32Array
   weighted: Int32Array
+  /**
+   * Static piece i as literals of `code`: their bits packed from bit 0, and how many; made the
+   * first time the piece is written as literals, for the code it was written with.
+   */
+  code: BlockCode | null
+  encoded: Array<Uint8Array | null>
+  encodedBits: Int32Array
 }
 
 const sites = new Map<TemplateStringsArray, Site>()
@@ -57,7 +65,10 @@ function siteOf (strings: TemplateStringsArray): Site {
       values: new Int32Array(n),
       texts: new Array<string>(n).fill(''),
       sums: new Int32Array(n),
-      weighted: new Int32Array(n)
+      weighted: new Int32Array(n),
+      code: null,
+      encoded: new Array<Uint8Array | null>(n).fill(null),
+      encodedBits: new Int32Array(n)
     }
     for (let i = 0; i < n; i++) {
       const t = strings[i]!
@@ -140,7 +151,7 @@ export class PieceDeflater {
           this.adlerB = (this.adlerB + len * this.adlerA + s.weighted[i]!) % MOD
           this.adlerA = (this.adlerA + s.sums[i]!) % MOD
         } else {
-          this.literal(t)
+          this.staticLiteral(s, i, t)
         }
         s.statics[i] = this.pos
         this.pos += len
@@ -251,6 +262,44 @@ export class PieceDeflater {
     this.adlerB = b % MOD
   }
 
+  /**
+   * Static piece i of site `s` (text `t`) as literals: its bits made once (encode()) and copied a
+   * byte at a time, its checksum from the precomputed parts. The header and one-off parts of an
+   * invoice are most of its text and are written once per stream: coding them byte by byte was
+   * most of the writer's time.
+   */
+  private staticLiteral (s: Site, i: number, t: string): void {
+    const code = this.code
+    if (s.code !== code) {
+      s.code = code
+      s.encoded.fill(null)
+    }
+    let e = s.encoded[i] ?? null
+    if (e === null) {
+      e = encode(t, code.lit)
+      s.encoded[i] = e
+      s.encodedBits[i] = bitLength(t, code.lit)
+    }
+    this.endRef()
+    this.room(e.length + 8)
+    const o = this.out
+    let bits = this.bits
+    let at = this.at
+    const n = s.encodedBits[i]!
+    const whole = n >>> 3
+    // `bits` holds fewer than 8 bits: a byte shifted past them fits, the low 8 go out.
+    for (let k = 0; k < whole; k++) {
+      bits |= e[k]! << this.nbits
+      o[at++] = bits & 255
+      bits >>>= 8
+    }
+    this.bits = bits
+    this.at = at
+    if ((n & 7) !== 0) this.put(e[whole]!, n & 7)
+    this.adlerB = (this.adlerB + t.length * this.adlerA + s.weighted[i]!) % MOD
+    this.adlerA = (this.adlerA + s.sums[i]!) % MOD
+  }
+
   private adlerOf (v: string): void {
     let a = this.adlerA
     let b = this.adlerB
@@ -274,4 +323,27 @@ export class PieceDeflater {
   private room (n: number): void {
     if (this.at + n > this.out.length) this.out = grown(this.out, this.at, this.at + n)
   }
+}
+
+/** The number of bits `t` takes as literals of the code `lit`. */
+function bitLength (t: string, lit: Int32Array): number {
+  let n = 0
+  for (let k = 0; k < t.length; k++) n += lit[t.charCodeAt(k)]! >>> 16 // pieces are bytes (siteOf)
+  return n
+}
+
+/** `t` as literals of the code `lit`, packed from bit 0 of the first byte; unused bits are 0. */
+function encode (t: string, lit: Int32Array): Uint8Array {
+  const out = new Uint8Array((bitLength(t, lit) + 7) >>> 3)
+  let bits = 0
+  let nbits = 0
+  let at = 0
+  for (let k = 0; k < t.length; k++) {
+    const e = lit[t.charCodeAt(k)]!
+    bits |= (e & 0xffff) << nbits
+    nbits += e >>> 16
+    while (nbits >= 8) { out[at++] = bits & 255; bits >>>= 8; nbits -= 8 }
+  }
+  if (nbits > 0) out[at] = bits & 255
+  return out
 }

@@ -65,17 +65,14 @@ export function utf8Units (s: string): string {
 /** One character's UTF-8 bytes (bytes.ts putUtf8). */
 const UTF8 = new Uint8Array(4)
 
-const w = (tag: string, inner: string): string => `<ram:${tag}>${inner}</ram:${tag}>`
-const el = (name: string, v: string | undefined): string => v === undefined
-  ? ''
-  : `<ram:${name}>${esc(v)}</ram:${name}>`
 const amt = (d: Dec): string => d.toString(2)
 const date = (d: string): string => `<udt:DateTimeString format="102">${esc(d.replaceAll('-', ''))}</udt:DateTimeString>`
 const opt = (v: string | undefined): string => v === undefined ? '' : esc(v)
 
-// What repeats (a line, an address, a VAT row, an allowance) is written as tagged templates,
-// each optional element its own, so piece-deflate.ts finds a repeat's tags where the last one
-// left them; what is written once per invoice is built as strings (el, w) and written as text.
+// Everything is written as tagged templates, each optional element its own: what repeats (a
+// line, an address, a VAT row, an allowance) becomes back-references to where the last one left
+// its tags, and what is written once per invoice (the header, the parties, the totals) is static
+// text whose literals piece-deflate.ts codes once per process, not byte by byte in every render.
 
 function address (x: PieceDeflater, a: Address): void {
   x.t`<ram:PostalTradeAddress>`
@@ -92,15 +89,23 @@ function party (x: PieceDeflater, tag: string, p: Party): void {
   x.t`<ram:${tag}>`
   if (p.name !== undefined) x.t`<ram:Name>${esc(p.name)}</ram:Name>`
   if (p.legalId !== undefined || p.tradingName !== undefined) {
-    x.text('<ram:SpecifiedLegalOrganization>' + el('ID', p.legalId) + el('TradingBusinessName', p.tradingName) +
-      '</ram:SpecifiedLegalOrganization>')
+    x.t`<ram:SpecifiedLegalOrganization>`
+    if (p.legalId !== undefined) x.t`<ram:ID>${esc(p.legalId)}</ram:ID>`
+    if (p.tradingName !== undefined) x.t`<ram:TradingBusinessName>${esc(p.tradingName)}</ram:TradingBusinessName>`
+    x.t`</ram:SpecifiedLegalOrganization>`
   }
   const c = p.contact
   if (c.name !== undefined || c.phone !== undefined || c.email !== undefined) {
-    let t = '<ram:DefinedTradeContact>' + el('PersonName', c.name)
-    if (c.phone !== undefined) t += w('TelephoneUniversalCommunication', el('CompleteNumber', c.phone))
-    if (c.email !== undefined) t += w('EmailURIUniversalCommunication', el('URIID', c.email))
-    x.text(t + '</ram:DefinedTradeContact>')
+    x.t`<ram:DefinedTradeContact>`
+    if (c.name !== undefined) x.t`<ram:PersonName>${esc(c.name)}</ram:PersonName>`
+    if (c.phone !== undefined) {
+      x.t`<ram:TelephoneUniversalCommunication><ram:CompleteNumber>${esc(c.phone)}</ram:CompleteNumber>\
+</ram:TelephoneUniversalCommunication>`
+    }
+    if (c.email !== undefined) {
+      x.t`<ram:EmailURIUniversalCommunication><ram:URIID>${esc(c.email)}</ram:URIID></ram:EmailURIUniversalCommunication>`
+    }
+    x.t`</ram:DefinedTradeContact>`
   }
   address(x, p.address)
   if (p.electronicAddress !== undefined) {
@@ -173,19 +178,29 @@ function docAllowanceCharge (x: PieceDeflater, a: AllowanceCharge): void {
   x.t`</ram:CategoryTradeTax></ram:SpecifiedTradeAllowanceCharge>`
 }
 
-function paymentMeans (inv: Invoice): string {
+function paymentMeans (x: PieceDeflater, inv: Invoice): void {
   const p = inv.payment
-  if (p.means === undefined) return ''
-  let x = '<ram:SpecifiedTradeSettlementPaymentMeans>' + el('TypeCode', p.means)
+  if (p.means === undefined) return
+  x.t`<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>${esc(p.means)}</ram:TypeCode>`
   if (p.cardPan !== undefined) {
-    x += w('ApplicableTradeSettlementFinancialCard', el('ID', p.cardPan) + el('CardholderName', p.cardHolder))
+    x.t`<ram:ApplicableTradeSettlementFinancialCard><ram:ID>${esc(p.cardPan)}</ram:ID>`
+    if (p.cardHolder !== undefined) x.t`<ram:CardholderName>${esc(p.cardHolder)}</ram:CardholderName>`
+    x.t`</ram:ApplicableTradeSettlementFinancialCard>`
   }
-  if (p.debitedIban !== undefined) x += w('PayerPartyDebtorFinancialAccount', el('IBANID', p.debitedIban))
+  if (p.debitedIban !== undefined) {
+    x.t`<ram:PayerPartyDebtorFinancialAccount><ram:IBANID>${esc(p.debitedIban)}</ram:IBANID>\
+</ram:PayerPartyDebtorFinancialAccount>`
+  }
   if (p.iban !== undefined) {
-    x += w('PayeePartyCreditorFinancialAccount', el('IBANID', p.iban) + el('AccountName', p.accountName))
+    x.t`<ram:PayeePartyCreditorFinancialAccount><ram:IBANID>${esc(p.iban)}</ram:IBANID>`
+    if (p.accountName !== undefined) x.t`<ram:AccountName>${esc(p.accountName)}</ram:AccountName>`
+    x.t`</ram:PayeePartyCreditorFinancialAccount>`
   }
-  if (p.bic !== undefined) x += w('PayeeSpecifiedCreditorFinancialInstitution', el('BICID', p.bic))
-  return x + '</ram:SpecifiedTradeSettlementPaymentMeans>'
+  if (p.bic !== undefined) {
+    x.t`<ram:PayeeSpecifiedCreditorFinancialInstitution><ram:BICID>${esc(p.bic)}</ram:BICID>\
+</ram:PayeeSpecifiedCreditorFinancialInstitution>`
+  }
+  x.t`</ram:SpecifiedTradeSettlementPaymentMeans>`
 }
 
 // The text the stream's Huffman code is made for (deflate-codes.ts, blockCode): what a stream
@@ -225,52 +240,68 @@ export function ciiXml (inv: Invoice): { deflated: Buffer, size: number } {
   const t = inv.totals
   const cur = esc(inv.currency ?? '')
   const x = new PieceDeflater(CODE)
-  x.text('<?xml version="1.0" encoding="UTF-8"?>\n' +
-    '<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"' +
-    ' xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"' +
-    ' xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"' +
-    ' xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">\n' +
-    '<rsm:ExchangedDocumentContext>' +
-    (inv.profile === 'XRECHNUNG'
-      ? w('BusinessProcessSpecifiedDocumentContextParameter', w('ID', PEPPOL_PROCESS))
-      : '') +
-    `<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>${GUIDELINE[inv.profile]}</ram:ID>` +
-    '</ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>\n' +
-    '<rsm:ExchangedDocument>' + el('ID', inv.number) + el('TypeCode', inv.typeCode) +
-    w('IssueDateTime', date(inv.issueDate ?? '')))
+  x.t`<?xml version="1.0" encoding="UTF-8"?>
+<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"\
+ xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100"\
+ xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"\
+ xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+<rsm:ExchangedDocumentContext>`
+  if (inv.profile === 'XRECHNUNG') {
+    x.t`<ram:BusinessProcessSpecifiedDocumentContextParameter><ram:ID>${PEPPOL_PROCESS}</ram:ID>\
+</ram:BusinessProcessSpecifiedDocumentContextParameter>`
+  }
+  x.t`<ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>${GUIDELINE[inv.profile]}</ram:ID>\
+</ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+<rsm:ExchangedDocument>`
+  if (inv.number !== undefined) x.t`<ram:ID>${esc(inv.number)}</ram:ID>`
+  x.t`<ram:TypeCode>${esc(inv.typeCode)}</ram:TypeCode><ram:IssueDateTime>${date(inv.issueDate ?? '')}</ram:IssueDateTime>`
   for (const n of inv.notes) x.t`<ram:IncludedNote><ram:Content>${esc(n)}</ram:Content></ram:IncludedNote>`
-  x.text('</rsm:ExchangedDocument>\n<rsm:SupplyChainTradeTransaction>\n')
+  x.t`</rsm:ExchangedDocument>
+<rsm:SupplyChainTradeTransaction>
+`
   for (const l of inv.lines) line(x, l)
-  x.text('<ram:ApplicableHeaderTradeAgreement>' + el('BuyerReference', inv.buyerReference))
+  x.t`<ram:ApplicableHeaderTradeAgreement>`
+  if (inv.buyerReference !== undefined) x.t`<ram:BuyerReference>${esc(inv.buyerReference)}</ram:BuyerReference>`
   party(x, 'SellerTradeParty', inv.seller)
   party(x, 'BuyerTradeParty', inv.buyer)
-  x.text((inv.orderReference === undefined
-    ? ''
-    : w('BuyerOrderReferencedDocument', el('IssuerAssignedID', inv.orderReference))) +
-    (inv.contractReference === undefined
-      ? ''
-      : w('ContractReferencedDocument', el('IssuerAssignedID', inv.contractReference))) +
-    '</ram:ApplicableHeaderTradeAgreement>\n<ram:ApplicableHeaderTradeDelivery>')
+  if (inv.orderReference !== undefined) {
+    x.t`<ram:BuyerOrderReferencedDocument><ram:IssuerAssignedID>${esc(inv.orderReference)}</ram:IssuerAssignedID>\
+</ram:BuyerOrderReferencedDocument>`
+  }
+  if (inv.contractReference !== undefined) {
+    x.t`<ram:ContractReferencedDocument><ram:IssuerAssignedID>${esc(inv.contractReference)}</ram:IssuerAssignedID>\
+</ram:ContractReferencedDocument>`
+  }
+  x.t`</ram:ApplicableHeaderTradeAgreement>
+<ram:ApplicableHeaderTradeDelivery>`
   delivery(x, inv)
-  x.text('</ram:ApplicableHeaderTradeDelivery>\n<ram:ApplicableHeaderTradeSettlement>' +
-    el('CreditorReferenceID', inv.payment.creditorId) + el('PaymentReference', inv.payment.reference) +
-    el('InvoiceCurrencyCode', inv.currency) + paymentMeans(inv))
+  x.t`</ram:ApplicableHeaderTradeDelivery>
+<ram:ApplicableHeaderTradeSettlement>`
+  const p = inv.payment
+  if (p.creditorId !== undefined) x.t`<ram:CreditorReferenceID>${esc(p.creditorId)}</ram:CreditorReferenceID>`
+  if (p.reference !== undefined) x.t`<ram:PaymentReference>${esc(p.reference)}</ram:PaymentReference>`
+  if (inv.currency !== undefined) x.t`<ram:InvoiceCurrencyCode>${cur}</ram:InvoiceCurrencyCode>`
+  paymentMeans(x, inv)
   for (const r of inv.vat) vatRow(x, r)
   for (const a of inv.allowances) docAllowanceCharge(x, a)
   for (const c of inv.charges) docAllowanceCharge(x, c)
-  x.text(paymentTerms(inv) +
-    '<ram:SpecifiedTradeSettlementHeaderMonetarySummation>' + el('LineTotalAmount', amt(t.lineTotal)) +
-    (inv.charges.length > 0 ? el('ChargeTotalAmount', amt(t.charges)) : '') +
-    (inv.allowances.length > 0 ? el('AllowanceTotalAmount', amt(t.allowances)) : '') +
-    el('TaxBasisTotalAmount', amt(t.taxBasis)) +
-    `<ram:TaxTotalAmount currencyID="${cur}">${amt(t.tax)}</ram:TaxTotalAmount>` +
-    el('GrandTotalAmount', amt(t.grand)) + (t.prepaid.isZero() ? '' : el('TotalPrepaidAmount', amt(t.prepaid))) +
-    el('DuePayableAmount', amt(t.due)) + '</ram:SpecifiedTradeSettlementHeaderMonetarySummation>' +
-    (inv.precedingInvoice === undefined
-      ? ''
-      : w('InvoiceReferencedDocument', el('IssuerAssignedID', inv.precedingInvoice))) +
-    '</ram:ApplicableHeaderTradeSettlement>\n' +
-    '</rsm:SupplyChainTradeTransaction>\n</rsm:CrossIndustryInvoice>\n')
+  paymentTerms(x, inv)
+  x.t`<ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:LineTotalAmount>${amt(t.lineTotal)}</ram:LineTotalAmount>`
+  if (inv.charges.length > 0) x.t`<ram:ChargeTotalAmount>${amt(t.charges)}</ram:ChargeTotalAmount>`
+  if (inv.allowances.length > 0) x.t`<ram:AllowanceTotalAmount>${amt(t.allowances)}</ram:AllowanceTotalAmount>`
+  x.t`<ram:TaxBasisTotalAmount>${amt(t.taxBasis)}</ram:TaxBasisTotalAmount>\
+<ram:TaxTotalAmount currencyID="${cur}">${amt(t.tax)}</ram:TaxTotalAmount>\
+<ram:GrandTotalAmount>${amt(t.grand)}</ram:GrandTotalAmount>`
+  if (!t.prepaid.isZero()) x.t`<ram:TotalPrepaidAmount>${amt(t.prepaid)}</ram:TotalPrepaidAmount>`
+  x.t`<ram:DuePayableAmount>${amt(t.due)}</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>`
+  if (inv.precedingInvoice !== undefined) {
+    x.t`<ram:InvoiceReferencedDocument><ram:IssuerAssignedID>${esc(inv.precedingInvoice)}</ram:IssuerAssignedID>\
+</ram:InvoiceReferencedDocument>`
+  }
+  x.t`</ram:ApplicableHeaderTradeSettlement>
+</rsm:SupplyChainTradeTransaction>
+</rsm:CrossIndustryInvoice>
+`
   return { deflated: x.finish(), size: x.size }
 }
 
@@ -282,13 +313,18 @@ function delivery (x: PieceDeflater, inv: Invoice): void {
     address(x, d.address)
     x.t`</ram:ShipToTradeParty>`
   }
-  if (d.date !== undefined) x.text(w('ActualDeliverySupplyChainEvent', w('OccurrenceDateTime', date(d.date))))
+  if (d.date !== undefined) {
+    x.t`<ram:ActualDeliverySupplyChainEvent><ram:OccurrenceDateTime>${date(d.date)}</ram:OccurrenceDateTime>\
+</ram:ActualDeliverySupplyChainEvent>`
+  }
 }
 
-function paymentTerms (inv: Invoice): string {
+function paymentTerms (x: PieceDeflater, inv: Invoice): void {
   const p = inv.payment
-  if (inv.paymentTerms === undefined && inv.dueDate === undefined && p.mandate === undefined) return ''
-  return '<ram:SpecifiedTradePaymentTerms>' + el('Description', inv.paymentTerms) +
-    (inv.dueDate === undefined ? '' : w('DueDateDateTime', date(inv.dueDate))) +
-    el('DirectDebitMandateID', p.mandate) + '</ram:SpecifiedTradePaymentTerms>'
+  if (inv.paymentTerms === undefined && inv.dueDate === undefined && p.mandate === undefined) return
+  x.t`<ram:SpecifiedTradePaymentTerms>`
+  if (inv.paymentTerms !== undefined) x.t`<ram:Description>${esc(inv.paymentTerms)}</ram:Description>`
+  if (inv.dueDate !== undefined) x.t`<ram:DueDateDateTime>${date(inv.dueDate)}</ram:DueDateDateTime>`
+  if (p.mandate !== undefined) x.t`<ram:DirectDebitMandateID>${esc(p.mandate)}</ram:DirectDebitMandateID>`
+  x.t`</ram:SpecifiedTradePaymentTerms>`
 }

@@ -134,3 +134,16 @@ test('two streams in turn do not share offsets: each reads back alone', () => {
   one.check('first stream')
   two.check('second stream')
 })
+
+test('a template\'s static text is coded once for each code: streams of two codes over the same call site read back', () => {
+  const other = blockCode('zzzz qqqq xxxx')
+  const site = (x: PieceDeflater, v: string): void => {
+    x.t`<?xml version="1.0"?><rsm:Invoice><ram:ID>${v}</ram:ID><ram:Name>Spring set</ram:Name></rsm:Invoice>`
+  }
+  for (const [code, v] of [[CODE, 'INV-1'], [other, 'INV-2'], [CODE, 'INV-3'], [other, 'INV-4']] as const) {
+    const x = new PieceDeflater(code)
+    site(x, v)
+    const text = `<?xml version="1.0"?><rsm:Invoice><ram:ID>${v}</ram:ID><ram:Name>Spring set</ram:Name></rsm:Invoice>`
+    assert.equal(inflateSync(x.finish()).toString('latin1'), text, v)
+  }
+})
