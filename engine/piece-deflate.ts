@@ -32,25 +32,31 @@ const KEEP_TEXT = 256
 interface Site {
   /** The stream (PieceDeflater.id) the offsets below belong to. */
   stream: number
-  /** Offset of static piece i, -1: not written in this stream. */
-  statics: Int32Array
   /**
-   * Offset and text of value slot j, last written; a text longer than KEEP_TEXT is not kept ('':
-   * nothing to match), so a thread holds no tenant's long values after its render.
+   * Per piece i, from i × STRIDE: where its static text was last written (-1: not in this
+   * stream), where its value slot's was (-1), its static text's Adler-32 parts (byte sum and
+   * weighted sum, mod 65521), and how many bits it takes as literals of `code` (coded when first
+   * written so). One array a site, a piece's five together: a template call reads one or two
+   * cache lines of it, where five arrays of its own were five places to fetch from memory in a
+   * render that has moved everything else through the caches since the last call.
    */
-  values: Int32Array
+  data: Int32Array
+  /**
+   * Text of value slot j, last written; a text longer than KEEP_TEXT is not kept ('': nothing to
+   * match), so a thread holds no tenant's long values after its render.
+   */
   texts: string[]
-  /** Adler-32 parts of each static piece: its byte sum and its weighted sum, mod 65521. */
-  sums: Int32Array
-  weighted: Int32Array
-  /**
-   * Static piece i as literals of `code`: their bits packed from bit 0, and how many; made the
-   * first time the piece is written as literals, for the code it was written with.
-   */
+  /** The static pieces as literals of `code`: their bits packed from bit 0 (see data). */
   code: BlockCode | null
   encoded: Array<Uint8Array | null>
-  encodedBits: Int32Array
 }
+
+const STRIDE = 5
+const STATIC = 0
+const VALUE = 1
+const SUM = 2
+const WEIGHTED = 3
+const BITS = 4
 
 const sites = new Map<TemplateStringsArray, Site>()
 let streams = 0
@@ -61,14 +67,10 @@ function siteOf (strings: TemplateStringsArray): Site {
     const n = strings.length
     s = {
       stream: -1,
-      statics: new Int32Array(n),
-      values: new Int32Array(n),
+      data: new Int32Array(n * STRIDE),
       texts: new Array<string>(n).fill(''),
-      sums: new Int32Array(n),
-      weighted: new Int32Array(n),
       code: null,
-      encoded: new Array<Uint8Array | null>(n).fill(null),
-      encodedBits: new Int32Array(n)
+      encoded: new Array<Uint8Array | null>(n).fill(null)
     }
     for (let i = 0; i < n; i++) {
       const t = strings[i]!
@@ -82,8 +84,8 @@ function siteOf (strings: TemplateStringsArray): Site {
         a = (a + c) % MOD
         b = (b + (t.length - k) * c) % MOD
       }
-      s.sums[i] = a
-      s.weighted[i] = b
+      s.data[i * STRIDE + SUM] = a
+      s.data[i * STRIDE + WEIGHTED] = b
     }
     sites.set(strings, s)
   }
@@ -135,34 +137,38 @@ export class PieceDeflater {
   t (strings: TemplateStringsArray, ...values: string[]): void {
     if (this.done) throw new Error('piece-deflate: written after finish()')
     const s = siteOf(strings)
+    const d = s.data
     if (s.stream !== this.id) {
       s.stream = this.id
-      s.statics.fill(-1)
-      s.values.fill(-1)
+      for (let k = 0; k < d.length; k += STRIDE) {
+        d[k + STATIC] = -1
+        d[k + VALUE] = -1
+      }
     }
     const n = values.length
     for (let i = 0; ; i++) {
       const t = strings[i]!
       const len = t.length
+      const k = i * STRIDE
       if (len > 0) {
-        const o = s.statics[i]!
+        const o = d[k + STATIC]!
         if (o >= 0 && this.pos - o <= WINDOW && this.refer(this.pos - o, len)) {
           // Its checksum precomputed: a reference never reads the piece's bytes.
-          this.adlerB = (this.adlerB + len * this.adlerA + s.weighted[i]!) % MOD
-          this.adlerA = (this.adlerA + s.sums[i]!) % MOD
+          this.adlerB = (this.adlerB + len * this.adlerA + d[k + WEIGHTED]!) % MOD
+          this.adlerA = (this.adlerA + d[k + SUM]!) % MOD
         } else {
           this.staticLiteral(s, i, t)
         }
-        s.statics[i] = this.pos
+        d[k + STATIC] = this.pos
         this.pos += len
       }
       if (i === n) return
       const v = values[i]!
       if (v.length === 0) continue
-      const o = s.values[i]!
+      const o = d[k + VALUE]!
       if (o >= 0 && s.texts[i] === v && this.pos - o <= WINDOW && this.refer(this.pos - o, v.length)) this.adlerOf(v)
       else this.literal(v)
-      s.values[i] = this.pos
+      d[k + VALUE] = this.pos
       s.texts[i] = v.length <= KEEP_TEXT ? v : ''
       this.pos += v.length
     }
@@ -274,18 +280,20 @@ export class PieceDeflater {
       s.code = code
       s.encoded.fill(null)
     }
+    const d = s.data
+    const k = i * STRIDE
     let e = s.encoded[i] ?? null
     if (e === null) {
       e = encode(t, code.lit)
       s.encoded[i] = e
-      s.encodedBits[i] = bitLength(t, code.lit)
+      d[k + BITS] = bitLength(t, code.lit)
     }
     this.endRef()
     this.room(e.length + 8)
     const o = this.out
     let bits = this.bits
     let at = this.at
-    const n = s.encodedBits[i]!
+    const n = d[k + BITS]!
     const whole = n >>> 3
     // `bits` holds fewer than 8 bits: a byte shifted past them fits, the low 8 go out.
     for (let k = 0; k < whole; k++) {
@@ -296,8 +304,8 @@ export class PieceDeflater {
     this.bits = bits
     this.at = at
     if ((n & 7) !== 0) this.put(e[whole]!, n & 7)
-    this.adlerB = (this.adlerB + t.length * this.adlerA + s.weighted[i]!) % MOD
-    this.adlerA = (this.adlerA + s.sums[i]!) % MOD
+    this.adlerB = (this.adlerB + t.length * this.adlerA + d[k + WEIGHTED]!) % MOD
+    this.adlerA = (this.adlerA + d[k + SUM]!) % MOD
   }
 
   private adlerOf (v: string): void {
