@@ -4,16 +4,18 @@
 // width are only written when they change; a fresh canvas assumes nothing, so canvases can be
 // concatenated in any order.
 import { hasRtl, visualPieces, type Piece } from './bidi.js'
-import { DocFonts, fmt, type FontFace } from './fonts.js'
+import { DocFonts, type FontFace } from './fonts.js'
 import type { PreparedImage } from './images.js'
 import { utf16Hex } from './pdf-raw.js'
+import { ContentOps } from './content-ops.js'
 import type { Style } from './model.js'
 import type { Tags } from './tags.js'
 import { emptied } from '../lists.js'
 
 export class Canvas {
-  ops = ''
-  /** A held page's content, turned into bytes once while it waits for the page count (pager.ts); then ops is ''. */
+  /** The content drawn so far (content-ops.ts). */
+  readonly ops = new ContentOps()
+  /** A held page's content, copied out of `ops` while it waits for the page count (pager.ts). */
   held: Buffer | null = null
   private fill = ''
   private stroke = ''
@@ -33,7 +35,7 @@ export class Canvas {
   constructor (fonts: DocFonts, tags: Tags | null = null) { this.fonts = fonts; this.tags = tags }
 
   reset (): void {
-    this.ops = ''
+    this.ops.reset()
     this.held = null
     this.fill = ''
     this.stroke = ''
@@ -46,7 +48,11 @@ export class Canvas {
   }
 
   private fillColor (c: string): void {
-    if (c !== this.fill) { this.ops += c + ' rg\n'; this.fill = c }
+    if (c !== this.fill) {
+      this.ops.str(c)
+      this.ops.str(' rg\n')
+      this.fill = c
+    }
   }
 
   /**
@@ -63,8 +69,13 @@ export class Canvas {
     const logical = sep ? line + ' ' : line
     const s = sep && !rtl ? logical : line
     this.fillColor(style.color)
-    const head = 'BT\n1 0 0 -1 ' + fmt(x) + ' ' + fmt(top + style.ascent) + ' Tm\n'
-    let ops = ''
+    const o = this.ops
+    o.str('BT\n1 0 0 -1 ')
+    o.num(x)
+    o.str(' ')
+    o.num(top + style.ascent)
+    o.str(' Tm\n')
+    const start = o.length
     // Bidi text may come out reordered even in left-to-right pieces ("123 abc" in a
     // right-to-left paragraph is drawn "abc 123"): the whole line gets its logical text.
     const actual = this.fonts.actualText
@@ -81,20 +92,37 @@ export class Canvas {
       if (face !== this.face || style.size !== this.size) {
         const name = this.fonts.resName(face)
         if (!this.faces.includes(face)) this.faces.push(face)
-        ops += '/' + name + ' ' + fmt(style.size) + ' Tf\n'
+        o.str('/')
+        o.str(name)
+        o.str(' ')
+        o.num(style.size)
+        o.str(' Tf\n')
         this.face = face
         this.size = style.size
       }
-      ops += this.fonts.show(face, p.text, p.rtl) + '\n'
+      o.str(this.fonts.show(face, p.text, p.rtl))
+      o.str('\n')
       // (A shape lookup hits the cache show() just filled.)
       if (actual && !shaped) shaped = p.rtl || (face.fk !== null && !face.shape(p.text, false).logical)
     }
-    this.ops += head + (shaped ? actualText(logical, ops) : ops) + 'ET\n'
+    // Glyphs drawn in visual order or shaped (right-to-left runs, Arabic joining forms, ligatures)
+    // do not read back as the text: they go in a /Span whose /ActualText is the line in logical
+    // order (UTF-16BE), which assistive technology reading the structure tree uses instead (ISO
+    // 32000-1 14.9.4). Tagged documents only: poppler (22.12) takes the ActualText of right-to-left
+    // text for visual order and reverses it again, so an untagged document, read by glyph
+    // position, keeps the bytes it always had (docs/accessibility.md). Whether the line needs it
+    // is known once its pieces are written: the Span's opening goes in before them then.
+    if (shaped) {
+      o.insert(start, '/Span <</ActualText ' + utf16Hex(logical) + '>> BDC\n')
+      o.str('EMC\n')
+    }
+    o.str('ET\n')
   }
 
   rect (x: number, y: number, w: number, h: number, color: string): void {
     this.fillColor(color)
-    this.ops += fmt(x) + ' ' + fmt(y) + ' ' + fmt(w) + ' ' + fmt(h) + ' re f\n'
+    this.box(x, y, w, h)
+    this.ops.str(' re f\n')
   }
 
   /** Many filled rectangles in one path (barcode bars): `xywh` holds x, y, w, h quadruples. */
@@ -102,46 +130,72 @@ export class Canvas {
     if (xywh.length === 0) return
     if (xywh.length % 4 !== 0) throw new Error('rects: x, y, w, h quadruples expected')
     this.fillColor(color)
-    let ops = ''
     // i + 3 < xywh.length: whole quadruples (checked above).
     for (let i = 0; i < xywh.length; i += 4) {
-      ops += fmt(xywh[i]!) + ' ' + fmt(xywh[i + 1]!) + ' ' + fmt(xywh[i + 2]!) + ' ' + fmt(xywh[i + 3]!) + ' re\n'
+      this.box(xywh[i]!, xywh[i + 1]!, xywh[i + 2]!, xywh[i + 3]!)
+      this.ops.str(' re\n')
     }
-    this.ops += ops + 'f\n'
+    this.ops.str('f\n')
   }
 
   strokeRect (x: number, y: number, w: number, h: number, color: string, thickness: number): void {
     this.strokeSetup(color, thickness)
-    this.ops += fmt(x) + ' ' + fmt(y) + ' ' + fmt(w) + ' ' + fmt(h) + ' re S\n'
+    this.box(x, y, w, h)
+    this.ops.str(' re S\n')
   }
 
   line (x1: number, y1: number, x2: number, y2: number, color: string, thickness: number): void {
     this.strokeSetup(color, thickness)
-    this.ops += fmt(x1) + ' ' + fmt(y1) + ' m ' + fmt(x2) + ' ' + fmt(y2) + ' l S\n'
+    const o = this.ops
+    o.num(x1)
+    o.str(' ')
+    o.num(y1)
+    o.str(' m ')
+    o.num(x2)
+    o.str(' ')
+    o.num(y2)
+    o.str(' l S\n')
   }
 
   private strokeSetup (color: string, thickness: number): void {
-    if (color !== this.stroke) { this.ops += color + ' RG\n'; this.stroke = color }
-    if (thickness !== this.lw) { this.ops += fmt(thickness) + ' w\n'; this.lw = thickness }
+    if (color !== this.stroke) {
+      this.ops.str(color)
+      this.ops.str(' RG\n')
+      this.stroke = color
+    }
+    if (thickness !== this.lw) {
+      this.ops.num(thickness)
+      this.ops.str(' w\n')
+      this.lw = thickness
+    }
   }
 
   image (img: PreparedImage, x: number, y: number, w: number, h: number): void {
     if (!this.images.includes(img)) this.images.push(img)
     // Flip the unit square back upright inside the y-down page.
-    this.ops += 'q ' + fmt(w) + ' 0 0 ' + fmt(-h) + ' ' + fmt(x) + ' ' + fmt(y + h) + ' cm /I' + img.index + ' Do Q\n'
+    const o = this.ops
+    o.str('q ')
+    o.num(w)
+    o.str(' 0 0 ')
+    o.num(-h)
+    o.str(' ')
+    o.num(x)
+    o.str(' ')
+    o.num(y + h)
+    o.str(' cm /I' + img.index + ' Do Q\n')
   }
-}
 
-/**
- * Glyphs drawn in visual order or shaped (right-to-left runs, Arabic joining forms, ligatures)
- * do not read back as the text: `ops` in a /Span whose /ActualText is the line in logical order
- * (UTF-16BE), which assistive technology reading the structure tree uses instead (ISO 32000-1
- * 14.9.4). Tagged documents only: poppler (22.12) takes the ActualText of right-to-left text for
- * visual order and reverses it again, so an untagged document, read by glyph position, keeps the
- * bytes it always had (docs/accessibility.md).
- */
-function actualText (s: string, ops: string): string {
-  return '/Span <</ActualText ' + utf16Hex(s) + '>> BDC\n' + ops + 'EMC\n'
+  /** `x y w h`, the operands of `re`. */
+  private box (x: number, y: number, w: number, h: number): void {
+    const o = this.ops
+    o.num(x)
+    o.str(' ')
+    o.num(y)
+    o.str(' ')
+    o.num(w)
+    o.str(' ')
+    o.num(h)
+  }
 }
 
 /**

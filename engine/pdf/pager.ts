@@ -73,6 +73,17 @@ export class Pager implements PageFlow {
 
   /** Lays out the whole document; returns the page count. */
   run (): number {
+    try {
+      return this.runPages()
+    } finally {
+      // Every page has been handed to the sink: the canvases' buffers go back for the next pass.
+      this.header.ops.release()
+      this.footer.ops.release()
+      this.body.ops.release()
+    }
+  }
+
+  private runPages (): number {
     const { cd, scope } = this
     // Header and footer are measured once, on page 1, and keep that height on every page.
     scope.page = 1
@@ -141,8 +152,8 @@ export class Pager implements PageFlow {
       // Held until the count is known: its content as bytes, not the tree of its appends (a piece
       // per text run and, tagged, per marked-content sequence: twice the memory), off the V8 heap
       // and written as they are (render-pdf.ts), with no decoding back to a string.
-      this.body.held = Buffer.from(this.body.ops, 'latin1')
-      this.body.ops = ''
+      this.body.held = this.body.ops.take()
+      this.body.ops.release()
       this.buffered.push(this.body)
     } else this.writePage(this.body, this.pageNo)
   }

@@ -147,8 +147,8 @@ function pass (cd: CompiledDocument, input: RenderInput, plan: Pass): RenderSucc
       for (const c of parts) {
         // Tagged: the page header and footer (canvases without tags) are pagination artifacts.
         if (c.held !== null) ops.push(c.held)
-        else if (tags === null || c.tags !== null) ops.push(c.ops)
-        else if (c.ops !== '') ops.push('/Artifact<</Type/Pagination>>BDC\n', c.ops, 'EMC\n')
+        else if (tags === null || c.tags !== null) ops.push(c.ops.view())
+        else if (c.ops.length > 0) ops.push('/Artifact<</Type/Pagination>>BDC\n', c.ops.view(), 'EMC\n')
         for (const f of c.faces) page.fonts[fonts.resName(f)] = fonts.ref(f)
         for (const img of c.images) {
           imageRefs[img.index] ??= embedImage(doc, img)

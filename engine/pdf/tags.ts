@@ -63,7 +63,7 @@ export class Tags {
   /** Ends the element's marked content; `done`: the element is complete too (else: close() later). */
   unmark (c: Canvas, el: StructElem, done = true): void {
     if (this.marked !== el) throw new Error(`tags: ${el.type} is not the open marked content`)
-    c.ops += EMC
+    c.ops.str(EMC)
     this.marked = null
     if (done) this.tree.close(el)
   }
@@ -74,18 +74,18 @@ export class Tags {
     if (this.marked !== null || this.artifactOpen !== null) throw new Error('tags: marked content nested')
     const bdc = '/Artifact<</Type/' + type + '>>BDC\n'
     this.artifactOpen = bdc
-    c.ops += bdc
+    c.ops.str(bdc)
   }
 
   endArtifact (c: Canvas): void {
     if (this.artifactOpen === null) throw new Error('tags: no artifact open')
-    c.ops += EMC
+    c.ops.str(EMC)
     this.artifactOpen = null
   }
 
   /** The page's content ends: what is open is closed in it. */
   pageEnd (c: Canvas): void {
-    if (this.marked !== null || this.artifactOpen !== null) c.ops += EMC
+    if (this.marked !== null || this.artifactOpen !== null) c.ops.str(EMC)
   }
 
   /** Page `n` begins: what was open at the end of the last one goes on here. */
@@ -93,7 +93,7 @@ export class Tags {
     this.page = n
     this.tree.startPage(n)
     if (this.marked !== null) this.mark(c, this.marked)
-    if (this.artifactOpen !== null) c.ops += this.artifactOpen
+    if (this.artifactOpen !== null) c.ops.str(this.artifactOpen)
   }
 
   /** Opens what the element is, by its module's role, before it draws or flows at (x, y). */
@@ -129,7 +129,7 @@ export class Tags {
     }
     const mcid = c.parents.length
     c.parents.push(el.id)
-    c.ops += bdc(el.type, mcid)
+    c.ops.str(bdc(el.type, mcid))
     this.tree.content(el, this.page, mcid)
     this.marked = el
   }
