@@ -149,9 +149,8 @@ export class Pager implements PageFlow {
     if (this.overflowed) return
     this.tags?.pageEnd(this.body)
     if (this.holding) {
-      // Held until the count is known: its content as bytes, not the tree of its appends (a piece
-      // per text run and, tagged, per marked-content sequence: twice the memory), off the V8 heap
-      // and written as they are (render-pdf.ts), with no decoding back to a string.
+      // Held until the count is known: its content copied out at its own size (off the V8 heap,
+      // written as it is by render-pdf.ts), and the canvas's buffer given back for the next page's.
       this.body.held = this.body.ops.take()
       this.body.ops.release()
       this.buffered.push(this.body)
