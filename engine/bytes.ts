@@ -1,12 +1,66 @@
 // Output written into a growing Buffer, shared by the writers that build bytes themselves rather
 // than strings: the label renderer (zpl/render.ts), the structure objects of a tagged PDF
-// (pdf/object-batch.ts) and the CII XML's zlib stream (piece-deflate.ts); and UTF-8 by hand, for
-// the escapers that encode a value without a Buffer per value (zpl/escape.ts, einvoice/cii-xml.ts).
+// (pdf/object-batch.ts), a page's content (pdf/content-ops.ts) and the CII XML's zlib stream
+// (piece-deflate.ts); the output space those writers hand back for the next one of the thread;
+// and UTF-8 by hand, for the escapers that encode a value without a Buffer per value
+// (zpl/escape.ts, einvoice/cii-xml.ts).
 
-/** Writes a string known to be ASCII at `at`; returns the end. The caller has made room. */
+/**
+ * Writes a string of ASCII (or Latin-1: a Uint8Array keeps each code unit's low byte) at `at`;
+ * returns the end. The caller has made room.
+ */
 export function putAscii (buf: Uint8Array, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) buf[at + i] = text.charCodeAt(i)
   return at + text.length
+}
+
+/** Writes the decimal digits of `v`, a whole number from 0 below 2^53, at `at`; returns the end. Room for 16. */
+export function putUint (buf: Uint8Array, at: number, v: number): number {
+  if (v >= 0x100000000) {
+    // Above 32 bits (page coordinates of fmt's range): the high digits first, then 9 more.
+    const hi = Math.floor(v / 1e9)
+    at = putUint(buf, at, hi)
+    v -= hi * 1e9
+    for (let i = at + 8; i >= at; i--) {
+      const q = (v / 10) >>> 0
+      buf[i] = 48 + v - q * 10
+      v = q
+    }
+    return at + 9
+  }
+  const digits = v < 1e4
+    ? (v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : 4)
+    : (v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10)
+  let p = at + digits
+  while (v >= 10) {
+    const q = (v / 10) >>> 0 // v < 2^32
+    buf[--p] = 48 + v - q * 10
+    v = q
+  }
+  buf[--p] = 48 + v
+  return at + digits
+}
+
+/** Output space a writer starts with. */
+const SPACE = 16 * 1024
+/** Space grown past this is not kept (it would sit in the thread for every later render). */
+const KEEP_SPACE = 256 * 1024
+/** Spaces kept per thread (a pass writes a page header, a body and a footer at once). */
+const SPACES = 8
+const spaces: Buffer[] = []
+
+/**
+ * Output space for a writer of this thread: one given back (giveSpace) or a new one, of at least
+ * `min` bytes. A render is synchronous, so a space is its writer's alone until given back.
+ */
+export function takeSpace (min = 0): Buffer {
+  const b = spaces.pop()
+  return b !== undefined && b.length >= min ? b : Buffer.allocUnsafeSlow(Math.max(SPACE, min))
+}
+
+/** Gives output space back once nothing reads it any more (its bytes were copied out). */
+export function giveSpace (b: Buffer): void {
+  if (b.length <= KEEP_SPACE && spaces.length < SPACES) spaces.push(b)
 }
 
 /** A larger buffer (at least `need` bytes, 1.5× the old) holding the first `used` bytes of `buf`. */

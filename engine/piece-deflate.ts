@@ -18,7 +18,7 @@
 // not searched for matches, so the example invoice's XML makes 4.4 KB where zlib level 3 made 2.3 KB
 // (bench/RESULTS.md, 2026-11-27 (midday)).
 
-import { grown } from './bytes.js'
+import { giveSpace, grown, takeSpace } from './bytes.js'
 import { DIST_BASE, distCode, distExtra, type BlockCode } from './deflate-codes.js'
 
 /** The adler-32 modulus. */
@@ -92,11 +92,6 @@ function siteOf (strings: TemplateStringsArray): Site {
   return s
 }
 
-/** Output space of the stream that finished last, for the next one (null: taken). */
-let spare: Buffer | null = null
-/** Output space grown past this is not kept: a 300-line invoice's stream is ~30 KB. */
-const KEEP = 256 * 1024
-
 export class PieceDeflater {
   private readonly id = ++streams
   private readonly code: BlockCode
@@ -118,8 +113,7 @@ export class PieceDeflater {
   /** `code`: the block's Huffman code, made once for text like this stream's (deflate-codes.ts). */
   constructor (code: BlockCode) {
     this.code = code
-    this.out = spare ?? Buffer.allocUnsafeSlow(16 * 1024)
-    spare = null
+    this.out = takeSpace()
     this.out[0] = 0x78 // deflate, 32 KB window
     this.out[1] = 0x01 // no dictionary, "fastest"; (0x78 << 8 | 0x01) % 31 === 0
     this.room(code.header.length + 8)
@@ -198,7 +192,7 @@ export class PieceDeflater {
     o[this.at++] = a >>> 8
     o[this.at++] = a & 255
     const res = Buffer.from(o.subarray(0, this.at))
-    if (o.length <= KEEP) spare = o
+    giveSpace(o)
     return res
   }
 

@@ -2,19 +2,10 @@
 // tags.ts). Built as a string it was a rope of a few appends per line drawn (~100 KB of garbage an
 // invoice render) that V8 flattened again to turn it into bytes. Text is Latin-1: every code unit
 // is a byte (the content stream's strings are WinAnsi bytes or hex, its syntax ASCII). Numbers are
-// written digit by digit as fmt() prints them. Buffers come from a per-thread free list: a pager
-// gives its canvases' back when its pass ends (pager.ts, release()).
-import { grown } from '../bytes.js'
+// written digit by digit as fmt() prints them. Output space comes from the thread's spaces
+// (bytes.ts): a pager gives its canvases' back when its pass ends (pager.ts, release()).
+import { giveSpace, grown, putAscii, putUint, takeSpace } from '../bytes.js'
 import { fmt } from './pdf-number.js'
-
-/** Bytes a new buffer holds before it first grows (a page of an invoice is ~12 KB). */
-const INITIAL = 16 * 1024
-/** A buffer grown past this is not kept for the next canvas (a dense page is a few hundred KB). */
-const KEEP = 256 * 1024
-/** Free buffers kept per thread (a pass has a header, a body and a footer canvas). */
-const FREE = 8
-
-const free: Buffer[] = []
 
 export class ContentOps {
   private buf: Buffer | null = null
@@ -23,10 +14,7 @@ export class ContentOps {
 
   /** Appends `s`, a byte per code unit. */
   str (s: string): void {
-    const at = this.length
-    const buf = this.room(s.length)
-    for (let i = 0; i < s.length; i++) buf[at + i] = s.charCodeAt(i)
-    this.length = at + s.length
+    this.length = putAscii(this.room(s.length), this.length, s)
   }
 
   /** Appends `n` as fmt(n) prints it: an integer, or rounded to 2 decimals, no exponent. */
@@ -47,7 +35,7 @@ export class ContentOps {
     }
     const whole = Math.floor(r / 100)
     const cents = r - whole * 100
-    at = putDigits(buf, at, whole)
+    at = putUint(buf, at, whole)
     if (cents !== 0) {
       buf[at++] = 46 // '.'
       buf[at++] = 48 + Math.floor(cents / 10)
@@ -75,39 +63,25 @@ export class ContentOps {
     const end = this.length
     const buf = this.room(s.length)
     buf.copyWithin(at + s.length, at, end)
-    for (let i = 0; i < s.length; i++) buf[at + i] = s.charCodeAt(i)
+    putAscii(buf, at, s)
     this.length = end + s.length
   }
 
-  /** Gives the buffer to the free list; the next write takes one again. */
+  /** Gives the buffer back (bytes.ts, giveSpace); the next write takes one again. */
   release (): void {
     const b = this.buf
     this.buf = null
     this.length = 0
-    if (b !== null && b.length <= KEEP && free.length < FREE) free.push(b)
+    if (b !== null) giveSpace(b)
   }
 
   /** The buffer, with room for `n` more bytes. */
   private room (n: number): Buffer {
     let b = this.buf
-    if (b === null) b = this.buf = free.pop() ?? Buffer.allocUnsafeSlow(Math.max(INITIAL, n))
+    if (b === null) b = this.buf = takeSpace(n)
     if (this.length + n > b.length) b = this.buf = grown(b, this.length, this.length + n)
     return b
   }
 }
 
 const EMPTY = new Uint8Array(0)
-
-/** Writes the decimal digits of `v` (a whole number ≥ 0 below 1e13) at `at`; returns the end. */
-function putDigits (buf: Buffer, at: number, v: number): number {
-  let digits = 1
-  for (let p = 10; p <= v; p *= 10) digits++
-  let i = at + digits
-  const end = i
-  do {
-    const q = Math.floor(v / 10)
-    buf[--i] = 48 + v - q * 10
-    v = q
-  } while (v > 0)
-  return end
-}

@@ -8,7 +8,7 @@
 // generation (a tagged 100,000-row report: ~15 MB, its peak RSS 20% above untagged).
 // What is written is ASCII only: names, numbers, delimiters, and the text strings of pdfText()
 // (struct-tree.ts), which escape everything else.
-import { grown, putAscii } from '../bytes.js'
+import { grown, putAscii, putUint } from '../bytes.js'
 
 /** Bytes a new batch holds before it first grows. */
 const INITIAL = 32 * 1024
@@ -36,18 +36,7 @@ export class ObjectBatch {
   /** Appends the decimal digits of `v`, a non-negative integer below 2^32. */
   int (v: number): void {
     if (this.length + 10 > this.buf.length) this.buf = grown(this.buf, this.length, this.length + 10)
-    const buf = this.buf
-    const digits = v < 1e4
-      ? (v < 10 ? 1 : v < 100 ? 2 : v < 1e3 ? 3 : 4)
-      : (v < 1e5 ? 5 : v < 1e6 ? 6 : v < 1e7 ? 7 : v < 1e8 ? 8 : v < 1e9 ? 9 : 10)
-    let p = this.length + digits
-    this.length = p
-    while (v >= 10) {
-      const q = (v / 10) >>> 0 // v < 2^32
-      buf[--p] = 48 + v - q * 10
-      v = q
-    }
-    buf[--p] = 48 + v
+    this.length = putUint(this.buf, this.length, v)
   }
 
   /** Bytes it holds before it grows again. */
