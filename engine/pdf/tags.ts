@@ -96,9 +96,13 @@ export class Tags {
     if (this.artifactOpen !== null) c.ops.str(this.artifactOpen)
   }
 
-  /** Opens what the element is, by its module's role, before it draws or flows at (x, y). */
+  /**
+   * Opens what the element is, by its module's role, before it draws or flows at (x, y): nothing
+   * for `None` (a spacer or page break would leave an empty artifact, on both pages of a break).
+   */
   enter (m: AnyModule, el: Elem, c: Canvas, x: number, y: number): StructElem | null {
     const role = m.role
+    if (role === 'None') return null
     if (role === 'Artifact') { this.artifact(c, 'Layout'); return null }
     const s = m.structure?.(el, x, y)
     let extra = ''
@@ -111,6 +115,7 @@ export class Tags {
   }
 
   leave (m: AnyModule, opened: StructElem | null, c: Canvas): void {
+    if (m.role === 'None') return
     if (opened === null) this.endArtifact(c)
     else if (m.role === 'P' || m.role === 'H' || m.role === 'Figure') this.unmark(c, opened)
     else this.end(opened)

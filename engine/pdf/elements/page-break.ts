@@ -16,7 +16,7 @@ export type PageBreakSpec = SpecOf<typeof schema>
 
 export const pageBreakElement: ElementModule<'pageBreak', BreakEl, PageBreakSpec> = {
   type: 'pageBreak',
-  role: 'Artifact',
+  role: 'None',
   schema,
   flows: 'any',
   accepts: (v) => v === true,

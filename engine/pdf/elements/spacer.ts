@@ -15,7 +15,7 @@ export type SpacerSpec = SpecOf<typeof schema>
 
 export const spacerElement: ElementModule<'spacer', SpacerEl, SpacerSpec> = {
   type: 'spacer',
-  role: 'Artifact',
+  role: 'None',
   schema,
   flows: 'any',
   accepts: (v) => typeof v === 'number',

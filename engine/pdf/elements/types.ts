@@ -16,9 +16,10 @@ import type { Elem } from './index.js'
  * What the element becomes in a tagged PDF (ISO 32000-1, 14.8.4 standard structure types; tags.ts
  * acts on it, `structure()` may refine it): `P` a paragraph, `H` a heading, `Div`
  * a grouping of other elements, `Sect` a section, `Table` a table, `Figure` a picture that needs
- * alternative text, `Artifact` what is not content (decoration, or nothing drawn at all).
+ * alternative text, `Artifact` decoration drawn that is not content, `None` what draws nothing
+ * (a spacer, a page break): no marked content at all, where an artifact would be an empty one.
  */
-export type StructureRole = 'P' | 'H' | 'Div' | 'Sect' | 'Table' | 'Figure' | 'Artifact'
+export type StructureRole = 'P' | 'H' | 'Div' | 'Sect' | 'Table' | 'Figure' | 'Artifact' | 'None'
 
 /**
  * What a tagged element's structure element is, where its role alone does not say (structure()):

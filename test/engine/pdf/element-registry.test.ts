@@ -12,7 +12,7 @@ import { validateTemplate } from '../../../engine/template/validate.js'
 import { png2x1 } from '../../helpers/png.js'
 import { input, pdfInfo } from './fixtures.js'
 
-const ROLES = ['P', 'H', 'Div', 'Sect', 'Table', 'Figure', 'Artifact']
+const ROLES = ['P', 'H', 'Div', 'Sect', 'Table', 'Figure', 'Artifact', 'None']
 
 /**
  * One element of each type, as a template writes it (a new type must add one to build), and

@@ -198,6 +198,24 @@ test('pdfinfo: Tagged: yes, and the structure of the demo invoice is the reviewe
   assert.equal(struct, expected)
 })
 
+test('a spacer and a page break draw nothing and mark nothing: no empty marked content, on either page', () => {
+  const def = invoiceDefinition({
+    info: { title: 'Breaks' },
+    body: [{ text: 'One' }, { spacer: 12 }, { rect: { height: 4, fill: '#cccccc' } }, { pageBreak: true }, { text: 'Two' }]
+  })
+  const doc = renderPdf(compileDocument(def.document, def), input(def, {}))
+  assert.equal(doc.pageCount, 2)
+  const qdf = withPdf(doc.bytes, (file, dir) => {
+    const out = join(dir, 'qdf.pdf')
+    execFileSync('qpdf', ['--qdf', '--normalize-content=n', '--object-streams=disable', file, out])
+    return readFileSync(out).toString('latin1')
+  })
+  // The rect is still a layout artifact, with its fill inside; nothing opens and closes at once.
+  assert.match(qdf, /\/Artifact<<\/Type\/Layout>>BDC\n[^E]*re f\nEMC\n/)
+  assert.doesNotMatch(qdf, /BDC\nEMC\n/)
+  assert.equal(qdf.match(/\/Artifact<<\/Type\/Layout>>BDC/g)?.length, 1)
+})
+
 test('document.pdf.tagged: false is untagged: no structure tree, no marked content, PDF 1.3', () => {
   const doc = renderStatement({ tagged: false })
   const raw = Buffer.from(doc.bytes).toString('latin1')
