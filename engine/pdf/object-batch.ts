@@ -24,19 +24,19 @@ export class ObjectBatch {
     this.length = putAscii(this.buf, this.length, s)
   }
 
-  /** Appends `src`, bytes made once (a constant piece of syntax: no string read per write). */
-  bytes (src: Uint8Array): void {
-    if (this.length + src.length > this.buf.length) this.buf = grown(this.buf, this.length, this.length + src.length)
-    const buf = this.buf
-    const at = this.length
-    for (let i = 0; i < src.length; i++) buf[at + i] = src[i]!
-    this.length = at + src.length
-  }
-
   /** Appends the decimal digits of `v`, a non-negative integer below 2^32. */
   int (v: number): void {
     if (this.length + 10 > this.buf.length) this.buf = grown(this.buf, this.length, this.length + 10)
     this.length = putUint(this.buf, this.length, v)
+  }
+
+  /**
+   * The buffer, with room for `n` more bytes from `length`: a writer that knows an object's
+   * longest form writes it with bytes.ts's put functions and sets `length` (struct-tree.ts).
+   */
+  room (n: number): Buffer {
+    if (this.length + n > this.buf.length) this.buf = grown(this.buf, this.length, this.length + n)
+    return this.buf
   }
 
   /** Bytes it holds before it grows again. */
@@ -74,7 +74,7 @@ export function giveBack (b: ObjectBatch): void {
   free = b.capacity <= KEEP ? b : null
 }
 
-/** The ASCII bytes of `s`, for ObjectBatch.bytes. */
+/** The ASCII bytes of `s`: a constant piece of syntax, written with bytes.ts's putBytes. */
 export function ascii (s: string): Uint8Array {
   return Uint8Array.from(Buffer.from(s, 'latin1'))
 }

@@ -6,6 +6,7 @@
 // The parent tree (14.7.4.4) gets one array per page, written with the page; the root at the end.
 // Objects go straight into pdfkit's output (its offsets table and xref stay right), in batches,
 // their offsets counted when the batch goes out (pdfkit may write in between: a font's object).
+import { putAscii, putBytes, putUint } from '../bytes.js'
 import { ascii, giveBack, takeBatch, type ObjectBatch } from './object-batch.js'
 import { fmt } from './pdf-number.js'
 import type { OffsetTable } from './offsets.js'
@@ -96,29 +97,38 @@ export class StructTree {
   /** The element is complete: its object is written. */
   close (el: StructElem): void {
     // Written compact (no optional /Type, no spaces where delimiters separate), the constant
-    // text between numbers as bytes made once: a long table has a few of these per row.
-    const b = this.start(el.id)
-    b.bytes(head(el.type))
-    b.int(el.parent)
+    // text between numbers as bytes made once, straight into the batch's buffer, with room made
+    // once for the object's longest form: a long table has a few of these per row.
+    const h = head(el.type)
+    const runs = el.runs
+    const b = this.batch
+    // Its longest form: four numbers of up to 10 digits, the constant pieces, a reference per child.
+    const children = runs === null ? 0 : el.count * REF_ROOM
+    const buf = b.room(LONGEST + h.length + el.kids.length + el.extra.length + children)
+    let at = b.length
+    this.placed.push(el.id, at)
+    at = putUint(buf, at, el.id)
+    at = putBytes(buf, at, h)
+    at = putUint(buf, at, el.parent)
     if (el.pg !== 0) {
-      b.bytes(PG)
-      b.int(el.pg)
+      at = putBytes(buf, at, PG)
+      at = putUint(buf, at, el.pg)
       if (el.count === 1) {
-        b.bytes(K)
-        b.int(el.mcid)
+        at = putBytes(buf, at, K)
+        at = putUint(buf, at, el.mcid)
       } else {
-        b.bytes(K_ARRAY)
-        b.int(el.mcid)
-        b.str(el.kids)
-        b.bytes(CLOSE_ARRAY)
+        at = putBytes(buf, at, K_ARRAY)
+        at = putUint(buf, at, el.mcid)
+        at = putAscii(buf, at, el.kids)
+        at = putBytes(buf, at, CLOSE_ARRAY)
       }
-    } else if (el.runs !== null) {
-      b.bytes(el.count === 1 ? K : K_ARRAY)
-      refs(b, el.runs)
-      b.bytes(el.count === 1 ? REF : REF_CLOSE)
-    } else b.bytes(REF)
-    if (el.extra !== '') b.str(el.extra)
-    b.bytes(END)
+    } else if (runs !== null) {
+      at = putBytes(buf, at, el.count === 1 ? K : K_ARRAY)
+      at = refs(buf, at, runs)
+      at = putBytes(buf, at, el.count === 1 ? REF : REF_CLOSE)
+    } else at = putBytes(buf, at, REF)
+    if (el.extra !== '') at = putAscii(buf, at, el.extra)
+    b.length = putBytes(buf, at, END)
     if (b.length > BATCH) this.flush()
   }
 
@@ -132,13 +142,12 @@ export class StructTree {
     const id = this.pageId(n)
     this.object(pdfkitId, 'null')
     const arr = this.alloc()
-    const b = this.start(arr)
-    b.bytes(ARRAY_OBJ)
-    for (const p of parents) {
-      b.int(p)
-      b.bytes(REF_SPACE)
-    }
-    b.bytes(ARRAY_END)
+    const b = this.batch
+    const buf = b.room(LONGEST + parents.length * REF_ROOM)
+    this.placed.push(arr, b.length)
+    let at = putBytes(buf, putUint(buf, b.length, arr), ARRAY_OBJ)
+    for (let i = 0; i < parents.length; i++) at = putBytes(buf, putUint(buf, at, parents[i]!), REF_SPACE)
+    b.length = putBytes(buf, at, ARRAY_END)
     const key = this.parentArrays.length
     this.parentArrays.push(arr)
     this.flush()
@@ -227,19 +236,28 @@ const REF_SPACE = ascii(' 0 R ')
 const REF_LINE = ascii(' 0 R\n')
 const END = ascii('>>\nendobj\n')
 
-/** `a 0 R b 0 R … z` from runs (the caller writes the last ` 0 R`), a line each 16 (lines of a PDF file stay short). */
-function refs (b: ObjectBatch, runs: readonly number[]): void {
+/** Room for the longest object but its head, text and references: 4 numbers and the pieces between. */
+const LONGEST = 4 * 10 + 64
+/** Room for a reference in a list: up to 10 digits and ` 0 R` with its separator. */
+const REF_ROOM = 16
+
+/**
+ * `a 0 R b 0 R … z` from runs at `at` (the caller writes the last ` 0 R`), a line each 16 (lines
+ * of a PDF file stay short); returns the end. The caller has made room (REF_ROOM a reference).
+ */
+function refs (buf: Buffer, at: number, runs: readonly number[]): number {
   let k = 0
   for (let i = 0; i + 2 < runs.length; i += 3) {
     const first = runs[i]!
     const step = runs[i + 1]!
     const count = runs[i + 2]!
     for (let j = 0; j < count; j++) {
-      if (k > 0) b.bytes((k & 15) === 0 ? REF_LINE : REF_SPACE)
+      if (k > 0) at = putBytes(buf, at, (k & 15) === 0 ? REF_LINE : REF_SPACE)
       k++
-      b.int(first + j * step)
+      at = putUint(buf, at, first + j * step)
     }
   }
+  return at
 }
 
 /** ` 0 obj` and `<</S/type/P ` after the object's number, by type, as bytes made once. */

@@ -2,6 +2,7 @@
 // batch per thread handed from tree to tree.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
+import { putBytes } from '../../../engine/bytes.js'
 import { ObjectBatch, ascii, giveBack, takeBatch } from '../../../engine/pdf/object-batch.js'
 
 test('int() writes the digits String(n) would, str() the ASCII text, take() copies them out and starts again', () => {
@@ -16,7 +17,7 @@ test('int() writes the digits String(n) would, str() the ASCII text, take() copi
   assert.equal(b.take().toString('latin1'), '<</S/P>>')
 })
 
-test('bytes() appends bytes made once by ascii(), between str() and int() writes, and grows the batch', () => {
+test('room() and putBytes: bytes made once by ascii(), written between str() and int() writes, grow the batch', () => {
   const b = new ObjectBatch()
   const head = ascii(' 0 obj\n<</S/TD/P ')
   const end = ascii('>>\nendobj\n')
@@ -24,10 +25,10 @@ test('bytes() appends bytes made once by ascii(), between str() and int() writes
   const expected: string[] = []
   for (let i = 0; i < 3000; i++) {
     b.int(i)
-    b.bytes(head)
+    b.length = putBytes(b.room(head.length), b.length, head)
     b.int(i * 7)
     b.str(' 0 R')
-    b.bytes(end)
+    b.length = putBytes(b.room(end.length), b.length, end)
     expected.push(`${i} 0 obj\n<</S/TD/P ${i * 7} 0 R>>\nendobj\n`)
   }
   assert.ok(b.capacity > 32 * 1024, 'grown past its first 32 KB')
