@@ -16,7 +16,8 @@ export function putAscii (buf: Uint8Array, at: number, text: string): number {
 
 /**
  * Writes `src`, bytes made once (a constant piece of syntax), at `at`; returns the end. The caller
- * has made room. A loop, not set(): the pieces are a few bytes, shorter than set()'s own cost.
+ * has made room. A loop: for pieces of a few bytes set() is no cheaper (~1 ns a byte either way,
+ * 17-byte pieces in a loop).
  */
 export function putBytes (buf: Uint8Array, at: number, src: Uint8Array): number {
   for (let i = 0; i < src.length; i++) buf[at + i] = src[i]!
