@@ -9,9 +9,16 @@
 /** Entries per chunk of the table (2^16, 256 KB): past the first, it grows by chunks, not by copies. */
 const CHUNK = 65536
 
+/**
+ * Entries the table starts with (1 KB), doubled as it fills: a tagged invoice has ~250 objects.
+ * Starting at 4,096 (16 KB, allocated and zeroed outside V8's heap) cost a one-paragraph tagged
+ * document ~3 µs of its ~55 (bench/RESULTS.md, 2026-11-27 (last)).
+ */
+const FIRST = 256
+
 export class Offsets implements Iterable<number | null> {
   /** Objects 1 … CHUNK: starts small, doubled up to CHUNK (most documents stay within it). */
-  private a = new Uint32Array(4096)
+  private a = new Uint32Array(FIRST)
   /** Objects past CHUNK, CHUNK a chunk. */
   private readonly more: Uint32Array[] = []
   length = 0

@@ -18,3 +18,14 @@ test('Offsets: grows by chunks past 65,536 objects, every entry kept', () => {
   assert.equal([...t].filter((v) => v !== null).length, 8)
   assert.throws(() => { t.set(n, 1) }, /offset 1 of/)
 })
+
+test('Offsets: entries written before the table doubles are kept by the copy', () => {
+  const t = new Offsets()
+  // Written as pdfkit writes them, each soon after its push: every doubling (256, 512, … 65,536)
+  // and the first chunk past it find entries already set.
+  for (let i = 0; i < 70000; i++) {
+    t.push(null)
+    t.set(i, i + 1)
+  }
+  for (const i of [0, 255, 256, 511, 512, 4095, 4096, 65535, 65536, 69999]) assert.equal(t.at(i), i + 1)
+})
