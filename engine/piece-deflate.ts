@@ -168,14 +168,6 @@ export class PieceDeflater {
     }
   }
 
-  /** Text written as literals (a one-off piece). */
-  text (v: string): void {
-    if (this.done) throw new Error('piece-deflate: written after finish()')
-    if (v.length === 0) return
-    this.literal(v)
-    this.pos += v.length
-  }
-
   /** The zlib stream, copied out (the output space is reused). */
   finish (): Buffer {
     if (this.done) throw new Error('piece-deflate: finish() twice')
@@ -290,8 +282,8 @@ export class PieceDeflater {
     const n = d[k + BITS]!
     const whole = n >>> 3
     // `bits` holds fewer than 8 bits: a byte shifted past them fits, the low 8 go out.
-    for (let k = 0; k < whole; k++) {
-      bits |= e[k]! << this.nbits
+    for (let q = 0; q < whole; q++) {
+      bits |= e[q]! << this.nbits
       o[at++] = bits & 255
       bits >>>= 8
     }

@@ -20,14 +20,12 @@ export class ObjectBatch {
 
   /** Appends `s`, ASCII. */
   str (s: string): void {
-    if (this.length + s.length > this.buf.length) this.buf = grown(this.buf, this.length, this.length + s.length)
-    this.length = putAscii(this.buf, this.length, s)
+    this.length = putAscii(this.room(s.length), this.length, s)
   }
 
   /** Appends the decimal digits of `v`, a non-negative integer below 2^32. */
   int (v: number): void {
-    if (this.length + 10 > this.buf.length) this.buf = grown(this.buf, this.length, this.length + 10)
-    this.length = putUint(this.buf, this.length, v)
+    this.length = putUint(this.room(10), this.length, v)
   }
 
   /**

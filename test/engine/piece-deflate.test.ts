@@ -18,7 +18,7 @@ class Both {
     this.text += String.raw({ raw: strings }, ...values)
   }
 
-  plain (s: string): void { this.x.text(s); this.text += s }
+  plain (s: string): void { this.x.t`${s}`; this.text += s }
 
   /** Finishes the stream, checks it reads back as the text; returns its size in bytes. */
   check (what: string): number {
@@ -116,11 +116,11 @@ test('nothing reaches past the 32 KB window: a repeat after 40 KB is written aga
 })
 
 test('text that is not bytes is refused; nothing is written after finish()', () => {
-  assert.throws(() => new PieceDeflater(CODE).text('€'), /not bytes/)
+  assert.throws(() => { new PieceDeflater(CODE).t`${'€'}` }, /not bytes/)
   const x = new PieceDeflater(CODE)
-  x.text('abc')
+  x.t`abc`
   x.finish()
-  assert.throws(() => x.text('more'), /after finish/)
+  assert.throws(() => { x.t`more` }, /after finish/)
   assert.throws(() => x.finish(), /twice/)
 })
 
